@@ -1,0 +1,117 @@
+// Claude Code adapter: lowers the Pipeline IR into a project-root tree Claude Code 2.1.332 reads.
+// Formats: ../shared notes "claude-code-and-opencode.md" §2 (agent fields §2.2, commands §2.3,
+// permissions §2.5, hooks §2.6–2.7), verified against the real program by test/hosts.
+import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
+import type { FidelityRecord } from "../../src/adapter/fidelity.js";
+import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
+import { CLAUDE_TOOLS, SPAWN_TOOL } from "./tools.js";
+import { GUARD_KILL_SWITCH_ENV, GUARD_KILL_SWITCH_FILE, GUARD_PATH, GUARDED_TOOLS_MATCHER, guardHookCommand, renderGuard } from "./guard.js";
+import { claudeFidelity } from "./fidelity.js";
+import { claudeMd } from "./templates.gen.js";
+
+export const HOST_ID = "claude-code";
+
+const vocabulary: HostVocabulary = {
+  delegate: (role) => `delegate to the \`${role.id}\` subagent with the Agent tool (subagent_type "${role.id}"), briefed as below; wait for its report.`,
+  runInMain: (role) =>
+    `do this stage yourself, in this session, as ${role.title}: follow \`.claude/commands/${role.id}.md\` (its instructions and limits apply until the stage is done). The human can also start it with /${role.id}.`,
+  askHuman: "Ask the human (with the AskUserQuestion tool, or plainly in the chat) and wait for an explicit yes.",
+  request: "$ARGUMENTS",
+  roleNotes: () => [`A harness guard hook checks your writes and commands. If it refuses one, do not work around it: report "blocked" with the refusal text.`],
+};
+
+export function modelFor(pipeline: PipelineIR, role: RoleIR): string {
+  return pipeline.hosts[HOST_ID]?.models[role.model] ?? "inherit";
+}
+
+function agentFile(pipeline: PipelineIR, role: RoleIR): HostFile {
+  const tools = role.tools.map((t) => CLAUDE_TOOLS[t]).filter((t): t is string => t !== null);
+  const frontmatter: Record<string, unknown> = {
+    name: role.id,
+    description: role.description,
+    tools: tools.join(", "),
+    ...(role.canSpawn ? {} : { disallowedTools: SPAWN_TOOL }),
+    model: modelFor(pipeline, role),
+    ...(role.maxTurns !== undefined ? { maxTurns: role.maxTurns } : {}),
+    ...(role.effort ? { effort: role.effort } : {}),
+    ...(role.worktree ? { isolation: "worktree" } : {}),
+  };
+  return { path: `.claude/agents/${role.id}.md`, kind: "markdown", frontmatter, body: rolePrompt(pipeline, role, vocabulary) };
+}
+
+function mainRoleCommand(pipeline: PipelineIR, role: RoleIR): HostFile {
+  const body = `Act as ${role.title} in this session for: $ARGUMENTS\n\n${rolePrompt(pipeline, role, vocabulary)}`;
+  return {
+    path: `.claude/commands/${role.id}.md`,
+    kind: "markdown",
+    frontmatter: { description: role.description, "argument-hint": "<what this stage should work on>" },
+    body,
+  };
+}
+
+function settings(pipeline: PipelineIR): HostFile {
+  const p = pipeline.policies;
+  return {
+    path: ".claude/settings.json",
+    kind: "json",
+    data: {
+      $schema: "https://json.schemastore.org/claude-code-settings.json",
+      permissions: {
+        allow: p.orchestratorShell.map((c) => `Bash(${c})`),
+        // Only Edit(path) rules are path-matched; Write(path) never matches (§2.5).
+        deny: [...p.shellDeny.map((c) => `Bash(${c})`), ...p.neverWrite.map((g) => `Edit(${g})`)],
+      },
+      ...(p.nestedAgents ? {} : { env: { CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH: "1" } }),
+      hooks: {
+        PreToolUse: [{ matcher: GUARDED_TOOLS_MATCHER, hooks: [{ type: "command", command: guardHookCommand(), onFailure: "block", timeout: 10 }] }],
+      },
+    },
+  };
+}
+
+function instructions(pipeline: PipelineIR): HostFile {
+  const text = claudeMd({
+    title: pipeline.title,
+    command: pipeline.name,
+    argumentHint: pipeline.argumentHint,
+    stages: pipeline.stages.map((s) => {
+      const role = pipeline.roles.find((r) => r.id === s.role)!;
+      return { id: s.id, role: role.id, title: role.title, how: role.isolation === "subagent" ? `subagent \`${role.id}\`` : `main session (\`/${role.id}\`)` };
+    }),
+    rules: [
+      ...(pipeline.policies.shellDeny.length ? [`Never run ${pipeline.policies.shellDeny.map((c) => `\`${c}\``).join(", ")}: the human commits.`] : []),
+      ...(pipeline.policies.nestedAgents ? [] : ["Subagents never start other agents."]),
+    ],
+    guard: GUARD_PATH,
+    killEnv: GUARD_KILL_SWITCH_ENV,
+    killFile: GUARD_KILL_SWITCH_FILE,
+  });
+  return { path: "CLAUDE.md", kind: "text", text };
+}
+
+export const ClaudeCodeAdapter: Adapter = {
+  id: HOST_ID,
+  displayName: "Claude Code",
+  checkedAgainst: { program: "Claude Code", version: "2.1.332" },
+  docs: [
+    "https://code.claude.com/docs/en/sub-agents",
+    "https://code.claude.com/docs/en/permissions",
+    "https://code.claude.com/docs/en/hooks",
+    "@anthropic-ai/claude-agent-sdk@0.3.332 sdk.d.ts (AgentDefinition, Settings, PreToolUseHookInput)",
+  ],
+  capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
+  tools: CLAUDE_TOOLS,
+  lower(pipeline: PipelineIR): Lowered {
+    const files: HostFile[] = [
+      ...pipeline.roles.map((r) => agentFile(pipeline, r)),
+      { path: `.claude/commands/${pipeline.name}.md`, kind: "markdown", frontmatter: { description: `Run the ${pipeline.title} pipeline: ${pipeline.description}`, "argument-hint": pipeline.argumentHint }, body: renderOrchestrator(pipeline, vocabulary) },
+      ...pipeline.roles.filter((r) => r.isolation === "main" && r.id !== pipeline.name).map((r) => mainRoleCommand(pipeline, r)),
+      settings(pipeline),
+      { path: GUARD_PATH, kind: "text", text: renderGuard(pipeline), executable: true },
+      instructions(pipeline),
+    ];
+    const fidelity: FidelityRecord[] = claudeFidelity(pipeline, modelFor);
+    return { files, fidelity };
+  },
+};

@@ -1,0 +1,56 @@
+// How each (host, role, constraint) is realised. Nothing is dropped silently: every adapter reports
+// a record per constraint, and anything below `native` carries a loss code from one table.
+
+export const FIDELITY_LEVELS = ["native", "guard", "instructed", "lost"] as const;
+export type FidelityLevel = (typeof FIDELITY_LEVELS)[number];
+
+/** The constraints every adapter must account for, per role (or for the pipeline as a whole). */
+export const CONSTRAINTS = [
+  "tools",
+  "write-scope",
+  "never-write",
+  "shell",
+  "git-deny",
+  "spawn",
+  "isolation",
+  "model",
+  "temperature",
+  "max-turns",
+  "gates",
+  "checks",
+  "loop-cap",
+  "handoffs",
+] as const;
+export type Constraint = (typeof CONSTRAINTS)[number];
+
+export type Severity = "info" | "warning" | "error";
+
+/** Stable loss codes with their default severity. Error-level losses fail build/check unless accepted. */
+export const LOSS_CODES = {
+  L_TEMPERATURE: { severity: "info", text: "the host has no per-agent temperature; the class is stated in the prompt" },
+  L_MAIN_ROLE_SCOPE: { severity: "warning", text: "on the main thread the host cannot tell one main-session role from another; the guard applies their union" },
+  L_SHELL_WRITE_GAP: { severity: "warning", text: "shell commands can write files in ways no parser sees (interpreters, scripts); best-effort detection only" },
+  L_GATE_INSTRUCTED: { severity: "info", text: "human gates are steps in the orchestrator's instructions, not host-enforced" },
+  L_CHECKS_INSTRUCTED: { severity: "info", text: "acceptance checks and the loop cap are run by the orchestrator as instructed" },
+  L_HANDOFF_INSTRUCTED: { severity: "info", text: "handoff reads are instructed; the host does not limit reading" },
+  L_ISOLATION_INSTRUCTED: { severity: "warning", text: "the host cannot run this role in its own context; isolation is instructed" },
+  L_SCOPE_INSTRUCTED: { severity: "error", text: "the host cannot enforce this role's write scope; only the prompt states it" },
+  L_SHELL_INSTRUCTED: { severity: "error", text: "the host cannot enforce this role's shell rules; only the prompt states them" },
+  L_SPAWN_INSTRUCTED: { severity: "error", text: "the host cannot stop this role from starting agents" },
+  L_TOOL_MISSING: { severity: "warning", text: "a canonical tool has no equivalent on this host and was dropped (narrower)" },
+  L_GLOB_NARROWED: { severity: "warning", text: "a glob could not be written exactly in the host's dialect and was narrowed" },
+  L_MODEL_UNMAPPED: { severity: "info", text: "no model mapping for this tier; the host default is used" },
+  L_TURNS_UNSUPPORTED: { severity: "info", text: "the host has no per-agent turn cap; the orchestrator enforces it" },
+} as const satisfies Record<string, { severity: Severity; text: string }>;
+export type LossCode = keyof typeof LOSS_CODES;
+
+export interface FidelityRecord {
+  role: string | null; // null = pipeline-wide
+  constraint: Constraint;
+  level: FidelityLevel;
+  /** The native form, briefly: "tools: Read, Grep", "guard: .claude/hooks/harness-guard.mjs". */
+  how: string;
+  loss?: LossCode;
+  /** The role-file field the constraint comes from, for messages. */
+  field?: string;
+}

@@ -1,0 +1,44 @@
+// The adapter contract: one host = one Adapter. Adapters return structured files; the core serializes.
+import type { PipelineIR } from "../ir/types.js";
+import type { CanonicalTool } from "../schema/vocabulary.js";
+import type { FidelityRecord } from "./fidelity.js";
+
+export type HostFile =
+  | { path: string; kind: "markdown"; frontmatter?: Record<string, unknown>; body: string }
+  | { path: string; kind: "json"; data: unknown }
+  | { path: string; kind: "yaml"; data: unknown }
+  | { path: string; kind: "toml"; data: Record<string, unknown> }
+  /** Prose or scripts only; never structured data. */
+  | { path: string; kind: "text"; text: string; executable?: boolean };
+
+export interface Capabilities {
+  subagents: boolean;
+  commands: boolean;
+  perRoleTools: boolean;
+  perRolePaths: "native" | "guard" | "none";
+  perRoleShell: "native" | "guard" | "none";
+  hooks: boolean;
+  temperature: boolean;
+}
+
+export interface CheckedAgainst {
+  program: string; // e.g. "Claude Code"
+  version: string; // exact version the real-host tests pin
+}
+
+export interface Lowered {
+  files: HostFile[];
+  fidelity: FidelityRecord[];
+}
+
+export interface Adapter {
+  /** kebab-case = folder name = out/ folder = CLI name */
+  id: string;
+  displayName: string;
+  checkedAgainst: CheckedAgainst;
+  docs: readonly string[];
+  capabilities: Capabilities;
+  /** Exhaustive: a missing canonical tool is a type error. null = the host cannot express it. */
+  tools: Readonly<Record<CanonicalTool, string | null>>;
+  lower(pipeline: PipelineIR): Lowered;
+}

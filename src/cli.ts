@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// Wires commands to the compiler. The only file that sets the exit code. Imports lazily.
+import { Command, CommanderError } from "commander";
+import { createRequire } from "node:module";
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+async function run(action: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await action();
+  } catch (error) {
+    const { InputError, UsageError } = await import("./errors.js");
+    if (error instanceof InputError || error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      if (error instanceof InputError) {
+        const n = error.diagnostics.filter((d) => d.severity === "error").length;
+        process.stderr.write(`${n} error(s); nothing was written.\n`);
+      }
+      process.exitCode = 2;
+      return;
+    }
+    throw error;
+  }
+}
+
+function version(): string {
+  const require = createRequire(import.meta.url);
+  for (const p of ["../../package.json", "../package.json"]) {
+    try {
+      return (require(p) as { version: string }).version;
+    } catch {
+      /* try the next layout */
+    }
+  }
+  return "0.0.0";
+}
+
+const program = new Command("harness")
+  .description("Compile one host-neutral agent process (roles/) into the native files of every coding-agent host (out/<host>/).")
+  .version(version(), "-V, --version")
+  .showHelpAfterError()
+  .exitOverride();
+
+const common = (cmd: Command) =>
+  cmd
+    .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
+    .option("--out <dir>", "output folder; each host gets out/<host>/", "out")
+    .option("--host <id>", "build only this host (repeatable)", collect);
+
+common(program.command("build"))
+  .description("compile roles/ and write out/<host>/ (only changed files; never touches files it did not write)")
+  .option("-q, --quiet", "print nothing but errors")
+  .option("-v, --verbose", "also list info-level losses")
+  .addHelpText("after", "\nExamples:\n  harness build\n  harness build --host claude-code --out generated\n\nExit codes: 0 ok, 1 unaccepted error-level losses, 2 invalid input or usage (nothing written).")
+  .action(async (opts) => run(async () => (await import("./commands/build.js")).build(opts)));
+
+common(program.command("check"))
+  .description("compile in memory and compare with out/; exit 1 on drift (changed, missing or stray files)")
+  .option("--json", "print a machine-readable report on stdout")
+  .option("-q, --quiet", "print only the drifted paths")
+  .addHelpText("after", "\nExamples:\n  harness check\n  harness check --json --host claude-code\n\nExit codes: 0 in sync, 1 drift or unaccepted losses, 2 invalid input or usage.")
+  .action(async (opts) => run(async () => (await import("./commands/check.js")).check(opts)));
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Help and version exit 0; every other parse failure is a usage error.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else {
+    process.stderr.write(`harness: internal error: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 70;
+  }
+}

@@ -1,0 +1,46 @@
+// harness build: compile in memory, refuse unsafe targets before touching disk, then write atomically.
+import { applyPlans, planWrite, type PlanProblem, type WritePlan } from "../fileset.js";
+import { displayPath } from "../load/load.js";
+import { isBlocking } from "../losses.js";
+import { color, out, err } from "../ui.js";
+import { prepare, type CommonOptions } from "./prepare.js";
+import { printLosses, printWarnings } from "./report.js";
+import { UsageError } from "../errors.js";
+
+export interface BuildOptions extends CommonOptions {
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** Returns the exit code: 0 ok, 1 unaccepted error-level losses (files are still written). */
+export async function build(options: BuildOptions): Promise<number> {
+  const prepared = await prepare(options);
+  const plans: WritePlan[] = [];
+  const problems: PlanProblem[] = [];
+  for (const o of prepared.outputs) {
+    const plan = planWrite(o.adapter.id, prepared.hostDir(o.adapter.id), o.files);
+    if ("message" in plan) problems.push(plan);
+    else plans.push(plan);
+  }
+  if (problems.length) throw new UsageError(problems.map((p) => `${displayPath(p.dir)}: ${p.message}`).join("\n"));
+  applyPlans(plans);
+  if (!options.quiet) {
+    printWarnings(prepared.warnings);
+    for (const plan of plans) {
+      const o = prepared.outputs.find((x) => x.adapter.id === plan.host)!;
+      const losses = prepared.losses.filter((l) => l.host === plan.host);
+      const count = (s: string) => losses.filter((l) => l.severity === s).length;
+      out(
+        `${color.bold(plan.host.padEnd(12))} ${displayPath(plan.dir)}: ${o.files.length} files, ${plan.write.length} written, ${plan.unchanged} unchanged, ${plan.remove.length} removed` +
+          color.dim(` · losses: ${count("error")} error, ${count("warning")} warning, ${count("info")} info`),
+      );
+    }
+    printLosses(prepared.losses, options.verbose ?? false);
+  }
+  const blocking = prepared.losses.filter(isBlocking);
+  if (blocking.length) {
+    err(color.red(`${blocking.length} unaccepted error-level loss(es). Accept each in pipeline.yaml accepted_losses with a reason, or change the role.`));
+    return 1;
+  }
+  return 0;
+}

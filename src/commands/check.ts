@@ -1,0 +1,52 @@
+// harness check: compile in memory and compare with out/. Exit 1 on drift; writes nothing.
+import { createTwoFilesPatch } from "diff";
+import { findDrift, type Drift } from "../fileset.js";
+import { displayPath } from "../load/load.js";
+import { isBlocking } from "../losses.js";
+import { color, out, err } from "../ui.js";
+import { prepare, type CommonOptions } from "./prepare.js";
+import { printWarnings } from "./report.js";
+
+export interface CheckOptions extends CommonOptions {
+  json?: boolean;
+  quiet?: boolean;
+  maxDiffLines?: number;
+}
+
+export function shortDiff(d: Drift, maxLines: number): string {
+  const patch = createTwoFilesPatch(`out/${d.host}/${d.path}`, `harness build (${d.path})`, d.actual ?? "", d.expected ?? "", "on disk", "from roles/", { context: 2 });
+  const lines = patch.split("\n").slice(2).filter((l) => l !== "");
+  return lines.length > maxLines ? [...lines.slice(0, maxLines), `… ${lines.length - maxLines} more diff lines`].join("\n") : lines.join("\n");
+}
+
+export async function check(options: CheckOptions): Promise<number> {
+  const prepared = await prepare(options);
+  const drift = prepared.outputs.flatMap((o) => findDrift(o.adapter.id, prepared.hostDir(o.adapter.id), o.files));
+  const blocking = prepared.losses.filter(isBlocking);
+  if (options.json) {
+    out(
+      JSON.stringify(
+        {
+          ok: drift.length === 0 && blocking.length === 0,
+          hosts: prepared.outputs.map((o) => o.adapter.id),
+          drift: drift.map((d) => ({ host: d.host, path: `${displayPath(prepared.hostDir(d.host))}/${d.path}`, kind: d.kind })),
+          losses: blocking.map((l) => ({ host: l.host, role: l.role, constraint: l.record.constraint, code: l.record.loss, file: l.file, line: l.line, column: l.column })),
+        },
+        null,
+        2,
+      ),
+    );
+  } else {
+    if (!options.quiet) printWarnings(prepared.warnings);
+    for (const d of drift) {
+      const where = `${displayPath(prepared.hostDir(d.host))}/${d.path}`;
+      const what = d.kind === "changed" ? "differs from what roles/ produce" : d.kind === "missing" ? "is missing" : "is not produced by harness (stray)";
+      err(`${color.red(`E_DRIFT`)} ${where} ${what}`);
+      if (!options.quiet && d.kind !== "missing") err(color.dim(shortDiff(d, options.maxDiffLines ?? 20)));
+    }
+    for (const l of blocking) err(`${color.red("E_LOSS")} ${l.file}:${l.line}:${l.column}: ${l.host} ${l.role ?? ""} ${l.record.constraint} is ${l.record.level} (${l.record.loss}). Accept it in pipeline.yaml with a reason, or change the role.`);
+    if (drift.length) err(`${drift.length} file(s) out of sync. Run \`harness build\` and commit the result.`);
+    else if (!options.quiet) out(`${color.green("ok")} ${prepared.outputs.map((o) => `${o.adapter.id} (${o.files.length + 1} files)`).join(", ")} in sync with ${displayPath(prepared.pipeline.source.file)}`);
+  }
+  return drift.length || blocking.length ? 1 : 0;
+}

@@ -1,0 +1,53 @@
+// Shared by build, check and diff: read the roles, pick hosts, compile everything in memory.
+import path from "node:path";
+import { HOSTS, HOST_IDS } from "../../adapters/index.js";
+import { compileHost, type HostOutput } from "../compile.js";
+import { UsageError, type Diagnostic } from "../errors.js";
+import { readPipeline } from "../ir/normalize.js";
+import type { PipelineIR } from "../ir/types.js";
+import { collectLosses, unusedAcceptances, type Loss } from "../losses.js";
+import { closest } from "../schema/diagnose.js";
+
+export interface CommonOptions {
+  roles: string;
+  out: string;
+  host?: string[];
+}
+
+export interface Prepared {
+  pipeline: PipelineIR;
+  outputs: HostOutput[];
+  losses: Loss[];
+  warnings: Diagnostic[];
+  outDir: string;
+  hostDir(host: string): string;
+}
+
+export function resolveHosts(requested: readonly string[] | undefined, pipeline: PipelineIR): string[] {
+  for (const h of requested ?? []) {
+    if (!HOST_IDS.includes(h)) {
+      const near = closest(h, HOST_IDS);
+      throw new UsageError(`unknown host "${h}". ${near ? `Did you mean "${near}"? ` : ""}Known hosts: ${HOST_IDS.join(", ")}.`);
+    }
+  }
+  if (requested && requested.length) return [...new Set(requested)].sort();
+  const listed = Object.keys(pipeline.hosts);
+  return (listed.length ? listed : [...HOST_IDS]).sort();
+}
+
+export async function prepare(options: CommonOptions): Promise<Prepared> {
+  const { pipeline, warnings } = readPipeline(path.resolve(options.roles), { knownHosts: HOST_IDS });
+  const hosts = resolveHosts(options.host, pipeline);
+  const adapters = await Promise.all(hosts.map((h) => HOSTS[h]!()));
+  const outputs = adapters.map((a) => compileHost(pipeline, a));
+  const losses = outputs.flatMap((o) => collectLosses(pipeline, o.adapter.id, o.fidelity));
+  const outDir = path.resolve(options.out);
+  return {
+    pipeline,
+    outputs,
+    losses,
+    warnings: [...warnings, ...unusedAcceptances(pipeline, hosts, losses)],
+    outDir,
+    hostDir: (host) => path.join(outDir, host),
+  };
+}

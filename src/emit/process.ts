@@ -1,0 +1,117 @@
+// Host-neutral prose about the process, rendered from the IR with a host's vocabulary.
+// Every host gets the same sentences except where the vocabulary differs, which keeps shared
+// files (AGENTS.md) identical across hosts and makes `harness diff` of prompts meaningful.
+import type { PipelineIR, RoleIR, StageIR } from "../ir/types.js";
+import { orchestrator, roleLimits } from "./templates.gen.js";
+
+export interface HostVocabulary {
+  /** How the orchestrator hands a stage to a subagent role. */
+  delegate(role: RoleIR): string;
+  /** How the orchestrator runs a main-session role itself. */
+  runInMain(role: RoleIR): string;
+  /** How the orchestrator asks the human at a gate. */
+  askHuman: string;
+  /** The request text placeholder of the host's command format. */
+  request: string;
+  /** Host-specific lines added to the role limits (e.g. how the guard reports a refusal). */
+  roleNotes?(role: RoleIR): string[];
+}
+
+const code = (s: string) => `\`${s}\``;
+export const list = (items: readonly string[]) => items.map(code).join(", ");
+
+export function artifactPaths(pipeline: PipelineIR, names: readonly string[]): string {
+  return names
+    .map((n) => {
+      const a = pipeline.artifacts.find((x) => x.name === n);
+      return a ? `${n} (${list(a.paths)})` : n;
+    })
+    .join("; ");
+}
+
+function stageHow(pipeline: PipelineIR, stage: StageIR, vocab: HostVocabulary): string {
+  const role = pipeline.roles.find((r) => r.id === stage.role)!;
+  return role.isolation === "subagent" ? vocab.delegate(role) : vocab.runInMain(role);
+}
+
+function routeText(pipeline: PipelineIR, onFailure: string, retries: number): string {
+  const where = onFailure === "human" ? "stop and hand the work to the human with what failed" : `send the work back to stage \`${onFailure}\` with the failure output`;
+  return retries > 0 ? `${where}, then check again; after ${retries} ${retries === 1 ? "retry" : "retries"} stop and hand to the human.` : `${where}.`;
+}
+
+export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary): string {
+  const p = pipeline.policies;
+  const hardRules = [
+    ...(p.shellDeny.length ? [`Neither you nor any agent runs: ${list(p.shellDeny)}. The human owns every irreversible action.`] : []),
+    ...(p.orchestratorShell.length ? [`The only exceptions are yours alone: ${list(p.orchestratorShell)}.`] : []),
+    p.nestedAgents ? "Delegated agents may start agents of their own." : "Agents never start other agents: there is one orchestrator (you) and one level of delegation.",
+    `At most ${p.maxHops} delegations in one run. Past that, stop and ask the human.`,
+    ...(p.neverWrite.length ? [`Nobody writes: ${list(p.neverWrite)}.`] : []),
+    "Deterministic steps (the commands below) need no agent: run them yourself and record the result.",
+  ];
+  const beforeStart = [
+    ...(p.orchestratorShell.length ? [`Protect the human's uncommitted work first: run ${list(p.orchestratorShell)} if the working tree is dirty, and say so.`] : []),
+    "Read the git state (status, current branch) so you can report what changed.",
+  ];
+  const stages = pipeline.stages.map((stage) => {
+    const role = pipeline.roles.find((r) => r.id === stage.role)!;
+    const siblings = pipeline.stages.filter((s) => s.group === stage.group && s.id !== stage.id);
+    return {
+      number: stage.index + 1,
+      id: stage.id,
+      roleTitle: role.title,
+      parallelNote: siblings.length ? `in parallel with ${list(siblings.map((s) => s.id))}` : "",
+      description: stage.description ?? "",
+      condition: stage.when ? stage.when.text : "",
+      how: stageHow(pipeline, stage, vocab),
+      reads: role.reads.length ? artifactPaths(pipeline, role.reads) : "",
+      writes: role.writes.length ? artifactPaths(pipeline, role.writes) : "",
+      commands: pipeline.commands.filter((c) => c.after.includes(stage.id)).map((c) => ({ run: c.run, description: c.description })),
+      checks: pipeline.checks
+        .filter((c) => c.after === stage.id)
+        .map((c) => ({ id: c.id, description: c.description, command: c.command?.run ?? "", expect: c.expect, onFailure: routeText(pipeline, c.onFailure, c.retries) })),
+      gate: stage.gate ? `${vocab.askHuman} ${stage.gate.ask} (artifact: ${artifactPaths(pipeline, [stage.gate.approve])})` : "",
+    };
+  });
+  const loop = pipeline.loop
+    ? `The stages ${list(pipeline.loop.stages)} form a loop: findings from review or verification go back to ${code(pipeline.loop.stages[0]!)} with exact fixes. Run at most ${pipeline.loop.maxRounds} rounds. ${pipeline.loop.onExhausted}`
+    : "";
+  return orchestrator({
+    title: pipeline.title,
+    description: pipeline.description,
+    request: vocab.request,
+    hardRules,
+    beforeStart,
+    workKinds: pipeline.workKinds.map((w) => ({ id: w.id, description: w.description, stages: w.stages.join(" → ") })),
+    stages,
+    loop,
+    briefing: pipeline.briefing,
+  });
+}
+
+export function renderRoleLimits(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): string {
+  const shell = role.shell
+    ? [
+        role.shell.allow.length ? `you may run ${list(role.shell.allow)}` : "",
+        role.shell.ask.length ? `ask before ${list(role.shell.ask)}` : "",
+        `anything else: ${role.shell.default === "allow" ? "allowed unless denied" : role.shell.default === "ask" ? "needs approval" : "refused"}`,
+      ]
+        .filter(Boolean)
+        .join("; ") + "."
+    : "";
+  return roleLimits({
+    forbidden: role.forbidden,
+    done: role.done,
+    writes: list(role.write),
+    neverWrite: list(role.neverWrite),
+    shell,
+    shellDeny: list(role.shell?.deny ?? pipeline.policies.shellDeny),
+    canSpawn: role.canSpawn,
+    extra: vocab.roleNotes?.(role) ?? [],
+  });
+}
+
+/** The full system prompt of a role on a host: the author's body, then the generated limits. */
+export function rolePrompt(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): string {
+  return `${role.body.trimEnd()}\n\n${renderRoleLimits(pipeline, role, vocab)}`;
+}

@@ -1,0 +1,65 @@
+// Stage 5: structured HostFiles → exact bytes. The only place structured text is produced.
+import { stringify as yamlStringify } from "yaml";
+import { stringify as tomlStringify } from "smol-toml";
+import type { HostFile } from "../adapter/types.js";
+
+export interface RenderedFile {
+  path: string; // POSIX, relative to out/<host>/
+  content: string;
+  executable: boolean;
+}
+
+/** Keys sorted at every depth, so JSON bytes never depend on construction order. */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function renderYaml(data: unknown): string {
+  // lineWidth 0: never fold long strings (hosts differ in how they read folded scalars).
+  return yamlStringify(data, { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+}
+
+export function renderJson(data: unknown): string {
+  return `${JSON.stringify(sortKeys(data), null, 2)}\n`;
+}
+
+export function renderToml(data: Record<string, unknown>): string {
+  return ensureTrailingNewline(tomlStringify(data));
+}
+
+export function renderMarkdown(frontmatter: Record<string, unknown> | undefined, body: string): string {
+  const text = ensureTrailingNewline(body.replace(/\r\n?/g, "\n").replace(/\n+$/, ""));
+  if (!frontmatter || Object.keys(frontmatter).length === 0) return text;
+  return `---\n${renderYaml(frontmatter)}---\n\n${text}`;
+}
+
+function ensureTrailingNewline(text: string): string {
+  return text.endsWith("\n") ? text : `${text}\n`;
+}
+
+export function renderFile(file: HostFile): RenderedFile {
+  const content = (() => {
+    switch (file.kind) {
+      case "markdown":
+        return renderMarkdown(file.frontmatter, file.body);
+      case "json":
+        return renderJson(file.data);
+      case "yaml":
+        return renderYaml(file.data);
+      case "toml":
+        return renderToml(file.data);
+      case "text":
+        return ensureTrailingNewline(file.text.replace(/\r\n?/g, "\n"));
+    }
+  })();
+  return { path: file.path, content, executable: file.kind === "text" && file.executable === true };
+}

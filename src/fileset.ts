@@ -1,0 +1,157 @@
+// The only module that touches out/: manifests, planned writes, atomic renames, and drift.
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, rmdirSync } from "node:fs";
+import path from "node:path";
+import type { RenderedFile } from "./emit/render.js";
+import { renderJson } from "./emit/render.js";
+
+export const MANIFEST_FILE = ".harness-manifest.json";
+
+export interface Manifest {
+  generator: "harness";
+  host: string;
+  files: Record<string, string>; // posix path → sha256 of content
+}
+
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+export function manifestFor(host: string, files: readonly RenderedFile[]): RenderedFile {
+  const manifest: Manifest = { generator: "harness", host, files: Object.fromEntries(files.map((f) => [f.path, sha256(f.content)])) };
+  return { path: MANIFEST_FILE, content: renderJson(manifest), executable: false };
+}
+
+export function readManifest(hostDir: string): Manifest | null {
+  const file = path.join(hostDir, MANIFEST_FILE);
+  if (!existsSync(file)) return null;
+  try {
+    const data = JSON.parse(readFileSync(file, "utf8")) as Manifest;
+    if (data.generator !== "harness" || typeof data.files !== "object" || data.files === null) return null;
+    return data;
+  } catch {
+    return null;
+  }
+}
+
+/** Every file under dir, as sorted POSIX paths relative to dir. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(child);
+      else out.push(child);
+    }
+  };
+  if (existsSync(dir)) walk("");
+  return out.sort();
+}
+
+export interface WritePlan {
+  host: string;
+  dir: string;
+  write: RenderedFile[]; // new or changed, manifest included
+  remove: string[]; // listed in the old manifest, no longer produced
+  unchanged: number;
+}
+
+export type PlanProblem = { host: string; dir: string; message: string };
+
+/** Decide what a build would do to one host folder, or why it must refuse. Reads only. */
+export function planWrite(host: string, dir: string, files: readonly RenderedFile[]): WritePlan | PlanProblem {
+  const all = [...files, manifestFor(host, files)];
+  const present = listFiles(dir);
+  const manifest = readManifest(dir);
+  if (!manifest && present.length > 0)
+    return {
+      host,
+      dir,
+      message: `holds ${present.length} file(s) but no ${MANIFEST_FILE}, so harness did not write it. Choose an empty or harness-built --out folder, or move those files away.`,
+    };
+  if (manifest && manifest.host !== host)
+    return { host, dir, message: `its manifest says it was built for "${manifest.host}", not "${host}". Use a separate folder per host.` };
+  const owned = new Set(Object.keys(manifest?.files ?? {}));
+  for (const f of files) {
+    if (present.includes(f.path) && !owned.has(f.path))
+      return { host, dir, message: `${f.path} exists but harness did not write it (not in ${MANIFEST_FILE}). Move it away; harness never overwrites files it does not own.` };
+  }
+  const write: RenderedFile[] = [];
+  let unchanged = 0;
+  for (const f of all) {
+    const target = path.join(dir, f.path);
+    const same = existsSync(target) && readFileSync(target, "utf8") === f.content && isExecutable(target) === f.executable;
+    if (same) unchanged++;
+    else write.push(f);
+  }
+  const produced = new Set(all.map((f) => f.path));
+  const remove = [...owned].filter((p) => !produced.has(p) && present.includes(p)).sort();
+  return { host, dir, write, remove, unchanged };
+}
+
+function isExecutable(file: string): boolean {
+  if (process.platform === "win32") return false;
+  return (statSync(file).mode & 0o111) !== 0;
+}
+
+/** Apply plans: each file via temp + rename; the manifest of each host last. */
+export function applyPlans(plans: readonly WritePlan[]): void {
+  for (const plan of plans) {
+    const ordered = [...plan.write].sort((a, b) => Number(a.path === MANIFEST_FILE) - Number(b.path === MANIFEST_FILE));
+    for (const f of ordered) {
+      const target = path.join(plan.dir, f.path);
+      mkdirSync(path.dirname(target), { recursive: true });
+      const tmp = `${target}.harness-tmp-${process.pid}`;
+      writeFileSync(tmp, f.content);
+      if (f.executable) chmodSync(tmp, 0o755);
+      renameSync(tmp, target);
+    }
+    for (const rel of plan.remove) {
+      rmSync(path.join(plan.dir, rel), { force: true });
+      pruneEmptyDirs(plan.dir, path.dirname(rel));
+    }
+  }
+}
+
+function pruneEmptyDirs(root: string, rel: string): void {
+  let current = rel;
+  while (current && current !== ".") {
+    const dir = path.join(root, current);
+    if (!existsSync(dir) || readdirSync(dir).length > 0) return;
+    rmdirSync(dir);
+    current = path.dirname(current);
+  }
+}
+
+export type DriftKind = "changed" | "missing" | "stray";
+export interface Drift {
+  host: string;
+  path: string; // relative to the host folder
+  kind: DriftKind;
+  expected?: string;
+  actual?: string;
+}
+
+/** Compare what would be built with what is on disk. Reads only. */
+export function findDrift(host: string, dir: string, files: readonly RenderedFile[]): Drift[] {
+  const all = [...files, manifestFor(host, files)];
+  const present = new Set(listFiles(dir));
+  const drift: Drift[] = [];
+  for (const f of all) {
+    const target = path.join(dir, f.path);
+    if (!present.has(f.path)) drift.push({ host, path: f.path, kind: "missing", expected: f.content });
+    else {
+      const actual = readFileSync(target, "utf8");
+      if (actual !== f.content) drift.push({ host, path: f.path, kind: "changed", expected: f.content, actual });
+    }
+    present.delete(f.path);
+  }
+  for (const p of present) drift.push({ host, path: p, kind: "stray", actual: safeRead(path.join(dir, p)) });
+  return drift.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}

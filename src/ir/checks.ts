@@ -1,0 +1,168 @@
+// Whole-program checks: references between the pipeline and its roles, each with a position.
+import picomatch from "picomatch";
+import type { Diagnostic, SourcePosition } from "../errors.js";
+import { locate, type YamlSource } from "../load/yaml-source.js";
+import { closest } from "../schema/diagnose.js";
+import { ARTIFACT_REF } from "../schema/role.js";
+import type { StageData } from "../schema/pipeline.js";
+import type { ValidProject } from "./validate.js";
+
+export interface CheckContext {
+  project: ValidProject;
+  pipelineSource: YamlSource;
+  allRoleIds: readonly string[]; // every role file, valid or not
+  knownHosts?: readonly string[];
+}
+
+export function checkProgram(ctx: CheckContext): Diagnostic[] {
+  const { pipeline, roles } = ctx.project;
+  const src = ctx.pipelineSource;
+  const out: Diagnostic[] = [];
+  const err = (code: string, position: SourcePosition, field: string, message: string) =>
+    out.push({ code, severity: "error", position, field, message });
+  const warn = (code: string, position: SourcePosition, field: string, message: string) =>
+    out.push({ code, severity: "warning", position, field, message });
+  const suggest = (word: string, known: readonly string[]) => {
+    const near = closest(word, known);
+    return near ? `Did you mean "${near}"? ` : "";
+  };
+  const artifacts = Object.keys(pipeline.artifacts);
+  const conditions = Object.keys(pipeline.conditions);
+
+  // Flatten stages, remembering where each came from.
+  const flat: { stage: StageData; path: (string | number)[]; group: number }[] = [];
+  pipeline.stages.forEach((entry, i) => {
+    if ("parallel" in entry) entry.parallel.forEach((s, j) => flat.push({ stage: s, path: ["stages", i, "parallel", j], group: i }));
+    else flat.push({ stage: entry, path: ["stages", i], group: i });
+  });
+  const stageIds = flat.map((f) => f.stage.id);
+  const seenStages = new Set<string>();
+  for (const { stage, path } of flat) {
+    if (seenStages.has(stage.id))
+      err("E_DUPLICATE_ID", locate(src, [...path, "id"]), fp(path, "id"), `stage id "${stage.id}" is used twice. Give each stage its own id.`);
+    seenStages.add(stage.id);
+    if (!ctx.allRoleIds.includes(stage.role))
+      err("E_UNKNOWN_ROLE", locate(src, [...path, "role"]), fp(path, "role"), `no role "${stage.role}". ${suggest(stage.role, ctx.allRoleIds)}Create ${stage.role}.md in the roles folder or name an existing role (${ctx.allRoleIds.join(", ")}).`);
+    if (stage.when && !conditions.includes(stage.when))
+      err("E_UNKNOWN_CONDITION", locate(src, [...path, "when"]), fp(path, "when"), `no condition "${stage.when}". ${suggest(stage.when, conditions)}Define it under "conditions".`);
+    if (stage.gate) {
+      const gatePath = [...path, "gate", "approve"];
+      if (!artifacts.includes(stage.gate.approve))
+        err("E_UNKNOWN_ARTIFACT", locate(src, gatePath), fp(path, "gate.approve"), `the gate approves "${stage.gate.approve}", which is no artifact. ${suggest(stage.gate.approve, artifacts)}Name one of: ${artifacts.join(", ")}.`);
+      else {
+        const role = roles.find((r) => r.loaded.id === stage.role);
+        if (role && !role.data.writes.includes(stage.gate.approve))
+          err("E_GATE_NOTHING", locate(src, gatePath), fp(path, "gate.approve"), `the gate approves "${stage.gate.approve}", but role "${stage.role}" does not write it, so there is nothing to approve. Approve an artifact this stage writes, or add it to the role's "writes".`);
+      }
+    }
+  }
+  for (const id of ctx.allRoleIds)
+    if (!flat.some((f) => f.stage.role === id)) {
+      const role = roles.find((r) => r.loaded.id === id);
+      const file = role?.loaded.source.file ?? id;
+      err("E_ROLE_UNUSED", { file, line: 1, column: 1 }, "", `role "${id}" runs in no stage. Add a stage with role: ${id} to pipeline.yaml, or delete the file.`);
+    }
+
+  const stageRef = (value: string, path: (string | number)[], what: string) => {
+    if (!stageIds.includes(value))
+      err("E_UNKNOWN_STAGE", locate(src, path), fp(path), `${what} "${value}" is no stage. ${suggest(value, stageIds)}Stages: ${[...new Set(stageIds)].join(", ")}.`);
+  };
+  for (const [kind, wk] of Object.entries(pipeline.work_kinds))
+    wk.stages.forEach((s, i) => stageRef(s, ["work_kinds", kind, "stages", i], "work kind stage"));
+  for (const [id, cmd] of Object.entries(pipeline.commands))
+    cmd.after.forEach((s, i) => stageRef(s, ["commands", id, "after", i], "command runs after"));
+  pipeline.checks.forEach((check, i) => {
+    stageRef(check.after, ["checks", i, "after"], "check runs after");
+    if (check.command && !(check.command in pipeline.commands))
+      err("E_UNKNOWN_COMMAND", locate(src, ["checks", i, "command"]), `checks[${i}].command`, `no command "${check.command}". Define it under "commands".`);
+    if (check.on_failure !== "human") {
+      stageRef(check.on_failure, ["checks", i, "on_failure"], "on_failure route");
+      const from = stageIds.indexOf(check.after);
+      const to = stageIds.indexOf(check.on_failure);
+      if (from >= 0 && to > from)
+        err("E_ROUTE_FORWARD", locate(src, ["checks", i, "on_failure"]), `checks[${i}].on_failure`, `on_failure sends work forward to "${check.on_failure}", past the failed stage. Route to "${check.after}" or an earlier stage, or to "human".`);
+    }
+  });
+  if (pipeline.loop) {
+    pipeline.loop.stages.forEach((s, i) => stageRef(s, ["loop", "stages", i], "loop stage"));
+    const idx = pipeline.loop.stages.map((s) => stageIds.indexOf(s));
+    if (idx.every((n) => n >= 0) && idx.some((n, i) => i > 0 && n <= idx[i - 1]!))
+      err("E_LOOP_ORDER", locate(src, ["loop", "stages"]), "loop.stages", "loop stages are not in pipeline order. List them in the order the pipeline runs them.");
+  }
+
+  // Artifacts: known names, and never read before a stage writes them.
+  const written = new Map<string, number>(); // artifact → group that first writes it
+  for (const { stage, group } of flat) {
+    const role = roles.find((r) => r.loaded.id === stage.role);
+    for (const a of role?.data.writes ?? []) if (!written.has(a)) written.set(a, group);
+  }
+  for (const { loaded, data } of roles) {
+    const rs = loaded.source;
+    (["reads", "writes"] as const).forEach((key) =>
+      data[key].forEach((a, i) => {
+        if (!artifacts.includes(a))
+          err("E_UNKNOWN_ARTIFACT", locate(rs, [key, i]), `${key}[${i}]`, `no artifact "${a}". ${suggest(a, artifacts)}Artifacts: ${artifacts.join(", ")}.`);
+      }),
+    );
+    (["write", "never_write"] as const).forEach((key) =>
+      data.permissions[key].forEach((entry, i) => {
+        const ref = ARTIFACT_REF.exec(entry);
+        if (ref && !artifacts.includes(ref[1]!))
+          err("E_UNKNOWN_ARTIFACT", locate(rs, ["permissions", key, i]), `permissions.${key}[${i}]`, `no artifact "${ref[1]}". ${suggest(ref[1]!, artifacts)}Artifacts: ${artifacts.join(", ")}.`);
+      }),
+    );
+    const ownStages = flat.filter((f) => f.stage.role === loaded.id);
+    const firstGroup = Math.min(...ownStages.map((f) => f.group));
+    const loopStages = pipeline.loop?.stages ?? [];
+    data.reads.forEach((a, i) => {
+      const w = written.get(a);
+      // A stage inside the loop may read what a later loop stage wrote in the previous round.
+      const writers = flat.filter((f) => roles.find((r) => r.loaded.id === f.stage.role)?.data.writes.includes(a));
+      const loopBack = ownStages.some((o) => loopStages.includes(o.stage.id)) && writers.some((f) => loopStages.includes(f.stage.id));
+      if (artifacts.includes(a) && w !== undefined && w >= firstGroup && !loopBack)
+        err("E_READ_BEFORE_WRITE", locate(rs, ["reads", i]), `reads[${i}]`, `"${a}" is read before any stage writes it (it is first written in a later or parallel stage). Move the stage that writes it earlier, or drop it from reads.`);
+    });
+    if (data.tools.includes("spawn-agent") && !pipeline.policies.nested_agents)
+      err("E_POLICY_CONFLICT", locate(rs, ["tools"]), "tools", `the pipeline forbids nested agents (policies.nested_agents: false), but this role has "spawn-agent". Remove it from tools.`);
+    if (data.permissions.shell && !data.tools.includes("bash"))
+      err("E_POLICY_CONFLICT", locate(rs, ["permissions", "shell"]), "permissions.shell", `shell rules for a role without the "bash" tool. Add "bash" to tools or remove permissions.shell.`);
+    const canWrite = data.tools.includes("edit") || data.tools.includes("write");
+    if (!canWrite && (data.writes.length > 0 || data.permissions.write.length > 0))
+      warn("W_WRITE_WITHOUT_TOOL", locate(rs, ["tools"]), "tools", `the role writes artifacts but has neither "edit" nor "write"; it can only write through the shell. Add "write" or "edit" to tools.`);
+    // A document the role must write but may never write: the scope cannot match.
+    const never = data.permissions.never_write.flatMap((e) => expandEntry(e, pipeline.artifacts)).concat(pipeline.policies.never_write);
+    for (const a of data.writes) {
+      for (const p of pipeline.artifacts[a]?.paths ?? []) {
+        if (never.some((g) => picomatch.isMatch(p, g, { dot: true })))
+          err("E_SCOPE_CONFLICT", locate(rs, ["writes"]), "writes", `the role writes "${a}" (${p}), but its never_write covers that path, so the write can never happen. Narrow never_write or drop "${a}" from writes.`);
+      }
+    }
+  }
+
+  // Hosts and accepted losses.
+  if (ctx.knownHosts) {
+    for (const host of Object.keys(pipeline.hosts))
+      if (!ctx.knownHosts.includes(host))
+        err("E_UNKNOWN_HOST", locate(src, ["hosts", host], true), `hosts.${host}`, `no adapter "${host}". ${suggest(host, ctx.knownHosts)}Known hosts: ${ctx.knownHosts.join(", ")}.`);
+    pipeline.accepted_losses.forEach((loss, i) => {
+      if (!ctx.knownHosts!.includes(loss.host))
+        err("E_UNKNOWN_HOST", locate(src, ["accepted_losses", i, "host"]), `accepted_losses[${i}].host`, `no adapter "${loss.host}". Known hosts: ${ctx.knownHosts!.join(", ")}.`);
+    });
+  }
+  pipeline.accepted_losses.forEach((loss, i) => {
+    if (loss.role && !ctx.allRoleIds.includes(loss.role))
+      err("E_UNKNOWN_ROLE", locate(src, ["accepted_losses", i, "role"]), `accepted_losses[${i}].role`, `no role "${loss.role}". Roles: ${ctx.allRoleIds.join(", ")}.`);
+  });
+  return out;
+}
+
+export function expandEntry(entry: string, artifacts: Record<string, { paths: string[] }>): string[] {
+  const ref = ARTIFACT_REF.exec(entry);
+  return ref ? [...(artifacts[ref[1]!]?.paths ?? [])] : [entry];
+}
+
+function fp(path: (string | number)[], tail?: string): string {
+  let out = "";
+  for (const seg of path) out += typeof seg === "number" ? `[${seg}]` : out ? `.${seg}` : seg;
+  return tail ? `${out}.${tail}` : out;
+}

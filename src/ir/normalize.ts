@@ -1,0 +1,125 @@
+// Stage 3: validated author input → Pipeline IR (defaults applied, references resolved, stable order).
+import { InputError, sortDiagnostics, type Diagnostic } from "../errors.js";
+import { loadProject } from "../load/load.js";
+import { fieldPositions } from "../load/yaml-source.js";
+import { CANONICAL_TOOLS, ID_PATTERN } from "../schema/vocabulary.js";
+import { checkProgram, expandEntry } from "./checks.js";
+import type { PipelineIR, RoleIR, StageIR } from "./types.js";
+import { validateProject, type ValidProject } from "./validate.js";
+
+export interface ReadOptions {
+  knownHosts?: readonly string[];
+  cwd?: string;
+}
+
+export interface ReadResult {
+  pipeline: PipelineIR;
+  warnings: Diagnostic[];
+}
+
+/** load → validate → check → normalize. Throws InputError with every problem at once. */
+export function readPipeline(dir: string, options: ReadOptions = {}): ReadResult {
+  const project = loadProject(dir, options.cwd);
+  const { valid, diagnostics } = validateProject(project);
+  if (valid)
+    diagnostics.push(
+      ...checkProgram({ project: valid, pipelineSource: project.pipeline, allRoleIds: project.roleIds.filter((id) => ID_PATTERN.test(id)), knownHosts: options.knownHosts }),
+    );
+  const sorted = sortDiagnostics(diagnostics);
+  if (!valid || sorted.some((d) => d.severity === "error")) throw new InputError(sorted.filter((d) => d.severity === "error").concat(sorted.filter((d) => d.severity !== "error")));
+  return { pipeline: normalize(valid, fieldPositions(project.pipeline), project.pipeline.file), warnings: sorted };
+}
+
+const uniqSorted = (list: Iterable<string>) => [...new Set(list)].sort();
+
+export function normalize(project: ValidProject, pipelineFields: Record<string, { line: number; column: number }>, pipelineFile: string): PipelineIR {
+  const p = project.pipeline;
+  const stages: StageIR[] = [];
+  p.stages.forEach((entry, group) => {
+    for (const s of "parallel" in entry ? entry.parallel : [entry])
+      stages.push({
+        id: s.id,
+        role: s.role,
+        ...(s.description ? { description: s.description } : {}),
+        ...(s.when ? { when: { id: s.when, text: p.conditions[s.when]! } } : {}),
+        ...(s.gate ? { gate: { approve: s.gate.approve, ask: s.gate.ask } } : {}),
+        group,
+        index: stages.length,
+      });
+  });
+  const firstStage = (id: string) => stages.findIndex((s) => s.role === id);
+  const roles: RoleIR[] = project.roles
+    .map(({ loaded, data }): RoleIR => {
+      const own = [...data.writes.flatMap((a) => p.artifacts[a]?.paths ?? []), ...data.permissions.write.flatMap((e) => expandEntry(e, p.artifacts))];
+      const never = [...data.permissions.never_write.flatMap((e) => expandEntry(e, p.artifacts)), ...p.policies.never_write];
+      const hasShell = data.tools.includes("bash");
+      const shell = data.permissions.shell;
+      return {
+        id: loaded.id,
+        title: data.title,
+        description: data.description,
+        isolation: data.isolation,
+        worktree: data.worktree,
+        model: data.model,
+        temperature: { class: data.temperature, value: p.temperatures[data.temperature] ?? 0.3 },
+        tools: CANONICAL_TOOLS.filter((t) => data.tools.includes(t)),
+        write: uniqSorted(own),
+        neverWrite: uniqSorted(never),
+        shell: hasShell
+          ? {
+              allow: uniqSorted(shell?.allow ?? []),
+              ask: uniqSorted(shell?.ask ?? []),
+              deny: uniqSorted([...(shell?.deny ?? []), ...p.policies.shell_deny]),
+              default: shell?.default ?? "ask",
+            }
+          : null,
+        canSpawn: data.tools.includes("spawn-agent") && p.policies.nested_agents,
+        reads: [...data.reads],
+        writes: [...data.writes],
+        forbidden: data.forbidden,
+        done: data.done,
+        ...(data.max_turns !== undefined ? { maxTurns: data.max_turns } : {}),
+        ...(data.effort ? { effort: data.effort } : {}),
+        body: loaded.body,
+        stages: stages.filter((s) => s.role === loaded.id).map((s) => s.id),
+        source: { file: loaded.source.file, fields: fieldPositions(loaded.source) },
+      };
+    })
+    .sort((a, b) => firstStage(a.id) - firstStage(b.id) || a.id.localeCompare(b.id));
+
+  const order = (ids: readonly string[]) => [...ids].sort((a, b) => stages.findIndex((s) => s.id === a) - stages.findIndex((s) => s.id === b));
+  const commands = Object.entries(p.commands).map(([id, c]) => ({ id, run: c.run, description: c.description, after: order(c.after) }));
+  const loopExtra = p.loop ? (p.loop.max_rounds - 1) * p.loop.stages.filter((id) => roles.find((r) => r.id === stages.find((s) => s.id === id)?.role)?.isolation === "subagent").length : 0;
+  const delegations = stages.filter((s) => roles.find((r) => r.id === s.role)?.isolation === "subagent").length + loopExtra;
+
+  return {
+    name: p.name,
+    title: p.title,
+    description: p.description,
+    argumentHint: p.argument_hint,
+    artifacts: Object.entries(p.artifacts)
+      .map(([name, a]) => ({ name, description: a.description, paths: [...a.paths], document: a.paths.length === 1 && !/[*?[\]{}]/.test(a.paths[0]!) }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    conditions: { ...p.conditions },
+    roles,
+    stages,
+    workKinds: Object.entries(p.work_kinds).map(([id, w]) => ({ id, description: w.description, stages: [...w.stages] })),
+    commands,
+    checks: p.checks.map((c) => {
+      const command = c.command ? commands.find((x) => x.id === c.command) : undefined;
+      return { id: c.id, after: c.after, description: c.description, ...(command ? { command } : {}), expect: c.expect, retries: c.retries, onFailure: c.on_failure };
+    }),
+    ...(p.loop ? { loop: { stages: order(p.loop.stages), maxRounds: p.loop.max_rounds, onExhausted: p.loop.on_exhausted } } : {}),
+    briefing: [...p.briefing],
+    policies: {
+      shellDeny: uniqSorted(p.policies.shell_deny),
+      neverWrite: uniqSorted(p.policies.never_write),
+      orchestratorShell: uniqSorted(p.policies.orchestrator_shell),
+      nestedAgents: p.policies.nested_agents,
+      maxHops: p.policies.max_hops ?? delegations,
+    },
+    hosts: Object.fromEntries(Object.entries(p.hosts).sort(([a], [b]) => a.localeCompare(b)).map(([id, h]) => [id, { models: { ...(h?.models ?? {}) } }])),
+    acceptedLosses: p.accepted_losses.map((l, index) => ({ host: l.host, ...(l.role ? { role: l.role } : {}), constraint: l.constraint, reason: l.reason, index })),
+    source: { file: pipelineFile, fields: pipelineFields },
+  };
+}

@@ -1,0 +1,61 @@
+// Stage 2: schema validation of every loaded document, all issues at once.
+import type { Diagnostic } from "../errors.js";
+import type { LoadedProject } from "../load/load.js";
+import { diagnoseZod } from "../schema/diagnose.js";
+import { PipelineFile, type PipelineFileData } from "../schema/pipeline.js";
+import { RoleFrontMatter, type RoleFrontMatterData } from "../schema/role.js";
+import { keysAt } from "../schema/shape.js";
+import { ID_HINT, ID_PATTERN } from "../schema/vocabulary.js";
+import { locate } from "../load/yaml-source.js";
+import type { LoadedRole } from "../load/load.js";
+
+export interface ValidRole {
+  loaded: LoadedRole;
+  data: RoleFrontMatterData;
+}
+
+export interface ValidProject {
+  pipeline: PipelineFileData;
+  roles: ValidRole[];
+}
+
+export function validateProject(project: LoadedProject): { valid?: ValidProject; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [...project.diagnostics];
+  let pipeline: PipelineFileData | undefined;
+  if (project.pipeline.data !== undefined) {
+    const result = PipelineFile.safeParse(project.pipeline.data ?? {});
+    if (result.success) pipeline = result.data;
+    else diagnostics.push(...diagnoseZod(result.error, project.pipeline, "E_PIPELINE_SCHEMA", (p) => keysAt(PipelineFile, p)));
+  }
+  const roles: ValidRole[] = [];
+  for (const loaded of project.roles) {
+    if (!ID_PATTERN.test(loaded.id)) {
+      diagnostics.push({
+        code: "E_ROLE_ID",
+        severity: "error",
+        position: { file: loaded.source.file, line: 1, column: 1 },
+        message: `the file name "${loaded.id}" is not a plain role id; rename the file: ${ID_HINT}.`,
+      });
+      continue;
+    }
+    if (loaded.source.data === undefined) continue; // YAML errors already reported
+    const result = RoleFrontMatter.safeParse(loaded.source.data ?? {});
+    if (!result.success) {
+      diagnostics.push(...diagnoseZod(result.error, loaded.source, "E_ROLE_SCHEMA", (p) => keysAt(RoleFrontMatter, p)));
+      continue;
+    }
+    if (result.data.id !== undefined && result.data.id !== loaded.id) {
+      diagnostics.push({
+        code: "E_ROLE_ID",
+        severity: "error",
+        position: locate(loaded.source, ["id"]),
+        field: "id",
+        message: `id "${result.data.id}" differs from the file name "${loaded.id}.md". Remove the id field or rename the file.`,
+      });
+      continue;
+    }
+    roles.push({ loaded, data: result.data });
+  }
+  // Whole-program checks still run on what did validate, so one pass reports everything.
+  return { valid: pipeline ? { pipeline, roles } : undefined, diagnostics };
+}

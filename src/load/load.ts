@@ -1,0 +1,122 @@
+// Stage 1: read `roles/` into YAML sources with positions. Reads files; decides nothing.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import matter from "gray-matter";
+import type { Diagnostic } from "../errors.js";
+import { InputError } from "../errors.js";
+import { parseYamlSource, type YamlSource } from "./yaml-source.js";
+
+export const PIPELINE_FILE = "pipeline.yaml";
+
+export interface LoadedRole {
+  id: string; // file name without .md
+  source: YamlSource;
+  body: string;
+  bodyLine: number; // 1-based line where the body starts
+}
+
+export interface LoadedProject {
+  dir: string;
+  pipeline: YamlSource;
+  roles: LoadedRole[];
+  /** Ids of every role file, including those whose front matter could not be read. */
+  roleIds: string[];
+  diagnostics: Diagnostic[];
+}
+
+/** Display paths are relative to the working directory, POSIX-style, so errors are clickable and stable. */
+export function displayPath(file: string, cwd = process.cwd()): string {
+  const rel = path.relative(cwd, file);
+  return (rel && !rel.startsWith("..") ? rel : file).split(path.sep).join("/");
+}
+
+export function loadProject(dir: string, cwd = process.cwd()): LoadedProject {
+  const diagnostics: Diagnostic[] = [];
+  const dirShown = displayPath(dir, cwd);
+  let entries: string[];
+  try {
+    if (!statSync(dir).isDirectory()) throw new Error("not a directory");
+    entries = readdirSync(dir).sort();
+  } catch {
+    throw new InputError([
+      {
+        code: "E_ROLES_DIR",
+        severity: "error",
+        position: { file: dirShown, line: 1, column: 1 },
+        message: `cannot read the roles folder. Pass --roles with a folder that holds ${PIPELINE_FILE} and one .md file per role.`,
+      },
+    ]);
+  }
+  const pipelinePath = path.join(dir, PIPELINE_FILE);
+  if (!entries.includes(PIPELINE_FILE)) {
+    throw new InputError([
+      {
+        code: "E_NO_PIPELINE",
+        severity: "error",
+        position: { file: displayPath(pipelinePath, cwd), line: 1, column: 1 },
+        message: `missing pipeline file. Create ${PIPELINE_FILE} in ${dirShown} (see README "Pipeline format").`,
+      },
+    ]);
+  }
+  const pipelineText = normalizeText(readFileSync(pipelinePath, "utf8"));
+  const parsedPipeline = parseYamlSource(displayPath(pipelinePath, cwd), pipelineText, 0);
+  diagnostics.push(...parsedPipeline.errors);
+
+  const roles: LoadedRole[] = [];
+  const roleIds: string[] = [];
+  for (const name of entries) {
+    if (!name.endsWith(".md") || name.toLowerCase() === "readme.md") continue;
+    const file = path.join(dir, name);
+    const shown = displayPath(file, cwd);
+    const text = normalizeText(readFileSync(file, "utf8"));
+    roleIds.push(name.slice(0, -3));
+    const role = splitRoleFile(shown, name.slice(0, -3), text, diagnostics);
+    if (role) roles.push(role);
+  }
+  return { dir, pipeline: parsedPipeline.source, roles, roleIds, diagnostics };
+}
+
+/** LF only, no BOM: the same bytes on every platform. */
+export function normalizeText(text: string): string {
+  return text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+}
+
+function splitRoleFile(file: string, id: string, text: string, diagnostics: Diagnostic[]): LoadedRole | null {
+  if (!/^---[ \t]*\n/.test(text)) {
+    diagnostics.push({
+      code: "E_NO_FRONT_MATTER",
+      severity: "error",
+      position: { file, line: 1, column: 1 },
+      message: "a role file must start with YAML front matter. Put a line \"---\", the role's fields, and another \"---\" before the prompt.",
+    });
+    return null;
+  }
+  // gray-matter splits; `yaml` parses with positions. The options object keeps gray-matter off its text-keyed cache.
+  let split: { matter: string; content: string };
+  try {
+    split = matter(text, { engines: { yaml: () => ({}) } }) as unknown as { matter: string; content: string };
+  } catch (error) {
+    diagnostics.push({
+      code: "E_NO_FRONT_MATTER",
+      severity: "error",
+      position: { file, line: 1, column: 1 },
+      message: `front matter could not be split: ${(error as Error).message}. Close it with a line "---".`,
+    });
+    return null;
+  }
+  const closed = /\n---[ \t]*(\n|$)/.test(text.slice(3));
+  if (!closed) {
+    diagnostics.push({
+      code: "E_NO_FRONT_MATTER",
+      severity: "error",
+      position: { file, line: 1, column: 1 },
+      message: "front matter is never closed. Add a line \"---\" after the role's fields.",
+    });
+    return null;
+  }
+  const frontMatter = split.matter.replace(/^\n/, "");
+  const parsed = parseYamlSource(file, frontMatter, 1);
+  diagnostics.push(...parsed.errors);
+  const bodyLine = 1 + frontMatter.split("\n").length + 1;
+  return { id, source: parsed.source, body: split.content.replace(/^\n+/, "").trimEnd() + "\n", bodyLine };
+}

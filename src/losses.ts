@@ -1,0 +1,57 @@
+// Which fidelity records are losses, their severity, and whether pipeline.yaml accepts them.
+import { LOSS_CODES, type FidelityRecord, type Severity } from "./adapter/fidelity.js";
+import type { Diagnostic } from "./errors.js";
+import type { PipelineIR } from "./ir/types.js";
+
+export interface Loss {
+  host: string;
+  role: string | null;
+  record: FidelityRecord;
+  severity: Severity;
+  accepted?: string; // the reason given in pipeline.yaml
+  file: string;
+  line: number;
+  column: number;
+}
+
+export function collectLosses(pipeline: PipelineIR, host: string, fidelity: readonly FidelityRecord[]): Loss[] {
+  const out: Loss[] = [];
+  for (const record of fidelity) {
+    if (!record.loss) continue;
+    const role = record.role ? pipeline.roles.find((r) => r.id === record.role) : undefined;
+    const at = (role && record.field && role.source.fields[record.field]) || (role ? { line: 1, column: 1 } : { line: 1, column: 1 });
+    const accepted = pipeline.acceptedLosses.find(
+      (a) => a.host === host && a.constraint === record.constraint && (a.role === undefined || a.role === record.role),
+    );
+    out.push({
+      host,
+      role: record.role,
+      record,
+      severity: LOSS_CODES[record.loss].severity,
+      ...(accepted ? { accepted: accepted.reason } : {}),
+      file: role?.source.file ?? pipeline.source.file,
+      line: at.line,
+      column: at.column,
+    });
+  }
+  return out;
+}
+
+/** An acceptance that matches no loss is itself a warning: it would hide a future regression. */
+export function unusedAcceptances(pipeline: PipelineIR, builtHosts: readonly string[], losses: readonly Loss[]): Diagnostic[] {
+  return pipeline.acceptedLosses
+    .filter((a) => builtHosts.includes(a.host))
+    .filter((a) => !losses.some((l) => l.host === a.host && l.record.constraint === a.constraint && (a.role === undefined || a.role === l.role)))
+    .map((a) => {
+      const at = pipeline.source.fields["accepted_losses"] ?? { line: 1, column: 1 };
+      return {
+        code: "W_ACCEPT_UNUSED",
+        severity: "warning" as const,
+        position: { file: pipeline.source.file, line: at.line, column: at.column },
+        field: `accepted_losses[${a.index}]`,
+        message: `accepts a loss of "${a.constraint}"${a.role ? ` for ${a.role}` : ""} on ${a.host}, but there is none. Remove the entry.`,
+      };
+    });
+}
+
+export const isBlocking = (l: Loss) => l.severity === "error" && !l.accepted;

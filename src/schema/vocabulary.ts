@@ -1,0 +1,39 @@
+// The closed vocabularies of the host-neutral model, defined once. Adapters must map every entry
+// (their tool tables are typed `Record<CanonicalTool, …>`, so a missing entry is a type error).
+
+export const CANONICAL_TOOLS = [
+  "read", // read a file
+  "grep", // search file contents
+  "glob", // find files by name
+  "edit", // change an existing file
+  "write", // create or overwrite a file
+  "bash", // run shell commands
+  "web-fetch", // fetch a URL
+  "web-search", // search the web
+  "todo", // keep a task list
+  "ask-human", // ask the human a structured question
+  "spawn-agent", // start another agent
+] as const;
+export type CanonicalTool = (typeof CANONICAL_TOOLS)[number];
+
+/** Tools that change files: a role with none of them cannot write anything. */
+export const WRITE_TOOLS: readonly CanonicalTool[] = ["edit", "write"];
+
+export const ISOLATIONS = ["subagent", "main"] as const;
+export type Isolation = (typeof ISOLATIONS)[number];
+
+export const MODEL_TIERS = ["deep", "balanced", "fast"] as const;
+export type ModelTier = (typeof MODEL_TIERS)[number];
+
+export const TEMPERATURES = ["cold", "neutral", "warm"] as const;
+export type Temperature = (typeof TEMPERATURES)[number];
+
+export const EFFORTS = ["low", "medium", "high"] as const;
+export type Effort = (typeof EFFORTS)[number];
+
+export const SHELL_ACTIONS = ["allow", "ask", "deny"] as const;
+export type ShellAction = (typeof SHELL_ACTIONS)[number];
+
+/** A plain name: role ids, stage ids, artifact names, work kinds, host ids. */
+export const ID_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+export const ID_HINT = "use lowercase letters, digits and single hyphens, starting with a letter (e.g. \"jade\", \"bug-fix\")";

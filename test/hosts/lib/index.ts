@@ -1,0 +1,34 @@
+// Real-host loaders: load a generated tree with the real host CLI, offline, and report what
+// loaded and every complaint. See claude-code.ts, opencode.ts, codex.ts.
+import { loadClaudeCode } from "./claude-code.js";
+import { loadCodex } from "./codex.js";
+import { loadOpenCode } from "./opencode.js";
+import type { HostId, LoadOptions, LoadResult } from "./types.js";
+
+export * from "./types.js";
+export { loadClaudeCode, loadCodex, loadOpenCode };
+export { createHostEnv, REPO_ROOT, SCRATCH_ROOT, DEAD_URL, type HostEnv, type HostEnvOptions } from "./env.js";
+export { run, stripAnsi, describeRun, type RunResult, type RunOptions } from "./run.js";
+export { ensureHosts, type HostInstallMap, type HostInstall } from "./install.js";
+
+export const LOADERS: Record<HostId, (tree: string, opts: LoadOptions) => Promise<LoadResult>> = {
+  "claude-code": loadClaudeCode,
+  opencode: loadOpenCode,
+  codex: loadCodex,
+};
+
+export function loadTree(host: HostId, tree: string, opts: LoadOptions): Promise<LoadResult> {
+  return LOADERS[host](tree, opts);
+}
+
+/** Multi-line summary for assertion messages. */
+export function formatLoad(r: LoadResult): string {
+  const lines = [
+    `${r.host} ${r.version}: ${r.complaints.length} complaint(s) in ${r.durationMs} ms`,
+    `  declared agents: ${r.declared.agents.join(", ") || "-"}`,
+    `  loaded agents:   ${r.agents.join(", ") || "-"}`,
+    `  declared commands: ${r.declared.commands.join(", ") || "-"}`,
+    ...r.complaints.map((c) => `  ✘ ${c}`),
+  ];
+  return lines.join("\n");
+}
