@@ -9,11 +9,14 @@
 // reinstalled. Nothing is added to the project's package.json.
 //
 // Usage:
-//   node scripts/install-hosts.mjs [--check] [host ...]
-//     host      claude-code | opencode | codex (default: all)
-//     --check   do not install; only report which binaries work
+//   node scripts/install-hosts.mjs [--check] [--details] [host ...]
+//     host       claude-code | opencode | codex (default: all)
+//     --check    do not install; only report which binaries work
+//     --details  print the full record per host instead of the path
 //
-// stdout: one JSON object  { "<host>": { "bin": "<abs path>", "version": "<pin>", "ok": true } | { ..., "ok": false, "error": "..." } }
+// stdout: one JSON object, host -> absolute binary path:
+//           { "claude-code": "/…/.cache/hosts/anthropic-ai__claude-code@2.1.332/node_modules/.bin/claude", … }
+//         with --details: host -> { bin, version, package, ok, installed?, versionOutput?, error? }
 // stderr: progress. Exit 0 when every requested host works, 1 otherwise, 2 on usage errors.
 // npm prints EBADENGINE warnings under Node 20 (claude-code declares node >= 22); they are expected,
 // the CLIs are native binaries.
@@ -179,12 +182,18 @@ export async function installHosts(opts = {}) {
   return Object.fromEntries(entries);
 }
 
+/** host -> binary path (only hosts whose binary works) */
+export function binMap(result) {
+  return Object.fromEntries(Object.entries(result).filter(([, r]) => r.ok).map(([h, r]) => [h, r.bin]));
+}
+
 async function main(argv) {
   const check = argv.includes("--check");
+  const details = argv.includes("--details");
   const hosts = argv.filter((a) => !a.startsWith("--"));
-  const unknownFlag = argv.find((a) => a.startsWith("--") && a !== "--check");
+  const unknownFlag = argv.find((a) => a.startsWith("--") && a !== "--check" && a !== "--details");
   if (unknownFlag) {
-    process.stderr.write(`unknown option ${unknownFlag}\nusage: node scripts/install-hosts.mjs [--check] [${Object.keys(PINS).join("|")} ...]\n`);
+    process.stderr.write(`unknown option ${unknownFlag}\nusage: node scripts/install-hosts.mjs [--check] [--details] [${Object.keys(PINS).join("|")} ...]\n`);
     return 2;
   }
   let result;
@@ -194,8 +203,10 @@ async function main(argv) {
     process.stderr.write(`${e.message}\n`);
     return 2;
   }
-  process.stdout.write(JSON.stringify(result, null, 2) + "\n");
-  return Object.values(result).every((r) => r.ok) ? 0 : 1;
+  process.stdout.write(JSON.stringify(details ? result : binMap(result), null, 2) + "\n");
+  const failed = Object.entries(result).filter(([, r]) => !r.ok);
+  for (const [host, r] of failed) process.stderr.write(`[install-hosts] ${host}: NOT USABLE: ${r.error}\n`);
+  return failed.length === 0 ? 0 : 1;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -2,7 +2,7 @@
 // Every host gets the same sentences except where the vocabulary differs, which keeps shared
 // files (AGENTS.md) identical across hosts and makes `harness diff` of prompts meaningful.
 import type { PipelineIR, RoleIR, StageIR } from "../ir/types.js";
-import { orchestrator, roleLimits } from "./templates.gen.js";
+import { agentsMd, orchestrator, roleLimits } from "./templates.gen.js";
 
 export interface HostVocabulary {
   /** How the orchestrator hands a stage to a subagent role. */
@@ -114,4 +114,27 @@ export function renderRoleLimits(pipeline: PipelineIR, role: RoleIR, vocab: Host
 /** The full system prompt of a role on a host: the author's body, then the generated limits. */
 export function rolePrompt(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): string {
   return `${role.body.trimEnd()}\n\n${renderRoleLimits(pipeline, role, vocab)}`;
+}
+
+/**
+ * AGENTS.md: read by several hosts (OpenCode, Codex, Copilot …). Everything but `entry` is
+ * host-neutral, so trees installed side by side compose without conflict.
+ */
+export function renderAgentsMd(pipeline: PipelineIR, entry: string): string {
+  const p = pipeline.policies;
+  return agentsMd({
+    title: pipeline.title,
+    description: pipeline.description,
+    entry,
+    stages: pipeline.stages.map((s) => {
+      const role = pipeline.roles.find((r) => r.id === s.role)!;
+      return { id: s.id, role: role.id, title: role.title, description: role.description.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|") };
+    }),
+    rules: [
+      ...(p.shellDeny.length ? [`Never run ${list(p.shellDeny)}: the human owns irreversible actions.`] : []),
+      ...(p.nestedAgents ? [] : ["Never start other agents; only the orchestrator delegates."]),
+      ...(p.neverWrite.length ? [`Never write ${list(p.neverWrite)}.`] : []),
+      "Each role writes only its own artifacts and reports back briefly; no role grades its own work.",
+    ],
+  });
 }

@@ -55,6 +55,8 @@ function lowerFirst(s: string): string {
 
 /** The known name nearest to `word` by edit distance, if near enough to be a typo. */
 export function closest(word: string, known: readonly string[]): string | undefined {
+  const prefix = known.find((k) => k.startsWith(word) || word.startsWith(k));
+  if (prefix && word.length >= 3) return prefix;
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const k of known) {

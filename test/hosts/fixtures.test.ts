@@ -46,6 +46,7 @@ describe.concurrent("claude-code fixtures", () => {
     { name: "bad-field-values", expect: [/invalid permissionMode 'yolo'/, /invalid maxTurns '-3'/] },
     { name: "unknown-tool", expect: [/\[claude lint\].*unknown tool 'Frobnicate'/] },
     { name: "write-rule", expect: [/Write\(secrets\/\*\*\) is not matched by file permission checks/] },
+    { name: "broken-hook-script", expect: [/\[claude lint\] \.claude\/hooks\/guard\.mjs: node --check failed/] },
   ];
   for (const c of cases) it(`${c.name} yields complaints`, async () => expectComplaints(await load("claude-code", c.name), c));
 });

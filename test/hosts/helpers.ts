@@ -7,7 +7,8 @@ import { ensureHosts, type HostInstallMap } from "./lib/install.js";
 import type { HostId } from "./versions.js";
 
 export const FIXTURES = path.join(REPO_ROOT, "test", "hosts", "fixtures");
-export const OUT = path.join(REPO_ROOT, "out");
+/** where the compiler writes host trees; HARNESS_HOSTS_OUT overrides it (e.g. to check another build) */
+export const OUT = process.env.HARNESS_HOSTS_OUT ? path.resolve(process.env.HARNESS_HOSTS_OUT) : path.join(REPO_ROOT, "out");
 
 let cached: HostInstallMap | undefined;
 /** host -> binary map from the global setup (or, when run without it, from the installer directly). */

@@ -12,13 +12,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { createHostEnv } from "./env.js";
 import { describeRun, run, stripAnsi, type RunResult } from "./run.js";
-import { declaredClaude, readFrontMatter, walkFiles } from "./tree.js";
+import { declaredClaude, nodeCheckAll, readFrontMatter, walkFiles } from "./tree.js";
 import type { LoadOptions, LoadResult } from "./types.js";
 
 /** Debug-log lines that are about the offline setup, not about the tree. */
 const DEBUG_LOG_NOISE = [
-  /API error|Error in API request|invalid_api_key|Could not resolve authentication|authentication/i,
-  /ENOTFOUND|ECONNREFUSED|ECONNRESET|socket hang up|fetch failed|network/i,
+  /API error|Error in API request|invalid_api_key|Could not resolve authentication/i,
+  /ENOTFOUND|ECONNREFUSED|ECONNRESET|socket hang up|fetch failed/i,
   /telemetry|event logging|metrics|statsig|growthbook|feature flag/i,
   /MCP registry|Remote Control|OAuth|keychain|Not logged in/i,
   /Invalid setting skipped without dialog/, // the same problem is reported by doctor and on stderr
@@ -162,8 +162,9 @@ export async function loadClaudeCode(tree: string, opts: LoadOptions): Promise<L
       for (const c of declared.commands) if (!commands.includes(c)) complaints.push(`[claude load] command/skill '${c}' is not among the loaded slash commands`);
     }
 
-    // lint: tool names the host accepts silently
+    // lint: tool names the host accepts silently; hook scripts that would not even parse
     if (lint) {
+      for (const m of nodeCheckAll(project, path.join(project, ".claude", "hooks"))) complaints.push(`[claude lint] ${m}`);
       const known = new Set([...KNOWN_TOOLS, ...(init?.tools ?? [])]);
       for (const f of walkFiles(path.join(project, ".claude", "agents"), (x) => x.endsWith(".md"))) {
         const fm = readFrontMatter(fs.readFileSync(f, "utf8"));

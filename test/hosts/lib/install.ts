@@ -19,7 +19,7 @@ export const INSTALL_SCRIPT = path.join(REPO_ROOT, "scripts", "install-hosts.mjs
 
 /** Installs missing CLIs (network to the npm registry) unless check=true. Never throws: failures are in the map. */
 export function ensureHosts(opts: { check?: boolean; timeoutMs?: number } = {}): HostInstallMap {
-  const r = spawnSync(process.execPath, [INSTALL_SCRIPT, ...(opts.check ? ["--check"] : [])], {
+  const r = spawnSync(process.execPath, [INSTALL_SCRIPT, "--details", ...(opts.check ? ["--check"] : [])], {
     cwd: REPO_ROOT,
     encoding: "utf8",
     timeout: opts.timeoutMs ?? 15 * 60_000,

@@ -12,9 +12,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { createHostEnv } from "./env.js";
 import { describeRun, run, stripAnsi, type RunResult } from "./run.js";
-import { declaredOpenCode } from "./tree.js";
+import { declaredOpenCode, nodeCheckAll } from "./tree.js";
 import type { LoadOptions, LoadResult } from "./types.js";
 
+/** parallel `debug agent` runs per load */
+const AGENT_CONCURRENCY = 3;
 const LOG_NOISE = [/models\.dev/i, /ENOTFOUND|ECONNREFUSED|fetch failed|Unable to connect/i, /autoupdate/i];
 
 export async function loadOpenCode(tree: string, opts: LoadOptions): Promise<LoadResult> {
@@ -84,20 +86,19 @@ export async function loadOpenCode(tree: string, opts: LoadOptions): Promise<Loa
       for (const [cmd, agent] of Object.entries(declared.commandAgents))
         if (!agents.includes(agent)) complaints.push(`[opencode lint] command '${cmd}' routes to agent '${agent}', which does not exist (OpenCode does not check this at load)`);
 
-    // 3. each declared agent, resolved
-    for (const name of declared.agents) {
-      if (!agents.includes(name)) continue;
+    // 3. each declared agent, resolved (a few at a time: each call is a full OpenCode start)
+    const checkAgent = async (name: string) => {
       const r = await exec(["debug", "agent", name, "--pure"]);
       if (r.code !== 0) {
         complaints.push(`[opencode debug agent ${name}] ${describeRun(r)}: ${errLines(r).slice(0, 3).join(" ")}`);
-        continue;
+        return;
       }
       let d: { prompt?: unknown; options?: Record<string, unknown>; description?: unknown; mode?: unknown };
       try {
         d = JSON.parse(r.stdout) as typeof d;
       } catch (e) {
         complaints.push(`[opencode debug agent ${name}] unparsable output: ${(e as Error).message}`);
-        continue;
+        return;
       }
       const isFile = name in declared.fileAgents;
       if (isFile && typeof d.prompt === "string" && /^---\s*\r?\n/.test(d.prompt))
@@ -106,7 +107,17 @@ export async function loadOpenCode(tree: string, opts: LoadOptions): Promise<Loa
       if (spilled.length)
         complaints.push(`[opencode agent ${name}] unrecognized field(s) ${spilled.join(", ")} were moved into 'options' and are NOT enforced`);
       if (lint && isFile && !d.description) complaints.push(`[opencode lint] agent '${name}' has no description (the task tool cannot choose it well)`);
-    }
+    };
+    const queue = declared.agents.filter((a) => agents.includes(a));
+    const workers = Array.from({ length: Math.min(AGENT_CONCURRENCY, queue.length) }, async () => {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) await checkAgent(name);
+    });
+    await Promise.all(workers);
+
+    // plugins are not loaded by these commands (--pure): at least make sure JS ones parse
+    if (lint)
+      for (const sub of ["plugin", "plugins"])
+        for (const m of nodeCheckAll(project, path.join(project, ".opencode", sub))) complaints.push(`[opencode lint] ${m}`);
 
     // OpenCode's own log
     const logDir = path.join(henv.home, ".local", "share", "opencode", "log");

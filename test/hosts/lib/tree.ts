@@ -2,6 +2,7 @@
 // so the loaders can compare it with what the host says it loaded.
 // Parsing is deliberately tolerant: a file whose front matter is broken still declares its
 // `name:` (found by a line match), so a host that silently drops it is caught.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
@@ -179,6 +180,17 @@ export function declaredCodex(tree: string, codexHomeTree?: string): Declared & 
     }
   const agentsMd = ["AGENTS.override.md", "AGENTS.md"].find((n) => fs.existsSync(path.join(tree, n))) ?? null;
   return { agents: uniq(agents), commands: uniq(commands), problems, agentsMd };
+}
+
+/** `node --check` every JavaScript file under dir (hook scripts, plugins): the hosts only find a
+ *  syntax error when the script runs. Returns one message per broken file. */
+export function nodeCheckAll(root: string, dir: string): string[] {
+  const out: string[] = [];
+  for (const f of walkFiles(dir, (p) => /\.(m|c)?js$/.test(p))) {
+    const r = spawnSync(process.execPath, ["--check", f], { encoding: "utf8", timeout: 30_000 });
+    if (r.status !== 0) out.push(`${rel(root, f)}: node --check failed: ${(r.stderr || r.error?.message || "").trim().split("\n").slice(0, 5).join(" | ")}`);
+  }
+  return out;
 }
 
 /** Remove // and /* *\/ comments and trailing commas (good enough for declared-name discovery). */

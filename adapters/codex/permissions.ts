@@ -1,0 +1,165 @@
+// Per-role Codex permission profiles ([permissions.<role>] in .codex/config.toml), Codex 0.171.0.
+//
+// Path syntax (codex-rs config permissions, verified against the real program): entries under
+// `":workspace_roots"` are relative subpaths; `read`/`write` take an exact path or `dir/**` (a
+// subtree), and a glob anywhere else is an error unless the access is `deny`. A `deny` glob also
+// blocks reading, and on Linux it is expanded when the sandbox starts (only files that exist then,
+// down to glob_scan_max_depth). Observed on Linux: a write root that does not exist when the
+// session starts cannot be created; a read-only path inside a write root stays read-only even when
+// it does not exist (the sandbox mounts a placeholder).
+//
+// Translation rules (harness globs are picomatch with dotfiles matchable):
+// - write list: exact or narrower. `a/b` → exact path, `a/**` → subtree `a`, `**` → `.`; any other
+//   glob is dropped (L_GLOB_NARROWED).
+// - never_write: no less. Outside every write root nothing is needed ("." is read-only). Inside
+//   one, an exact path or subtree becomes a read-only carve-out and a glob becomes a `deny` glob
+//   (wider: it also blocks reads); a glob is left out only when the role reads those files
+//   (denying them would stop its work) or it has no Codex form; both are reported as narrowed.
+import picomatch from "picomatch";
+import type { RoleIR } from "../../src/ir/types.js";
+
+/** A path Codex can grant: an exact path, or a directory with everything under it. */
+export interface CodexPath {
+  path: string; // relative to the workspace root, no "./", no trailing "/"
+  tree: boolean;
+  from: string; // the harness glob it came from
+}
+
+export interface RoleProfile {
+  name: string;
+  writes: CodexPath[];
+  /** write globs with no exact Codex form (dropped: the profile is narrower) */
+  narrowedWrites: string[];
+  /** write entries dropped because a never_write entry covers them (never_write wins) */
+  coveredWrites: string[];
+  readOnly: CodexPath[];
+  denyGlobs: { glob: string; from: string }[];
+  /** never_write globs inside a write root that the profile does not deny, with the reason */
+  unenforcedNever: { glob: string; why: string }[];
+  network: boolean;
+  tmp: boolean;
+  data: Record<string, unknown>;
+}
+
+export const GLOB_SCAN_MAX_DEPTH = 8;
+const CODEX_GLOB_CHARS = /[*?[\]]/;
+const PM = { dot: true } as const;
+
+const segments = (p: string) => (p === "." ? [] : p.split("/"));
+
+function cleanLiteral(p: string): string | null {
+  const s = p.replace(/\/+$/, "");
+  if (!s || CODEX_GLOB_CHARS.test(s)) return null;
+  if (s.split("/").some((seg) => seg === "" || seg === "." || seg === "..")) return null;
+  return s;
+}
+
+/** The exact Codex form of a harness glob (exact path or `dir/**` subtree), or null. */
+export function exactPath(glob: string): CodexPath | null {
+  const scan = picomatch.scan(glob, { unescape: true });
+  if (!scan.isGlob) {
+    const path = cleanLiteral(scan.base);
+    return path ? { path, tree: false, from: glob } : null;
+  }
+  if (scan.glob !== "**") return null;
+  if (scan.base === "") return { path: ".", tree: true, from: glob };
+  const path = cleanLiteral(scan.base);
+  return path ? { path, tree: true, from: glob } : null;
+}
+
+/** A deny glob in Codex syntax that matches at least what the harness glob matches, or null. */
+export function denyGlob(glob: string): string | null {
+  if (/\{[^}]*\/[^}]*\}/.test(glob)) return null; // a brace alternative spanning folders
+  const out = glob.split("/").map((seg) => (seg === "**" || !/[[\]{}()!\\]/.test(seg) ? seg : "*"));
+  if (out.some((seg) => seg === "" || seg === "." || seg === "..")) return null;
+  return out.join("/");
+}
+
+/** Can the harness glob match `root` itself or anything under it? (conservative: true when unsure) */
+export function mayMatchUnder(glob: string, root: string): boolean {
+  const pat = glob.split("/");
+  const path = segments(root);
+  const memo = new Map<string, boolean>();
+  const go = (i: number, j: number): boolean => {
+    const key = `${i},${j}`;
+    const hit = memo.get(key);
+    if (hit !== undefined) return hit;
+    let r: boolean;
+    if (j === path.length) r = true;
+    else if (i === pat.length) r = false;
+    else if (pat[i] === "**") r = go(i + 1, j) || go(i, j + 1);
+    else r = picomatch.isMatch(path[j]!, pat[i]!, PM) && go(i + 1, j + 1);
+    memo.set(key, r);
+    return r;
+  };
+  return go(0, 0);
+}
+
+const isUnder = (p: string, root: string) => root === "." || p === root || p.startsWith(`${root}/`);
+
+/** Globs of the artifacts a role reads: never_write entries it must still be able to read. */
+export function readGlobs(role: RoleIR, artifacts: readonly { name: string; paths: readonly string[] }[]): Set<string> {
+  return new Set(role.reads.flatMap((a) => artifacts.find((x) => x.name === a)?.paths ?? []));
+}
+
+export function roleProfile(role: RoleIR, artifacts: readonly { name: string; paths: readonly string[] }[]): RoleProfile {
+  const narrowedWrites: string[] = [];
+  const coveredWrites: string[] = [];
+  let writes: CodexPath[] = [];
+  for (const g of role.write) {
+    const p = exactPath(g);
+    if (p) writes.push(p);
+    else narrowedWrites.push(g);
+  }
+  // never_write wins: drop write entries an exact never_write path covers whole.
+  const nevers = role.neverWrite.map((g) => ({ glob: g, exact: exactPath(g) }));
+  writes = writes.filter((w) => {
+    const covered = nevers.some(({ exact: n }) => n && (n.path === w.path || (n.tree && isUnder(w.path, n.path))));
+    if (covered) coveredWrites.push(w.from);
+    return !covered;
+  });
+  // one entry per path (a subtree beats an exact path); entries under a subtree are redundant
+  const byPath = new Map<string, CodexPath>();
+  for (const w of writes) if (!byPath.get(w.path)?.tree) byPath.set(w.path, w);
+  writes = [...byPath.values()]
+    .filter((w) => ![...byPath.values()].some((o) => o !== w && o.tree && isUnder(w.path, o.path)))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+  const reads = readGlobs(role, artifacts);
+  const readOnly: CodexPath[] = [];
+  const denyGlobs: { glob: string; from: string }[] = [];
+  const unenforcedNever: { glob: string; why: string }[] = [];
+  for (const { glob, exact } of nevers) {
+    if (exact) {
+      if (exact.path !== "." && writes.some((w) => w.path !== exact.path && isUnder(exact.path, w.path)) && !readOnly.some((r) => r.path === exact.path))
+        readOnly.push(exact);
+      continue;
+    }
+    if (!writes.some((w) => mayMatchUnder(glob, w.path))) continue;
+    if (reads.has(glob)) {
+      unenforcedNever.push({ glob, why: "the role reads these files, and a Codex deny also blocks reading" });
+      continue;
+    }
+    const d = denyGlob(glob);
+    if (!d) unenforcedNever.push({ glob, why: "no Codex glob form" });
+    else if (!denyGlobs.some((x) => x.glob === d)) denyGlobs.push({ glob: d, from: glob });
+  }
+
+  const tmp = role.shell !== null;
+  const network = role.tools.includes("web-fetch");
+  const roots: Record<string, string> = { ".": "read" };
+  for (const w of writes) roots[w.path] = "write";
+  for (const r of readOnly) roots[r.path] = "read";
+  for (const d of denyGlobs) roots[d.glob] = "deny";
+  const data = {
+    filesystem: {
+      // Reads are not limited by harness; Codex must also read its own install to run commands.
+      ":root": "read",
+      ...(tmp ? { ":tmpdir": "write", ":slash_tmp": "write" } : {}),
+      ...(denyGlobs.some((d) => d.glob.includes("**")) ? { glob_scan_max_depth: GLOB_SCAN_MAX_DEPTH } : {}),
+      ":workspace_roots": roots,
+    },
+    network: { enabled: network },
+  };
+  return { name: role.id, writes, narrowedWrites, coveredWrites, readOnly, denyGlobs, unenforcedNever, network, tmp, data };
+}

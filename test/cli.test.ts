@@ -1,0 +1,145 @@
+// The CLI as users run it: exit codes, nothing written on error, manifest-only deletion.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CLI, harness, scratchProject } from "./helpers/cli.js";
+import { listFiles, MANIFEST_FILE } from "../src/fileset.js";
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error("run `npm run build` first: the CLI tests use the compiled JavaScript");
+});
+
+const snapshot = (dir: string) => Object.fromEntries(listFiles(dir).map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
+
+describe("harness build", () => {
+  it("builds every listed host, then a second build changes nothing", () => {
+    const dir = scratchProject();
+    const first = harness(["build"], dir);
+    expect(first.stderr).not.toMatch(/error/i);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/claude-code\s+out\/claude-code: \d+ files, \d+ written, 0 unchanged, 0 removed/);
+    const before = snapshot(path.join(dir, "out"));
+    const second = harness(["build"], dir);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/claude-code\s+out\/claude-code: \d+ files, 0 written, \d+ unchanged, 0 removed/);
+    expect(snapshot(path.join(dir, "out"))).toEqual(before);
+    expect(statSync(path.join(dir, "out/claude-code/.claude/hooks/harness-guard.mjs")).mode & 0o111).not.toBe(0);
+  });
+
+  it("exits 2 with file:line:col on a broken role and writes nothing", () => {
+    const dir = scratchProject();
+    const file = path.join(dir, "roles/writer.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("isolation: subagent", "isolation: sidecar"));
+    const r = harness(["build"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('roles/writer.md:6:12: error E_ROLE_SCHEMA isolation: invalid value. Use one of: "subagent", "main".');
+    expect(r.stderr).toContain("nothing was written");
+    expect(existsSync(path.join(dir, "out"))).toBe(false);
+  });
+
+  it("a broken role leaves an existing out/ byte-identical", () => {
+    const dir = scratchProject();
+    expect(harness(["build"], dir).code).toBe(0);
+    const before = snapshot(path.join(dir, "out"));
+    const file = path.join(dir, "roles/pipeline.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("role: checker", "role: nobody"));
+    expect(harness(["build"], dir).code).toBe(2);
+    expect(snapshot(path.join(dir, "out"))).toEqual(before);
+  });
+
+  it("refuses an --out folder with files but no manifest (exit 2) and leaves it alone", () => {
+    const dir = scratchProject();
+    mkdirSync(path.join(dir, "mine/claude-code"), { recursive: true });
+    writeFileSync(path.join(dir, "mine/claude-code/notes.txt"), "my notes");
+    const r = harness(["build", "--out", "mine"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`mine/claude-code: holds 1 file(s) but no ${MANIFEST_FILE}`);
+    expect(readdirSync(path.join(dir, "mine/claude-code"))).toEqual(["notes.txt"]);
+  });
+
+  it("refuses to overwrite a file harness did not write", () => {
+    const dir = scratchProject();
+    expect(harness(["build"], dir).code).toBe(0);
+    const manifestPath = path.join(dir, "out/claude-code", MANIFEST_FILE);
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+    delete manifest.files["CLAUDE.md"];
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    writeFileSync(path.join(dir, "out/claude-code/CLAUDE.md"), "hand written\n");
+    const r = harness(["build"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("CLAUDE.md exists but harness did not write it");
+    expect(readFileSync(path.join(dir, "out/claude-code/CLAUDE.md"), "utf8")).toBe("hand written\n");
+  });
+
+  it("deletes only manifest-listed files that are no longer produced, never a stray file", () => {
+    const dir = scratchProject();
+    expect(harness(["build"], dir).code).toBe(0);
+    writeFileSync(path.join(dir, "out/claude-code/.claude/agents/stray.md"), "mine\n");
+    // Rename a role: the old agent file is ours (in the manifest) and must go.
+    const pipeline = path.join(dir, "roles/pipeline.yaml");
+    writeFileSync(pipeline, readFileSync(pipeline, "utf8").replace("role: checker", "role: auditor"));
+    writeFileSync(path.join(dir, "roles/auditor.md"), readFileSync(path.join(dir, "roles/checker.md"), "utf8"));
+    rmSync(path.join(dir, "roles/checker.md"));
+    const r = harness(["build"], dir);
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    expect(existsSync(path.join(dir, "out/claude-code/.claude/agents/checker.md"))).toBe(false);
+    expect(existsSync(path.join(dir, "out/claude-code/.claude/agents/auditor.md"))).toBe(true);
+    expect(readFileSync(path.join(dir, "out/claude-code/.claude/agents/stray.md"), "utf8")).toBe("mine\n");
+  });
+
+  it("an unknown --host is a usage error (exit 2) naming the known hosts", () => {
+    const r = harness(["build", "--host", "claude"], scratchProject());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown host "claude". Did you mean "claude-code"?');
+  });
+
+  it("--help and --version exit 0; a bad flag exits 2", () => {
+    const dir = scratchProject();
+    expect(harness(["--help"], dir).code).toBe(0);
+    expect(harness(["build", "--help"], dir).stdout).toContain("Examples:");
+    expect(harness(["--version"], dir).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(harness(["build", "--bogus"], dir).code).toBe(2);
+    expect(harness(["frobnicate"], dir).code).toBe(2);
+  });
+});
+
+describe("harness check", () => {
+  it("exits 0 in sync, 1 on a changed, missing or stray file, naming each with a diff", () => {
+    const dir = scratchProject();
+    expect(harness(["build"], dir).code).toBe(0);
+    expect(harness(["check"], dir).code).toBe(0);
+    const agent = path.join(dir, "out/claude-code/.claude/agents/writer.md");
+    writeFileSync(agent, readFileSync(agent, "utf8").replace("You write the article", "You write anything"));
+    let r = harness(["check"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("E_DRIFT out/claude-code/.claude/agents/writer.md differs from what roles/ produce");
+    expect(r.stderr).toContain("-You write anything from the outline.");
+    expect(r.stderr).toContain("+You write the article from the outline.");
+    rmSync(path.join(dir, "out/claude-code/CLAUDE.md"));
+    writeFileSync(path.join(dir, "out/claude-code/extra.txt"), "x\n");
+    r = harness(["check", "--json"], dir);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.drift).toEqual([
+      { host: "claude-code", path: "out/claude-code/.claude/agents/writer.md", kind: "changed" },
+      { host: "claude-code", path: "out/claude-code/CLAUDE.md", kind: "missing" },
+      { host: "claude-code", path: "out/claude-code/extra.txt", kind: "stray" },
+    ]);
+  });
+
+  it("writes nothing, even when out/ is missing", () => {
+    const dir = scratchProject();
+    const r = harness(["check"], dir);
+    expect(r.code).toBe(1);
+    expect(existsSync(path.join(dir, "out"))).toBe(false);
+  });
+
+  it("exits 2 on invalid input", () => {
+    const dir = scratchProject();
+    writeFileSync(path.join(dir, "roles/pipeline.yaml"), "name: [unclosed\n");
+    const r = harness(["check"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^roles\/pipeline\.yaml:\d+:\d+: error E_YAML /);
+  });
+});

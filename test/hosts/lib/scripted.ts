@@ -1,0 +1,197 @@
+// Run a real host against a scripted loopback model (see stubs.ts), in a scratch copy of a tree,
+// so a test can check what the host let happen: files on disk, the host's structured output, the
+// tool results it sent back to the "model", and (Claude Code) the hook inputs.
+import fs from "node:fs";
+import path from "node:path";
+import { createHostEnv, type HostEnv } from "./env.js";
+import { run, type RunResult } from "./run.js";
+import { startAnthropicStub, startChatStub, startResponsesStub, type Conversation, type Stub } from "./stubs.js";
+
+export interface ScriptedRun {
+  env: HostEnv;
+  stub: Stub;
+  result: RunResult;
+  /** parsed JSON lines of stdout (stream-json / --format json / --json) */
+  events: Record<string, unknown>[];
+  /** does <project>/<rel> exist now */
+  exists(rel: string): boolean;
+  /** remove the scratch folder */
+  dispose(): void;
+}
+
+export interface ScriptedOptions {
+  bin: string;
+  /** tree copied into the scratch project */
+  tree: string;
+  /** the scripted model; a function gets the scratch project path (tools want absolute paths) */
+  script: Conversation[] | ((project: string) => Conversation[]);
+  /** extra CLI arguments (before the prompt) */
+  args?: string[];
+  prompt?: string;
+  timeoutMs?: number;
+  keep?: boolean;
+  /** files to create in the project before the run (rel path -> content) */
+  files?: Record<string, string>;
+}
+
+const scriptFor = (o: ScriptedOptions, project: string): Conversation[] => (typeof o.script === "function" ? o.script(project) : o.script);
+
+function jsonLines(s: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const line of s.split("\n")) {
+    if (!line.trim().startsWith("{")) continue;
+    try {
+      out.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      /* partial line */
+    }
+  }
+  return out;
+}
+
+function finish(env: HostEnv, stub: Stub, result: RunResult): ScriptedRun {
+  return {
+    env,
+    stub,
+    result,
+    events: jsonLines(result.stdout),
+    exists: (rel) => fs.existsSync(path.join(env.project, rel)),
+    dispose: () => env.dispose(),
+  };
+}
+
+function seed(env: HostEnv, files: Record<string, string> | undefined): void {
+  for (const [rel, content] of Object.entries(files ?? {})) {
+    const p = path.join(env.project, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, content);
+  }
+}
+
+// ---------------------------------------------------------------- Claude Code
+
+export interface ClaudeScriptedRun extends ScriptedRun {
+  /** PreToolUse hook inputs, when the tree's hook honours HARNESS_HOOK_LOG */
+  hookInputs(): Record<string, unknown>[];
+  /** final stream-json `result` message */
+  final(): Record<string, unknown> | undefined;
+}
+
+/**
+ * `claude -p <prompt> --output-format stream-json --verbose --permission-mode acceptEdits [args]`
+ * against the Anthropic stub (API key auth with a dummy key; the project is pre-trusted).
+ * acceptEdits lets allowed writes through without a prompt; hooks and deny rules still apply.
+ */
+export async function runClaudeScripted(o: ScriptedOptions): Promise<ClaudeScriptedRun> {
+  const env = createHostEnv({ tree: o.tree, label: "cce", ...(o.keep !== undefined ? { keep: o.keep } : {}) });
+  const stub = await startAnthropicStub(scriptFor(o, env.project));
+  const hookLog = path.join(env.logs, "hooks.jsonl");
+  Object.assign(env.env, { ANTHROPIC_BASE_URL: stub.baseUrl, ANTHROPIC_API_KEY: "sk-ant-harness-stub", HARNESS_HOOK_LOG: hookLog });
+  seed(env, o.files);
+  try {
+    const result = await run(
+      o.bin,
+      ["-p", o.prompt ?? "go", "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits", ...(o.args ?? [])],
+      { cwd: env.project, env: env.env, timeoutMs: o.timeoutMs ?? 120_000 },
+    );
+    const base = finish(env, stub, result);
+    return {
+      ...base,
+      hookInputs: () => (fs.existsSync(hookLog) ? jsonLines(fs.readFileSync(hookLog, "utf8")) : []),
+      final: () => base.events.filter((e) => e.type === "result").pop(),
+    };
+  } finally {
+    await stub.close();
+  }
+}
+
+// ---------------------------------------------------------------- OpenCode
+
+/**
+ * `opencode run --pure --format json [args] <prompt>` with a stub provider merged into the
+ * project's opencode.json (provider "stub", model "stub/stub"; @ai-sdk/openai-compatible is
+ * bundled in the binary, nothing is installed).
+ */
+export async function runOpenCodeScripted(o: ScriptedOptions): Promise<ScriptedRun> {
+  const env = createHostEnv({ tree: o.tree, label: "oce", ...(o.keep !== undefined ? { keep: o.keep } : {}) });
+  const stub = await startChatStub(scriptFor(o, env.project));
+  seed(env, o.files);
+  const cfgPath = path.join(env.project, "opencode.json");
+  const cfg = fs.existsSync(cfgPath) ? (JSON.parse(fs.readFileSync(cfgPath, "utf8")) as Record<string, unknown>) : {};
+  Object.assign(cfg, {
+    provider: {
+      ...((cfg.provider as Record<string, unknown>) ?? {}),
+      stub: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Scripted stub",
+        options: { baseURL: stub.baseUrl, apiKey: "harness-stub" },
+        models: { stub: { name: "stub", tool_call: true, limit: { context: 100000, output: 4096 } } },
+      },
+    },
+    model: "stub/stub",
+    small_model: "stub/stub",
+    autoupdate: false,
+    share: "disabled",
+  });
+  fs.writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
+  try {
+    const result = await run(o.bin, ["run", "--pure", "--format", "json", ...(o.args ?? []), o.prompt ?? "go"], {
+      cwd: env.project,
+      env: env.env,
+      timeoutMs: o.timeoutMs ?? 120_000,
+    });
+    return finish(env, stub, result);
+  } finally {
+    await stub.close();
+  }
+}
+
+// ---------------------------------------------------------------- Codex
+
+export interface CodexScriptedOptions extends ScriptedOptions {
+  /** TOML appended to the scratch $CODEX_HOME/config.toml (e.g. [permissions.<role>] profiles) */
+  userConfig?: string;
+}
+
+/** The codex install prefix (…/.cache/hosts/openai__codex@<v>): a permission profile must let the
+ *  sandbox read it, because the sandbox re-executes the codex binary (notes: scripted-model.md §3). */
+export function codexInstallRoot(bin: string): string {
+  return path.resolve(path.dirname(bin), "..", "..");
+}
+
+/**
+ * `codex exec --json --skip-git-repo-check --disable unbounded_connection_retries [args] <prompt>`
+ * with a stub model provider in the scratch $CODEX_HOME/config.toml (approval_policy = "never").
+ * The scratch project lives under .cache/hosts-scratch (not /tmp), which Codex's sandbox needs.
+ */
+export async function runCodexScripted(o: CodexScriptedOptions): Promise<ScriptedRun> {
+  const env = createHostEnv({ tree: o.tree, label: "cxe", ...(o.userConfig ? { codexUserConfig: o.userConfig } : {}), ...(o.keep !== undefined ? { keep: o.keep } : {}) });
+  const stub = await startResponsesStub(scriptFor(o, env.project));
+  // top-level keys must precede every table, the provider table can go last
+  const cfgPath = path.join(env.codexHome, "config.toml");
+  const head = ['model = "stub-model"', 'model_provider = "stub"', 'approval_policy = "never"', ""].join("\n");
+  const provider = [
+    "",
+    "[model_providers.stub]",
+    'name = "stub"',
+    `base_url = ${JSON.stringify(stub.baseUrl)}`,
+    'wire_api = "responses"',
+    "request_max_retries = 0",
+    "stream_max_retries = 0",
+    "supports_websockets = false",
+    "",
+  ].join("\n");
+  fs.writeFileSync(cfgPath, head + fs.readFileSync(cfgPath, "utf8") + provider);
+  env.env.OPENAI_BASE_URL = stub.baseUrl;
+  seed(env, o.files);
+  try {
+    const result = await run(
+      o.bin,
+      ["exec", "--json", "--skip-git-repo-check", "--disable", "unbounded_connection_retries", ...(o.args ?? []), o.prompt ?? "go"],
+      { cwd: env.project, env: env.env, timeoutMs: o.timeoutMs ?? 120_000 },
+    );
+    return finish(env, stub, result);
+  } finally {
+    await stub.close();
+  }
+}
