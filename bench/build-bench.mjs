@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const runs = Number(process.argv[2] ?? 15);
-const cli = path.join(root, "dist/src/cli.js");
+const cli = path.join(root, "dist/cli/cli.js");
 if (!existsSync(cli)) throw new Error("build first: npm run build");
 if (!existsSync("/usr/bin/time")) throw new Error("needs GNU time at /usr/bin/time (apt-get install time)");
 const out = mkdtempSync(path.join(tmpdir(), "harness-bench-"));

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const { jsonSchemas } = await import(path.join(root, "dist/src/schema/json-schema.js"));
+const { jsonSchemas } = await import(path.join(root, "dist/tools/json-schema.js"));
 for (const [file, text] of Object.entries(jsonSchemas())) {
   mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
   writeFileSync(path.join(root, file), text);

@@ -143,6 +143,13 @@ function guardLocate(ctx, base, p, noFollow) {
     if (r.real) r = { real: path.join(r.real, path.basename(abs)) };
   } else r = guardRealOf(abs);
   if (r.error) return { error: r.error, shown: lexInside ? lex : p };
+  const wt = guardWorktreeOf(ctx, r.real);
+  if (wt) {
+    // a linked git worktree of this project (Claude Code's isolation: worktree): paths count from its root
+    const wtRel = guardPosix(path.relative(wt, r.real));
+    if (wtRel === "") return { error: "is a worktree directory itself", shown: p };
+    return { rels: [wtRel], shown: wtRel + " (in worktree " + path.basename(wt) + ")", real: r.real };
+  }
   const realRel = guardPosix(path.relative(ctx.projectReal, r.real));
   if (guardIsOutside(realRel)) {
     if (lexInside) return { error: "resolves through a symbolic link to " + r.real + ", outside the project", shown: lex };
@@ -151,6 +158,37 @@ function guardLocate(ctx, base, p, noFollow) {
   if (realRel === "") return { error: "is the project directory itself", shown: p };
   const rels = lexInside && lex !== realRel ? [lex, realRel] : [realRel];
   return { rels, shown: lexInside ? lex : realRel, real: r.real };
+}
+
+// The root of the linked git worktree of this project that contains real, or null. Verified both
+// ways: its .git file points into <project>/.git/worktrees/<name>, whose gitdir file points back.
+// Agents cannot forge that (the project's .git is never-write for everyone).
+function guardWorktreeOf(ctx, real) {
+  const base = path.join(ctx.projectReal, ".git", "worktrees");
+  let d = real;
+  for (let i = 0; i < 256; i++) {
+    const parent = path.dirname(d);
+    if (parent === d) return null;
+    d = parent;
+    if (d === ctx.projectReal) return null;
+    const dotgit = path.join(d, ".git");
+    let info;
+    try { info = fs.lstatSync(dotgit); } catch (e) { continue; }
+    if (!info.isFile()) return null; // an ordinary repository: not a worktree of ours
+    try {
+      const m = /^gitdir: *(.+?)\s*$/m.exec(fs.readFileSync(dotgit, "utf8"));
+      if (!m) return null;
+      const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
+      const rel = path.relative(base, gitdir);
+      if (rel === "" || guardIsOutside(rel) || rel.includes(path.sep)) return null;
+      const back = fs.readFileSync(path.join(gitdir, "gitdir"), "utf8").trim();
+      if (fs.realpathSync.native(path.resolve(gitdir, back)) !== fs.realpathSync.native(dotgit)) return null;
+      return d;
+    } catch (e) {
+      return null;
+    }
+  }
+  return null;
 }
 
 function guardRoleWrite(role, rels, mkdirOnly) {
@@ -411,6 +449,7 @@ function guardLexDollar(src, i, w, lx, depth) {
     let k = i + 3, level = 2;
     while (k < n && level > 0) { if (src[k] === "(") level++; else if (src[k] === ")") level--; k++; }
     if (level > 0) throw guardShellError("a \"$((\" is not closed");
+    for (const sub of guardScanSubs(src.slice(i + 3, k - 2), lx, depth)) w.subs.push(sub); // $(( $(cmd) ))
     w.dyn = true; w.text += src.slice(i, k);
     return k;
   }

@@ -55,6 +55,7 @@ table("compound commands are split and every part is checked", [
   ["jade", "echo $(echo $(git push))", "block", PUSH],
   ["jade", "diff <(git push) x", "block", PUSH],
   ["jade", "echo ${X:-$(git push)}", "block", PUSH],
+  ["jade", "echo $(( $(git push) + 1 ))", "block", PUSH],
   ["jade", "bash -c 'git push'", "block", PUSH],
   ["jade", "sh -lc \"npm test && git commit -m wip\"", "block", COMMIT],
   ["jade", "eval git push", "block", PUSH],

@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const CLI = path.join(ROOT, "dist/src/cli.js");
+export const CLI = path.join(ROOT, "dist/cli/cli.js");
 export const PEBBLE_ROLES = path.join(ROOT, "roles");
 export const MINI_ROLES = path.join(ROOT, "test/fixtures/mini");
 
