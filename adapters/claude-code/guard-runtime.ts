@@ -1,18 +1,19 @@
 // The runtime of the Claude Code guard, kept as JavaScript source text.
 //
 // `renderGuard` (guard.ts) pastes these two strings, verbatim, into the generated
-// `.claude/hooks/harness-guard.mjs`, after `import fs/path` lines and a `const POLICY = {…}` built with
-// JSON.stringify. They are plain strings, not functions turned into text, so the generated file is
+// `.claude/hooks/harness-guard.mjs`, after the node:fs, node:path and node:url imports and a
+// `const POLICY = {…}` built with JSON.stringify. They are plain strings, not functions turned into text, so the generated file is
 // byte-identical whether harness runs from tsc output or under vitest.
 //
 // Rules for editing this file:
 // - ES2022 that Node 20 runs as a module, no imports: `fs` and `path` are free variables
-//   (node:fs, node:path), POLICY is passed in as an argument.
+//   (node:fs, node:path), POLICY is passed to decide() as an argument. GUARD_MAIN_SOURCE may also
+//   use POLICY, `fileURLToPath` (node:url) and import.meta.
 // - The strings are String.raw templates: backslashes are kept as written, but a backtick or a
 //   dollar sign followed by an opening brace would end or break the template. Write "\x60" for a
 //   backtick; never write the dollar-brace pair.
 // - GUARD_RUNTIME_SOURCE must stay free of side effects (it only defines functions), so tests can
-//   evaluate it in-process with `new Function("fs", "path", source + "return { decide };")`.
+//   evaluate it in-process with `new Function("fs", "path", source + "\nreturn decide;")`.
 // - Every path ends in a decision: { kind: "allow" | "ask" | "block" | "off", reason? }.
 
 export const GUARD_RUNTIME_SOURCE = String.raw`
@@ -66,21 +67,23 @@ function guardMaybeCmd(list, loose) {
   return null;
 }
 function guardStarsMeet(a, b) {
-  if (a.length * b.length > 400000) return true; // too long to decide: assume the worst
-  const memo = new Map();
-  const go = (i, j) => {
-    const key = i * (b.length + 1) + j;
-    if (memo.has(key)) return memo.get(key);
-    let r;
-    if (i === a.length && j === b.length) r = true;
-    else if (i < a.length && a[i] === "*") r = go(i + 1, j) || (j < b.length && go(i, j + 1));
-    else if (j < b.length && b[j] === "*") r = go(i, j + 1) || (i < a.length && go(i + 1, j));
-    else if (i < a.length && j < b.length && (a[i] === b[j] || b[j] === "?")) r = go(i + 1, j + 1);
-    else r = false;
-    memo.set(key, r);
-    return r;
-  };
-  return go(0, 0);
+  const n = a.length, m = b.length;
+  if ((n + 1) * (m + 1) > 400000) return true; // too long to decide: assume the worst
+  // row[j]: can a[i:] and b[j:] meet? computed from the last row up (no recursion)
+  let next = new Array(m + 1);
+  next[m] = true;
+  for (let j = m - 1; j >= 0; j--) next[j] = b[j] === "*" && next[j + 1];
+  for (let i = n - 1; i >= 0; i--) {
+    const cur = new Array(m + 1);
+    cur[m] = a[i] === "*" && next[m];
+    for (let j = m - 1; j >= 0; j--) {
+      if (a[i] === "*") cur[j] = next[j] || cur[j + 1];
+      else if (b[j] === "*") cur[j] = cur[j + 1] || next[j];
+      else cur[j] = (a[i] === b[j] || b[j] === "?") && next[j + 1];
+    }
+    next = cur;
+  }
+  return next[0];
 }
 
 function guardNorm(s) { return String(s).replace(/\s+/g, " ").trim(); }
@@ -606,7 +609,8 @@ function guardStripKeywords(words) {
   return words.slice(k);
 }
 
-function guardIsAssign(w) { return !w.quoted && /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(w.raw); }
+// NAME=value (the name itself unquoted; the value may be quoted: X="a b" is an assignment)
+function guardIsAssign(w) { return /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(w.raw); }
 
 function guardBase(text) {
   const s = text.replace(/\/+$/, "");
@@ -675,7 +679,7 @@ function guardUnwrap(words) {
   for (let guard = 0; guard < 32; guard++) {
     while (k < words.length && guardIsAssign(words[k])) k++;
     const w = words[k];
-    if (!w || w.dyn || w.quoted) break;
+    if (!w || w.dyn) break; // a quoted wrapper ("env") is still the wrapper
     const name = guardBase(w.text);
     if (!guardHasOwn(GUARD_WRAPPERS, name)) break;
     const spec = GUARD_WRAPPERS[name];
@@ -797,7 +801,7 @@ function guardExpand(base, text) {
       }
       current = next;
     }
-    for (const c of current) if (fs.existsSync(c) || (() => { try { fs.lstatSync(c); return true; } catch (e) { return false; } })()) out.push(c);
+    for (const c of current) if (guardPresent(c)) out.push(c);
   }
   return out;
 }
@@ -818,6 +822,9 @@ function guardWalk(dir) {
     }
   }
   return out;
+}
+function guardPresent(abs) {
+  try { fs.lstatSync(abs); return true; } catch (e) { return false; }
 }
 function guardIsDir(abs, follow) {
   try { return (follow ? fs.statSync(abs) : fs.lstatSync(abs)).isDirectory(); } catch (e) { return false; }
@@ -1085,6 +1092,16 @@ function guardRuleCheck(st, cmd, words, u) {
   const maybe = (list) => (loose === null ? null : guardMaybeCmd(list, loose));
   const policy = st.policy;
   const who = st.caller.label;
+  if (u.name === "git") {
+    for (let j = 1; j < u.argv.length - 1; j++) {
+      const t = u.argv[j].text, v = u.argv[j + 1].text;
+      if ((t === "-c" && /^alias\./i.test(v)) || /^--config-env=alias\./i.test(t)) {
+        guardShellBlock(st, who + " may not run " + shown + " (it defines a git alias on the command line, which the guard cannot check). Report \"blocked\" instead.");
+        return;
+      }
+      if (!t.startsWith("-")) break;
+    }
+  }
   const could = (p) => " (it could expand to a command that matches " + p.pattern + "; write its arguments out)";
   if (st.caller.kind === "main") {
     if (guardMatchCmd(policy.orchestratorShell, plain)) return;
@@ -1137,7 +1154,7 @@ function guardCommand(st, cmd, cwd, depth) {
       guardShellBlock(st, st.caller.label + " may not run \"" + guardOneLine(guardNorm(cmd.raw.join(" ")), 160) + "\": " + why + ", which the guard cannot check. Write the command out, or report \"blocked\".");
       return cwd;
     }
-    if (words.length) guardRuleCheck(st, cmd, words, u);
+    if (u.argv.length) guardRuleCheck(st, cmd, words, u); // a bare assignment (X=1) runs nothing
     if (st.verdict) return cwd;
     for (const r of cmd.redirs) {
       const v = r.v;

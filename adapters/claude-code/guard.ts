@@ -14,6 +14,26 @@
 // non-blocking error. Every failure path of the script therefore ends in exit 2, the hook command
 // maps any other exit code to 2 (see guardHookCommand), and the settings entry should also set
 // `onFailure: "block"`.
+//
+// Decisions (the adapter records the losses they imply):
+// - Main thread (no agent_type): the orchestrator. Writes: the union of the write scopes of the
+//   roles with isolation "main" (each with its own never-write) minus the pipeline never-write.
+//   Shell: shell_deny applies except orchestrator_shell commands; everything else is left to
+//   settings.json. The hook input does not say which main-thread role is active, so keeping one
+//   main role out of another's document is instruction-only.
+// - agent_type that is not a pipeline role (built-ins Explore, Plan, general-purpose, other
+//   plugins' agents): not ours, so no writes, no Bash (on Linux builds Glob/Grep run through Bash,
+//   so such agents lose search too), no spawning. Fail closed, with a reason naming the agent.
+// - Spawning: a role with canSpawn false never spawns; a subagent spawns only when nested agents
+//   are on; the orchestrator may start any pipeline role, and other agent types only when nested
+//   agents are on.
+// - Shell rules per role: deny (pipeline shell_deny, then the role's), then ask, then allow, then
+//   the role's default, as Claude Code orders its own rules; "allow" means "no decision", never a
+//   grant. Every part of a compound command is checked; the first block wins, else the first ask.
+// - Paths: resolved against the input cwd, measured from the project root (CLAUDE_PROJECT_DIR, else
+//   the folder the script is installed in, else the input cwd), symbolic links resolved; inside a
+//   verified linked git worktree of the project they are measured from the worktree root.
+// - GUARD_PROTECTED_PATHS are never writable while the guard is on, whatever the scopes say.
 import picomatch from "picomatch";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { GUARD_MAIN_SOURCE, GUARD_RUNTIME_SOURCE } from "./guard-runtime.js";

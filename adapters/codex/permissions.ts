@@ -4,17 +4,21 @@
 // `":workspace_roots"` are relative subpaths; `read`/`write` take an exact path or `dir/**` (a
 // subtree), and a glob anywhere else is an error unless the access is `deny`. A `deny` glob also
 // blocks reading, and on Linux it is expanded when the sandbox starts (only files that exist then,
-// down to glob_scan_max_depth). Observed on Linux: a write root that does not exist when the
-// session starts cannot be created; a read-only path inside a write root stays read-only even when
-// it does not exist (the sandbox mounts a placeholder).
+// down to glob_scan_max_depth). Observed on Linux (0.171.0, bundled bubblewrap):
+// - a `write` entry naming an existing file makes every command fail ("bwrap: Can't mkdir parents
+//   for <file>/.git: Not a directory": Codex mounts its protected .git/.codex/.agents inside each
+//   write root), and one naming a missing path grants nothing; so only folders can be granted;
+// - a write folder that does not exist when the session starts cannot be created;
+// - a read-only path inside a write folder stays read-only even when it does not exist yet.
 //
 // Translation rules (harness globs are picomatch with dotfiles matchable):
-// - write list: exact or narrower. `a/b` → exact path, `a/**` → subtree `a`, `**` → `.`; any other
-//   glob is dropped (L_GLOB_NARROWED).
-// - never_write: no less. Outside every write root nothing is needed ("." is read-only). Inside
-//   one, an exact path or subtree becomes a read-only carve-out and a glob becomes a `deny` glob
-//   (wider: it also blocks reads); a glob is left out only when the role reads those files
-//   (denying them would stop its work) or it has no Codex form; both are reported as narrowed.
+// - write list: exact or narrower. `a/**` → folder `a`, `**` → `.`; a single path or any other
+//   glob is left out (L_GLOB_NARROWED).
+// - never_write: no less. Outside every write folder nothing is needed ("." is read-only). Inside
+//   one, an exact path or subtree becomes a read-only carve-out, and a glob becomes `deny` globs
+//   scoped to that folder (wider: they also block reading there); a glob is left out only when
+//   the role reads those files (denying them would stop its work) or it has no Codex form; both
+//   are reported as narrowed.
 import picomatch from "picomatch";
 import type { RoleIR } from "../../src/ir/types.js";
 
@@ -27,9 +31,10 @@ export interface CodexPath {
 
 export interface RoleProfile {
   name: string;
+  /** write folders (trees) */
   writes: CodexPath[];
-  /** write globs with no exact Codex form (dropped: the profile is narrower) */
-  narrowedWrites: string[];
+  /** write entries left out (the profile is narrower), with the reason */
+  narrowedWrites: { glob: string; why: string }[];
   /** write entries dropped because a never_write entry covers them (never_write wins) */
   coveredWrites: string[];
   readOnly: CodexPath[];
@@ -42,6 +47,8 @@ export interface RoleProfile {
 }
 
 export const GLOB_SCAN_MAX_DEPTH = 8;
+export const NOT_A_FILE = "single paths: Codex grants writes to folders only; on Linux a file write root fails the sandbox";
+const NO_FORM = "globs with no exact Codex form: only folder/** is";
 const CODEX_GLOB_CHARS = /[*?[\]]/;
 const PM = { dot: true } as const;
 
@@ -77,6 +84,7 @@ export function denyGlob(glob: string): string | null {
 
 /** Can the harness glob match `root` itself or anything under it? (conservative: true when unsure) */
 export function mayMatchUnder(glob: string, root: string): boolean {
+  if (/\{[^}]*\/[^}]*\}/.test(glob)) return true; // braces across folders: cannot split, so assume yes
   const pat = glob.split("/");
   const path = segments(root);
   const memo = new Map<string, boolean>();
@@ -95,6 +103,34 @@ export function mayMatchUnder(glob: string, root: string): boolean {
   return go(0, 0);
 }
 
+/**
+ * Deny globs that match, inside the write folder `root`, at least what `glob` matches there, and
+ * nothing outside it (so reads elsewhere stay open). null: no such form, deny `glob` everywhere.
+ * Shapes handled: no `**` at all, and `**` + segments without `**` (+ an optional trailing `/**`).
+ */
+export function scopedDenies(glob: string, root: string): string[] | null {
+  const n = glob.split("/");
+  const w = segments(root);
+  if (w.length === 0) return [glob];
+  const seg = (name: string, pat: string) => picomatch.isMatch(name, pat, PM);
+  if (!n.includes("**")) {
+    if (n.length <= w.length || !w.every((x, i) => seg(x, n[i]!))) return [];
+    return [[...w, ...n.slice(w.length)].join("/")];
+  }
+  if (n[0] !== "**") return null;
+  const tail = n[n.length - 1] === "**" && n.length > 1;
+  const body = n.slice(1, tail ? -1 : undefined);
+  if (body.length === 0 || body.includes("**")) return null;
+  const end = tail ? ["**"] : [];
+  const out = [[...w, "**", ...body, ...end].join("/")];
+  for (let k = 1; k <= Math.min(body.length, w.length); k++) {
+    if (!body.slice(0, k).every((b, i) => seg(w[w.length - k + i]!, b))) continue;
+    if (k < body.length) out.push([...w, ...body.slice(k), ...end].join("/"));
+    else if (tail) out.push([...w, "**"].join("/"));
+  }
+  return out;
+}
+
 const isUnder = (p: string, root: string) => root === "." || p === root || p.startsWith(`${root}/`);
 
 /** Globs of the artifacts a role reads: never_write entries it must still be able to read. */
@@ -103,13 +139,13 @@ export function readGlobs(role: RoleIR, artifacts: readonly { name: string; path
 }
 
 export function roleProfile(role: RoleIR, artifacts: readonly { name: string; paths: readonly string[] }[]): RoleProfile {
-  const narrowedWrites: string[] = [];
+  const narrowedWrites: { glob: string; why: string }[] = [];
   const coveredWrites: string[] = [];
   let writes: CodexPath[] = [];
   for (const g of role.write) {
     const p = exactPath(g);
-    if (p) writes.push(p);
-    else narrowedWrites.push(g);
+    if (p?.tree) writes.push(p);
+    else narrowedWrites.push({ glob: g, why: p ? NOT_A_FILE : NO_FORM });
   }
   // never_write wins: drop write entries an exact never_write path covers whole.
   const nevers = role.neverWrite.map((g) => ({ glob: g, exact: exactPath(g) }));
@@ -118,11 +154,11 @@ export function roleProfile(role: RoleIR, artifacts: readonly { name: string; pa
     if (covered) coveredWrites.push(w.from);
     return !covered;
   });
-  // one entry per path (a subtree beats an exact path); entries under a subtree are redundant
+  // one entry per folder; folders inside another are redundant
   const byPath = new Map<string, CodexPath>();
-  for (const w of writes) if (!byPath.get(w.path)?.tree) byPath.set(w.path, w);
+  for (const w of writes) if (!byPath.has(w.path)) byPath.set(w.path, w);
   writes = [...byPath.values()]
-    .filter((w) => ![...byPath.values()].some((o) => o !== w && o.tree && isUnder(w.path, o.path)))
+    .filter((w) => ![...byPath.values()].some((o) => o !== w && isUnder(w.path, o.path)))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
   const reads = readGlobs(role, artifacts);
@@ -140,9 +176,11 @@ export function roleProfile(role: RoleIR, artifacts: readonly { name: string; pa
       unenforcedNever.push({ glob, why: "the role reads these files, and a Codex deny also blocks reading" });
       continue;
     }
-    const d = denyGlob(glob);
-    if (!d) unenforcedNever.push({ glob, why: "no Codex glob form" });
-    else if (!denyGlobs.some((x) => x.glob === d)) denyGlobs.push({ glob: d, from: glob });
+    const scoped = writes.filter((w) => mayMatchUnder(glob, w.path)).map((w) => scopedDenies(glob, w.path));
+    const wanted = scoped.some((x) => x === null) ? [glob] : scoped.flatMap((x) => x!);
+    const ds = wanted.map(denyGlob);
+    if (ds.some((d) => d === null)) unenforcedNever.push({ glob, why: "no Codex glob form" });
+    else for (const d of ds as string[]) if (!denyGlobs.some((x) => x.glob === d)) denyGlobs.push({ glob: d, from: glob });
   }
 
   const tmp = role.shell !== null;

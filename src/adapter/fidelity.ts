@@ -40,6 +40,8 @@ export const LOSS_CODES = {
   L_TOOL_MISSING: { severity: "warning", text: "a canonical tool has no equivalent on this host and was dropped (narrower)" },
   L_GLOB_NARROWED: { severity: "warning", text: "a glob could not be written exactly in the host's dialect and was narrowed" },
   L_MODEL_UNMAPPED: { severity: "info", text: "no model mapping for this tier; the host default is used" },
+  L_TOOLS_SHARED: { severity: "warning", text: "the host gives every agent the same tools; tools the role does not list are withheld only by its prompt" },
+  L_WORKTREE_UNSUPPORTED: { severity: "warning", text: "the host cannot give this role its own worktree; it shares the checkout" },
   L_TURNS_UNSUPPORTED: { severity: "info", text: "the host has no per-agent turn cap; the orchestrator enforces it" },
 } as const satisfies Record<string, { severity: Severity; text: string }>;
 export type LossCode = keyof typeof LOSS_CODES;

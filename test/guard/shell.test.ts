@@ -103,6 +103,10 @@ table("denied commands are recognized in disguise", [
   ["jade", "function f { git push; }; f", "block", PUSH],
   ["jade", "f() { git push; }; f", "block", PUSH],
   ["jade", "env -S 'git push'", "block", /env -S runs a command line built at run time/],
+  ["jade", "\"env\" git push", "block", PUSH],
+  ["jade", "'sudo' git push", "block", PUSH],
+  ["jade", "git -c alias.p=push p", "block", /defines a git alias/],
+  ["quartz", "X=\"a b\" npm test", "allow"],
   ["jade", "watch -n 5 git push", "block", PUSH],
   ["jade", "su -c 'git push' me", "block", PUSH],
   ["jade", "$(echo git) push", "block", /computed or expanded at run time/],
@@ -130,6 +134,9 @@ table("role shell rules: deny, then ask, then allow, then the default", [
   ["slate", "git log --oneline -5", "allow"],
   ["slate", "GIT_PAGER=cat git log", "allow"],
   ["slate", "git status", "block", /not among its allowed commands/],
+  ["quartz", "CI=1; npm test", "allow"], // an assignment alone runs nothing
+  ["quartz", "X=$(git push)", "block", PUSH],
+  ["quartz", "exec 2>/dev/null", "allow"],
   ["flint", "ls", "block", /its role has no shell tool/],
   ["chalk", "npm test", "block", /its role has no shell tool/],
 ]);
@@ -260,6 +267,31 @@ describe("built-in agents and spawning, in-process", () => {
   });
 });
 
+describe("a role whose shell default is allow", () => {
+  it("runs unnamed commands, still not denied ones or writes out of scope", () => {
+    const open = inProcess(pebble({}, pipeline.roles.map((r) => (r.id === "jade" && r.shell ? { ...r, shell: { ...r.shell, default: "allow" as const } } : r))));
+    const go = (command: string) => open(JSON.stringify(payload({ tool: "Bash", input: { command }, role: "jade", cwd: P.dir })), { CLAUDE_PROJECT_DIR: P.dir });
+    expect(go("make -j4").kind).toBe("allow");
+    expect(go("npm install x").kind).toBe("ask");
+    expect(go("git push").kind).toBe("block");
+    expect(go("make > tests/out.txt").kind).toBe("block");
+  });
+});
+
+describe("long and deep commands", () => {
+  it("a very long command with computed words neither crashes nor passes a deny", () => {
+    const long = `git ${"$X ".repeat(3000)}`;
+    const d = run("jade", long);
+    expect(d.kind).toBe("block");
+    expect(d.reason).not.toMatch(/internal error/);
+  });
+  it("nesting beyond the limit blocks", () => {
+    let cmd = "ls";
+    for (let i = 0; i < 12; i++) cmd = `echo $(${cmd})`;
+    expect(run("jade", cmd)).toMatchObject({ kind: "block", reason: expect.stringMatching(/nested too deeply/) });
+  });
+});
+
 describe("paths in other shapes", () => {
   it("resolves a relative file_path against the input cwd", () => {
     const sub = path.join(P.dir, "src");
@@ -275,6 +307,17 @@ describe("paths in other shapes", () => {
   it("a shell command run from a subfolder resolves against it", () => {
     expect(run("jade", "echo x > a.test.ts", path.join(P.dir, "src")).kind).toBe("block");
     expect(run("jade", "echo x > ok.ts", path.join(P.dir, "src")).kind).toBe("ask");
+  });
+  it("a project reached through a symbolic link", async () => {
+    const fs = await import("node:fs");
+    const via = path.join(P.root, "via-link");
+    fs.symlinkSync(P.dir, via);
+    for (const file of [path.join(via, "src/x.ts"), path.join(P.dir, "src/x.ts")]) {
+      const d = decide(JSON.stringify(payload({ tool: "Write", input: { file_path: file }, role: "jade", cwd: via })), { CLAUDE_PROJECT_DIR: via });
+      expect(d.kind, file).toBe("allow");
+    }
+    const bad = decide(JSON.stringify(payload({ tool: "Write", input: { file_path: path.join(P.dir, "tests/a.test.ts") }, role: "jade", cwd: via })), { CLAUDE_PROJECT_DIR: via });
+    expect(bad).toMatchObject({ kind: "block", reason: expect.stringMatching(/tests\/a\.test\.ts \(never-write/) });
   });
   it("a NUL byte in a path blocks", () => {
     const d = decide(JSON.stringify(payload({ tool: "Write", input: { file_path: "src/a\u0000.ts" }, role: "jade", cwd: P.dir })), { CLAUDE_PROJECT_DIR: P.dir });
