@@ -61,6 +61,18 @@ common(program.command("check"))
   .addHelpText("after", "\nExamples:\n  harness check\n  harness check --json --host claude-code\n\nExit codes: 0 in sync, 1 drift or unaccepted losses, 2 invalid input or usage.")
   .action(async (opts) => run(async () => (await import("./commands/check.js")).check(opts)));
 
+program
+  .command("diff")
+  .description("compare how two hosts realise the pipeline: per role, each constraint's level and form, the files, and the prompts")
+  .argument("[hosts...]", "two host ids, e.g. claude-code codex")
+  .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
+  .option("--out <dir>", "output folder (not written)", "out")
+  .option("--role <id>", "only this role")
+  .option("--all", "a matrix of every host listed in pipeline.yaml")
+  .option("--json", "print the full comparison as JSON on stdout")
+  .addHelpText("after", "\nExamples:\n  harness diff claude-code codex\n  harness diff claude-code opencode --role quartz\n  harness diff --all\n  harness diff claude-code codex --json\n\nExit codes: 0 shown, 2 invalid input or usage.")
+  .action(async (hosts: string[], opts) => run(async () => (await import("./commands/diff.js")).diff(hosts, opts)));
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

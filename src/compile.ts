@@ -9,6 +9,7 @@ export interface HostOutput {
   adapter: Adapter;
   files: RenderedFile[]; // sorted by path
   fidelity: FidelityRecord[];
+  prompts: Record<string, string>;
 }
 
 export const MAPPING_FILE = "MAPPING.md";
@@ -24,5 +25,5 @@ export function compileHost(pipeline: PipelineIR, adapter: Adapter): HostOutput 
     seen.add(f.path);
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { adapter, files, fidelity: lowered.fidelity };
+  return { adapter, files, fidelity: lowered.fidelity, prompts: lowered.prompts };
 }

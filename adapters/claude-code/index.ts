@@ -112,6 +112,7 @@ export const ClaudeCodeAdapter: Adapter = {
       instructions(pipeline),
     ];
     const fidelity: FidelityRecord[] = claudeFidelity(pipeline, modelFor);
-    return { files, fidelity };
+    const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocabulary)]));
+    return { files, fidelity, prompts };
   },
 };

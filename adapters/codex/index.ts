@@ -131,6 +131,7 @@ export const CodexAdapter: Adapter = {
         }),
       ),
     ];
-    return { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }) };
+    const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocabularyFor(pipeline))]));
+    return { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }), prompts };
   },
 };

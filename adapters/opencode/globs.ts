@@ -27,7 +27,7 @@ export interface Translation {
 type Tok = { t: "lit"; s: string } | { t: "star"; cross: boolean } | { t: "q"; literal?: boolean } | { t: "sep" };
 const SEP: Tok = { t: "sep" };
 const CROSS: Tok = { t: "star", cross: true };
-type Item = { k: "ch"; c: string } | { k: "star" } | { k: "globstar" } | { k: "q" } | { k: "alt"; options: Item[][] };
+type Item = { k: "ch"; c: string } | { k: "star" } | { k: "globstar"; afterStar: boolean } | { k: "q" } | { k: "alt"; options: Item[][] };
 
 const MAX_ALTERNATIVES = 64;
 
@@ -40,12 +40,12 @@ function parse(src: string, inBrace = false): Item[] {
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!;
     if ("()|!\\]}".includes(c) || (c === "," && !inBrace)) throw new Unsupported(c);
-    if ("*?+@".includes(c) && "]}".includes(src[i - 1] ?? "")) throw new Unsupported(`${src[i - 1]}${c}`); // a quantifier in picomatch
+    if ("*?+@".includes(c) && (src[i - 1] === "]" || src[i - 1] === "}")) throw new Unsupported(`${src[i - 1]}${c}`); // a quantifier in picomatch
     if (c === "*") {
       let n = 1;
       while (src[i + n] === "*") n++;
       if (n === 1) out.push({ k: "star" });
-      else if (n === 2 && !inBrace && (i === 0 || src[i - 1] === "/") && (i + 2 === src.length || src[i + 2] === "/")) out.push({ k: "globstar" });
+      else if (n === 2 && !inBrace && (i === 0 || src[i - 1] === "/") && (i + 2 === src.length || src[i + 2] === "/")) out.push({ k: "globstar", afterStar: src[i - 2] === "*" });
       else throw new Unsupported("**");
       i += n - 1;
     } else if (c === "?") out.push({ k: "q" });
@@ -161,7 +161,8 @@ function lowerSegs(segs: Item[][], i = 0, crossFirst = false): Tok[][] {
     if (!next) return [head];
     return lowerSegs(segs, i + 1).map((rest) => (rest.length ? [...head, SEP, ...rest] : head));
   }
-  if (!next) return i === 0 ? [[CROSS]] : [[], [CROSS]]; // "a/**" also matches "a" itself
+  // "a/**" also matches "a" itself, but picomatch's "*/**" does not match "a"
+  if (!next) return i === 0 || (seg[0] as { afterStar: boolean }).afterStar ? [[CROSS]] : [[], [CROSS]];
   if (next[0]?.k === "star") return lowerSegs(segs, i + 1, true); // "**/*x": one crossing star covers both
   const rest = lowerSegs(segs, i + 1);
   return [...rest, ...rest.map((r) => [CROSS, SEP, ...r])];

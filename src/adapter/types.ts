@@ -29,6 +29,8 @@ export interface CheckedAgainst {
 export interface Lowered {
   files: HostFile[];
   fidelity: FidelityRecord[];
+  /** Each role's full prompt as the host receives it, for `harness diff`. */
+  prompts: Record<string, string>;
 }
 
 export interface Adapter {

@@ -64,6 +64,16 @@ function checkDeny(g: string, p: string) {
   if (denied(t, p) && !pm(g, p)) expect(t.extras.some((x) => oc(x, p)), `deny ${g} → ${JSON.stringify(t)}: extra ${JSON.stringify(p)} not in extras`).toBe(true);
 }
 
+describe("timing", () => {
+  it("t", () => {
+    for (const [g, p] of fc.sample(glob.chain((g) => fc.tuple(fc.constant(g), near(g))), 3000)) {
+      const t0 = Date.now();
+      try { checkAllow(g, p); checkDeny(g, p); } catch {}
+      if (Date.now() - t0 > 100) console.log("SLOW", JSON.stringify(g), JSON.stringify(p), Date.now() - t0);
+    }
+  });
+});
+
 describe("translateGlob against picomatch", () => {
   const runs = { numRuns: 3000 };
   it("allow patterns never match more than the glob (random globs, random paths)", () => {
@@ -104,7 +114,7 @@ describe("translateGlob decisions", () => {
   });
   it("drops what it cannot say for an allow, widens it for a deny", () => {
     expect(t("a/@(x|y)", "allow")).toMatchObject({ patterns: [], narrowed: expect.stringMatching(/left out/) });
-    expect(t("a/@(x|y)", "deny")).toMatchObject({ patterns: ["a/@*"], extras: ["a/@*"] });
+    expect(t("a/@(x|y)", "deny")).toMatchObject({ patterns: ["a/*"], extras: ["a/*"] });
     expect(t("~/x", "allow").patterns).toEqual([]);
     expect(t("~/x", "deny").patterns).toEqual(["?/x"]);
   });
