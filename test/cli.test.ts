@@ -128,6 +128,20 @@ describe("harness check", () => {
     ]);
   });
 
+  it("reports a host folder the pipeline no longer lists (exit 1), and an unknown host's folder as a usage error (exit 2)", () => {
+    const dir = scratchProject();
+    expect(harness(["build"], dir).code).toBe(0);
+    mkdirSync(path.join(dir, "out/codex"));
+    writeFileSync(path.join(dir, "out/codex", MANIFEST_FILE), JSON.stringify({ generator: "harness", host: "codex", files: {} }));
+    let r = harness(["check", "--json"], dir);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).drift).toEqual([{ host: "codex", path: "out/codex", kind: "orphaned-host" }]);
+    writeFileSync(path.join(dir, "out/codex", MANIFEST_FILE), JSON.stringify({ generator: "harness", host: "gemini-9", files: {} }));
+    r = harness(["check"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('out/codex was built for host "gemini-9", which this harness does not know');
+  });
+
   it("writes nothing, even when out/ is missing", () => {
     const dir = scratchProject();
     const r = harness(["check"], dir);

@@ -1,6 +1,10 @@
 // harness check: compile in memory and compare with out/. Exit 1 on drift; writes nothing.
 import { createTwoFilesPatch } from "diff";
-import { findDrift, type Drift } from "../fileset.js";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { HOST_IDS } from "../../adapters/index.js";
+import { UsageError } from "../errors.js";
+import { findDrift, readManifest, type Drift } from "../fileset.js";
 import { displayPath } from "../load/load.js";
 import { isBlocking } from "../losses.js";
 import { color, out, err } from "../ui.js";
@@ -19,9 +23,25 @@ export function shortDiff(d: Drift, maxLines: number): string {
   return lines.length > maxLines ? [...lines.slice(0, maxLines), `… ${lines.length - maxLines} more diff lines`].join("\n") : lines.join("\n");
 }
 
+/** Host folders harness built earlier that the pipeline no longer lists. An unknown host is a usage error. */
+function orphanedHosts(outDir: string, built: readonly string[]): Drift[] {
+  if (!existsSync(outDir)) return [];
+  const found: Drift[] = [];
+  for (const entry of readdirSync(outDir, { withFileTypes: true })) {
+    if (!entry.isDirectory() || built.includes(entry.name)) continue;
+    const manifest = readManifest(path.join(outDir, entry.name));
+    if (!manifest) continue;
+    if (!HOST_IDS.includes(manifest.host))
+      throw new UsageError(`${displayPath(path.join(outDir, entry.name))} was built for host "${manifest.host}", which this harness does not know. Remove the folder, or use the harness version that knows that host.`);
+    found.push({ host: entry.name, path: "", kind: "stray" });
+  }
+  return found;
+}
+
 export async function check(options: CheckOptions): Promise<number> {
   const prepared = await prepare(options);
   const drift = prepared.outputs.flatMap((o) => findDrift(o.adapter.id, prepared.hostDir(o.adapter.id), o.files));
+  if (!options.host?.length) drift.push(...orphanedHosts(prepared.outDir, prepared.outputs.map((o) => o.adapter.id)));
   const blocking = prepared.losses.filter(isBlocking);
   if (options.json) {
     out(
@@ -29,7 +49,7 @@ export async function check(options: CheckOptions): Promise<number> {
         {
           ok: drift.length === 0 && blocking.length === 0,
           hosts: prepared.outputs.map((o) => o.adapter.id),
-          drift: drift.map((d) => ({ host: d.host, path: `${displayPath(prepared.hostDir(d.host))}/${d.path}`, kind: d.kind })),
+          drift: drift.map((d) => ({ host: d.host, path: d.path ? `${displayPath(prepared.hostDir(d.host))}/${d.path}` : displayPath(prepared.hostDir(d.host)), kind: d.path ? d.kind : "orphaned-host" })),
           losses: blocking.map((l) => ({ host: l.host, role: l.role, constraint: l.record.constraint, code: l.record.loss, file: l.file, line: l.line, column: l.column })),
         },
         null,
@@ -39,10 +59,10 @@ export async function check(options: CheckOptions): Promise<number> {
   } else {
     if (!options.quiet) printWarnings(prepared.warnings);
     for (const d of drift) {
-      const where = `${displayPath(prepared.hostDir(d.host))}/${d.path}`;
-      const what = d.kind === "changed" ? "differs from what roles/ produce" : d.kind === "missing" ? "is missing" : "is not produced by harness (stray)";
+      const where = d.path ? `${displayPath(prepared.hostDir(d.host))}/${d.path}` : displayPath(prepared.hostDir(d.host));
+      const what = !d.path ? `is a harness build for "${d.host}", which pipeline.yaml no longer lists (orphaned host; delete the folder or list the host)` : d.kind === "changed" ? "differs from what roles/ produce" : d.kind === "missing" ? "is missing" : "is not produced by harness (stray)";
       err(`${color.red(`E_DRIFT`)} ${where} ${what}`);
-      if (!options.quiet && d.kind !== "missing") err(color.dim(shortDiff(d, options.maxDiffLines ?? 20)));
+      if (!options.quiet && d.kind !== "missing" && d.path) err(color.dim(shortDiff(d, options.maxDiffLines ?? 20)));
     }
     for (const l of blocking) err(`${color.red("E_LOSS")} ${l.file}:${l.line}:${l.column}: ${l.host} ${l.role ?? ""} ${l.record.constraint} is ${l.record.level} (${l.record.loss}). Accept it in pipeline.yaml with a reason, or change the role.`);
     if (drift.length) err(`${drift.length} file(s) out of sync. Run \`harness build\` and commit the result.`);

@@ -42,8 +42,8 @@ function near(g: string): fc.Arbitrary<string> {
       .replace(/\*\*|\*|\?/g, (m) => (m === "?" ? "a" : fs[k++ % 4]!))
       .split("/")
       .filter((s) => s && s !== "." && s !== "..")
-      .join("/");
-  }).filter((p) => p.length > 0);
+      .join("/") || "a";
+  });
 }
 
 const PEBBLE = [
@@ -64,18 +64,8 @@ function checkDeny(g: string, p: string) {
   if (denied(t, p) && !pm(g, p)) expect(t.extras.some((x) => oc(x, p)), `deny ${g} → ${JSON.stringify(t)}: extra ${JSON.stringify(p)} not in extras`).toBe(true);
 }
 
-describe("timing", () => {
-  it("t", () => {
-    for (const [g, p] of fc.sample(glob.chain((g) => fc.tuple(fc.constant(g), near(g))), 3000)) {
-      const t0 = Date.now();
-      try { checkAllow(g, p); checkDeny(g, p); } catch {}
-      if (Date.now() - t0 > 100) console.log("SLOW", JSON.stringify(g), JSON.stringify(p), Date.now() - t0);
-    }
-  });
-});
-
 describe("translateGlob against picomatch", () => {
-  const runs = { numRuns: 3000 };
+  const runs = { numRuns: Number(process.env.OC_RUNS ?? 3000) };
   it("allow patterns never match more than the glob (random globs, random paths)", () => {
     fc.assert(fc.property(glob, path, (g, p) => checkAllow(g, p)), runs);
   });
