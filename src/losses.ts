@@ -19,7 +19,7 @@ export function collectLosses(pipeline: PipelineIR, host: string, fidelity: read
   for (const record of fidelity) {
     if (!record.loss) continue;
     const role = record.role ? pipeline.roles.find((r) => r.id === record.role) : undefined;
-    const at = (role && record.field && role.source.fields[record.field]) || (role ? { line: 1, column: 1 } : { line: 1, column: 1 });
+    const at = (role && fieldPosition(role.source.fields, record.field)) || { line: 1, column: 1 };
     const accepted = pipeline.acceptedLosses.find(
       (a) => a.host === host && a.constraint === record.constraint && (a.role === undefined || a.role === record.role),
     );
@@ -55,3 +55,15 @@ export function unusedAcceptances(pipeline: PipelineIR, builtHosts: readonly str
 }
 
 export const isBlocking = (l: Loss) => l.severity === "error" && !l.accepted;
+
+/** Where a constraint comes from in a role file: the field, or the nearest field that implies it. */
+const FALLBACK: Record<string, string[]> = {
+  "permissions.write": ["writes", "permissions"],
+  "permissions.never_write": ["permissions", "writes"],
+  "permissions.shell": ["permissions", "tools"],
+};
+function fieldPosition(fields: Readonly<Record<string, { line: number; column: number }>>, field: string | undefined) {
+  if (!field) return undefined;
+  for (const f of [field, ...(FALLBACK[field] ?? [])]) if (fields[f]) return fields[f];
+  return undefined;
+}

@@ -29,10 +29,11 @@ export async function build(options: BuildOptions): Promise<number> {
     for (const plan of plans) {
       const o = prepared.outputs.find((x) => x.adapter.id === plan.host)!;
       const losses = prepared.losses.filter((l) => l.host === plan.host);
-      const count = (s: string) => losses.filter((l) => l.severity === s).length;
+      const count = (s: string) => losses.filter((l) => l.severity === s && !l.accepted).length;
+      const accepted = losses.filter((l) => l.accepted).length;
       out(
         `${color.bold(plan.host.padEnd(12))} ${displayPath(plan.dir)}: ${o.files.length} files, ${plan.write.length} written, ${plan.unchanged} unchanged, ${plan.remove.length} removed` +
-          color.dim(` · losses: ${count("error")} error, ${count("warning")} warning, ${count("info")} info`),
+          color.dim(` · losses: ${count("error")} error, ${count("warning")} warning, ${count("info")} info, ${accepted} accepted (-v lists all)`),
       );
     }
     printLosses(prepared.losses, options.verbose ?? false);
