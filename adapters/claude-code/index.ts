@@ -102,6 +102,7 @@ export const ClaudeCodeAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: CLAUDE_TOOLS,
+  proofs: {},
   lower(pipeline: PipelineIR): Lowered {
     const files: HostFile[] = [
       ...pipeline.roles.map((r) => agentFile(pipeline, r)),

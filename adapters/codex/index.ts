@@ -103,6 +103,7 @@ export const CodexAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: false, perRolePaths: "none", perRoleShell: "none", hooks: true, temperature: false },
   tools: CODEX_TOOLS,
+  proofs: {},
   lower(pipeline: PipelineIR): Lowered {
     const profiles = new Map(pipeline.roles.map((r) => [r.id, roleProfile(r, pipeline.artifacts)] as const));
     const rules = planRules(pipeline.policies.shellDeny, pipeline.policies.orchestratorShell);

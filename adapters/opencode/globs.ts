@@ -41,6 +41,7 @@ function parse(src: string, inBrace = false): Item[] {
     const c = src[i]!;
     if ("()|!\\]}".includes(c) || (c === "," && !inBrace)) throw new Unsupported(c);
     if ("*?+@".includes(c) && (src[i - 1] === "]" || src[i - 1] === "}")) throw new Unsupported(`${src[i - 1]}${c}`); // a quantifier in picomatch
+    if (c === "$" && src[i + 1] === "$") throw new Unsupported("$$"); // picomatch 4 compiles "$$" to an end anchor
     if (c === "*") {
       let n = 1;
       while (src[i + n] === "*") n++;
@@ -203,13 +204,12 @@ const wildcards = (p: string) => [...p].filter((c) => c === "*" || c === "?").le
 
 /** Whole plain segments at the start of a glob, for the superset fallback of an unsupported deny. */
 function literalPrefix(glob: string): string {
-  const segs = glob.split("/");
-  let out = "";
-  for (const seg of segs.slice(0, -1)) {
-    if (!seg || seg === "." || seg === ".." || /[*?[\]{}()!|\\,+@]/.test(seg)) break;
-    out += `${seg}/`;
+  const plain: string[] = [];
+  for (const seg of glob.split("/").slice(0, -1)) {
+    if (!seg || seg === "." || seg === ".." || /[*?[\]{}()!|\\,+@$]/.test(seg)) break;
+    plain.push(seg);
   }
-  return out;
+  return plain.join("/"); // no trailing "/": "a/**" also matches "a"
 }
 
 export function translateGlob(glob: string, mode: Mode): Translation {

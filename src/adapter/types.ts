@@ -1,7 +1,7 @@
 // The adapter contract: one host = one Adapter. Adapters return structured files; the core serializes.
 import type { PipelineIR } from "../ir/types.js";
 import type { CanonicalTool } from "../schema/vocabulary.js";
-import type { FidelityRecord } from "./fidelity.js";
+import type { Constraint, FidelityRecord } from "./fidelity.js";
 
 export type HostFile =
   | { path: string; kind: "markdown"; frontmatter?: Record<string, unknown>; body: string }
@@ -42,5 +42,10 @@ export interface Adapter {
   capabilities: Capabilities;
   /** Exhaustive: a missing canonical tool is a type error. null = the host cannot express it. */
   tools: Readonly<Record<CanonicalTool, string | null>>;
+  /**
+   * Real-host tests (test/hosts/enforce-out.test.ts names) that prove a `native` or `guard`
+   * constraint on the pinned host version. Static data: build never runs tests.
+   */
+  proofs: Readonly<Partial<Record<Constraint, string>>>;
   lower(pipeline: PipelineIR): Lowered;
 }

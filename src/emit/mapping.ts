@@ -13,10 +13,15 @@ export function renderMapping(adapter: Adapter, pipeline: PipelineIR, fidelity: 
     "",
     "Levels: `native` (the host's own config enforces it), `guard` (a generated hook enforces it), `instructed` (only the prompt says it), `lost` (not represented).",
     "",
-    "| role | constraint | level | how | loss |",
-    "| --- | --- | --- | --- | --- |",
+    `Proven by: the real-host test that shows ${adapter.checkedAgainst.program} ${adapter.checkedAgainst.version} enforcing it (test/hosts/).`,
+    "",
+    "| role | constraint | level | how | loss | proven by |",
+    "| --- | --- | --- | --- | --- | --- |",
   ];
-  for (const r of fidelity) lines.push(`| ${r.role ?? "(pipeline)"} | ${r.constraint} | ${r.level} | ${cell(r.how)} | ${r.loss ?? ""} |`);
+  for (const r of fidelity) {
+    const proof = r.level === "native" || r.level === "guard" ? (adapter.proofs[r.constraint] ?? "") : "";
+    lines.push(`| ${r.role ?? "(pipeline)"} | ${r.constraint} | ${r.level} | ${cell(r.how)} | ${r.loss ?? ""} | ${cell(proof)} |`);
+  }
   const codes = [...new Set(fidelity.map((r) => r.loss).filter((c): c is keyof typeof LOSS_CODES => Boolean(c)))].sort();
   if (codes.length) {
     lines.push("", "## Loss codes", "", "| code | severity | meaning |", "| --- | --- | --- |");
