@@ -25,7 +25,9 @@ export function sortKeys(value: unknown): unknown {
 
 export function renderYaml(data: unknown): string {
   // lineWidth 0: never fold long strings (hosts differ in how they read folded scalars).
-  return yamlStringify(data, { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+  // blockQuote false: multi-line strings are double-quoted with escapes. A block scalar that keeps
+  // trailing newlines (`|+`) loses one when a host splits front matter at the closing `---`.
+  return yamlStringify(data, { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false, blockQuote: false });
 }
 
 export function renderJson(data: unknown): string {

@@ -16,17 +16,20 @@
 //       role is active cannot be told from the hook input, so that split is instruction-only.
 //   any other agent_type (built-in Explore, Plan, general-purpose, other plugins' agents)
 //       -> may not write, run shell commands or start agents.
+// Nobody may write .claude/hooks/**, .claude/settings.json, .claude/settings.local.json while the guard is on.
 //
 // Kill switch (checked before the input is read):
-//   HARNESS_GUARD_OFF=1 in the environment Claude Code starts with, or
+//   HARNESS_GUARD_OFF=1 (or true/yes/on) in the environment Claude Code starts with, or
 //   the file <project>/.claude/hooks/harness-guard.off (touch it to disable, delete it to re-enable).
+//   The file counts only in the project root ($CLAUDE_PROJECT_DIR or the folder this script is
+//   installed in), never in the tool call's working directory.
 //
 // Shell commands are checked on a best-effort basis. Not covered:
 //   - interpreters and inline programs (python -c, node -e, perl -e without -i, ruby -e, awk with print > file, php -r) can write any file; only their command line is checked
-//   - scripts and build tools (./script.sh, bash script.sh, source, make, npm run, npx, task runners) run commands the guard never sees
+//   - scripts and build tools (./script.sh, bash script.sh, source, make, npm run, npx, task runners) and command runners that take a command as text (parallel, ssh, docker exec, npm exec) run commands the guard never sees
 //   - git subcommands that rewrite working-tree files (checkout, restore, reset, stash pop/apply, apply, am, clean, mv, rm, pull, merge) are not checked as writes; only the command rules apply to them
 //   - archive, patch and sync tools (tar -x, unzip, patch, rsync, git apply) and tools that write as a side effect (formatters with --write/--fix, code generators, package managers, compilers' output options) are not checked as writes; curl -o and wget -O are
-//   - arguments computed at run time ($VAR, $(...)) are checked only where they name a write target or the command itself (both are blocked); aliases and shell functions defined earlier in the same command are not resolved
+//   - aliases and shell functions (from the user's shell profile, which Claude Code's shell snapshot loads, or defined earlier in the same command) and git aliases (git config alias.*) are not resolved; a computed or wildcard command name, write target, or argument that could turn a command into a denied one is blocked instead
 //   - directory changes other than cd/pushd (make -C, git -C, tar -C, npm --prefix, env -C) are not followed: paths are checked against the last directory cd reached
 //   - a symbolic link created and used in the same command is checked against the file system as it was before the command ran (ln targets themselves are checked)
 //   - find, xargs and shell loops: the commands they run are checked, but writing commands whose file names arrive at run time are blocked rather than checked
@@ -36,6 +39,7 @@
 //   - time of check to time of use: a symbolic link swapped in after the check and before the write is not detected
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const POLICY = {
   "format": 1,
@@ -57,6 +61,26 @@ const POLICY = {
   ],
   "orchestratorShell": [],
   "pipeline": "zine",
+  "protect": [
+    {
+      "flags": "",
+      "glob": ".claude/hooks/**",
+      "label": ".claude/hooks/** (protects the harness guard)",
+      "re": "^(?:\\.claude\\/hooks(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "",
+      "glob": ".claude/settings.json",
+      "label": ".claude/settings.json (protects the harness guard)",
+      "re": "^(?:\\.claude\\/settings\\.json)$"
+    },
+    {
+      "flags": "",
+      "glob": ".claude/settings.local.json",
+      "label": ".claude/settings.local.json (protects the harness guard)",
+      "re": "^(?:\\.claude\\/settings\\.local\\.json)$"
+    }
+  ],
   "roles": [
     {
       "canSpawn": false,
@@ -150,6 +174,7 @@ const POLICY = {
       ]
     }
   ],
+  "scriptPath": ".claude/hooks/harness-guard.mjs",
   "shellDeny": [
     {
       "pattern": "rm -rf *",
@@ -195,6 +220,37 @@ function guardMatchCmd(list, variants) {
   }
   return null;
 }
+// Could a command with wildcards ("*" = words computed at run time) match a pattern?
+// Both sides are "*"-patterns; true when some string matches both. A trailing " *" in the rule
+// also matches the bare command, so the rule is tried with and without it.
+function guardMaybeCmd(list, loose) {
+  for (const p of list) {
+    const norm = guardNorm(p.pattern);
+    const forms = norm.endsWith(" *") ? [norm, norm.slice(0, -2)] : [norm];
+    for (const f of forms) if (guardStarsMeet(f, loose)) return p;
+  }
+  return null;
+}
+function guardStarsMeet(a, b) {
+  const n = a.length, m = b.length;
+  if ((n + 1) * (m + 1) > 400000) return true; // too long to decide: assume the worst
+  // row[j]: can a[i:] and b[j:] meet? computed from the last row up (no recursion)
+  let next = new Array(m + 1);
+  next[m] = true;
+  for (let j = m - 1; j >= 0; j--) next[j] = b[j] === "*" && next[j + 1];
+  for (let i = n - 1; i >= 0; i--) {
+    const cur = new Array(m + 1);
+    cur[m] = a[i] === "*" && next[m];
+    for (let j = m - 1; j >= 0; j--) {
+      if (a[i] === "*") cur[j] = next[j] || cur[j + 1];
+      else if (b[j] === "*") cur[j] = cur[j + 1] || next[j];
+      else cur[j] = (a[i] === b[j] || b[j] === "?") && next[j + 1];
+    }
+    next = cur;
+  }
+  return next[0];
+}
+
 function guardNorm(s) { return String(s).replace(/\s+/g, " ").trim(); }
 function guardIsOutside(rel) { return rel === ".." || rel.startsWith("../") || rel.startsWith("..\\") || path.isAbsolute(rel); }
 function guardPosix(p) { return path.sep === "/" ? p : p.split(path.sep).join("/"); }
@@ -255,6 +311,13 @@ function guardLocate(ctx, base, p, noFollow) {
     if (r.real) r = { real: path.join(r.real, path.basename(abs)) };
   } else r = guardRealOf(abs);
   if (r.error) return { error: r.error, shown: lexInside ? lex : p };
+  const wt = guardWorktreeOf(ctx, r.real);
+  if (wt) {
+    // a linked git worktree of this project (Claude Code's isolation: worktree): paths count from its root
+    const wtRel = guardPosix(path.relative(wt, r.real));
+    if (wtRel === "") return { error: "is a worktree directory itself", shown: p };
+    return { rels: [wtRel], shown: wtRel + " (in worktree " + path.basename(wt) + ")", real: r.real };
+  }
   const realRel = guardPosix(path.relative(ctx.projectReal, r.real));
   if (guardIsOutside(realRel)) {
     if (lexInside) return { error: "resolves through a symbolic link to " + r.real + ", outside the project", shown: lex };
@@ -263,6 +326,37 @@ function guardLocate(ctx, base, p, noFollow) {
   if (realRel === "") return { error: "is the project directory itself", shown: p };
   const rels = lexInside && lex !== realRel ? [lex, realRel] : [realRel];
   return { rels, shown: lexInside ? lex : realRel, real: r.real };
+}
+
+// The root of the linked git worktree of this project that contains real, or null. Verified both
+// ways: its .git file points into <project>/.git/worktrees/<name>, whose gitdir file points back.
+// Agents cannot forge that (the project's .git is never-write for everyone).
+function guardWorktreeOf(ctx, real) {
+  const base = path.join(ctx.projectReal, ".git", "worktrees");
+  let d = real;
+  for (let i = 0; i < 256; i++) {
+    const parent = path.dirname(d);
+    if (parent === d) return null;
+    d = parent;
+    if (d === ctx.projectReal) return null;
+    const dotgit = path.join(d, ".git");
+    let info;
+    try { info = fs.lstatSync(dotgit); } catch (e) { continue; }
+    if (!info.isFile()) return null; // an ordinary repository: not a worktree of ours
+    try {
+      const m = /^gitdir: *(.+?)\s*$/m.exec(fs.readFileSync(dotgit, "utf8"));
+      if (!m) return null;
+      const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
+      const rel = path.relative(base, gitdir);
+      if (rel === "" || guardIsOutside(rel) || rel.includes(path.sep)) return null;
+      const back = fs.readFileSync(path.join(gitdir, "gitdir"), "utf8").trim();
+      if (fs.realpathSync.native(path.resolve(gitdir, back)) !== fs.realpathSync.native(dotgit)) return null;
+      return d;
+    } catch (e) {
+      return null;
+    }
+  }
+  return null;
 }
 
 function guardRoleWrite(role, rels, mkdirOnly) {
@@ -299,6 +393,10 @@ function guardMainWrite(st, rels, mkdirOnly) {
 }
 
 function guardWriteVerdict(st, rels, mkdirOnly) {
+  for (const rel of rels) {
+    const g = guardMatchGlob(st.policy.protect, rel);
+    if (g) return "never-write: " + g.label;
+  }
   if (st.caller.kind === "main") return guardMainWrite(st, rels, mkdirOnly);
   return guardRoleWrite(st.caller.role, rels, mkdirOnly);
 }
@@ -306,6 +404,7 @@ function guardWriteVerdict(st, rels, mkdirOnly) {
 // Pipeline roles whose write scope covers the path (for "delegate to …" advice on the main thread).
 function guardOwners(st, rels) {
   const out = [];
+  for (const rel of rels) if (guardMatchGlob(st.policy.protect, rel)) return out;
   for (const role of st.policy.roles) if (guardRoleWrite(role, rels, false) === null) out.push(role.id);
   return out;
 }
@@ -518,6 +617,7 @@ function guardLexDollar(src, i, w, lx, depth) {
     let k = i + 3, level = 2;
     while (k < n && level > 0) { if (src[k] === "(") level++; else if (src[k] === ")") level--; k++; }
     if (level > 0) throw guardShellError("a \"$((\" is not closed");
+    for (const sub of guardScanSubs(src.slice(i + 3, k - 2), lx, depth)) w.subs.push(sub); // $(( $(cmd) ))
     w.dyn = true; w.text += src.slice(i, k);
     return k;
   }
@@ -552,13 +652,20 @@ function guardLexDollar(src, i, w, lx, depth) {
     return k;
   }
   if (d === "'") {
-    // $'…' (ANSI-C quoting): the common escapes are enough to read a path
+    // $'…' (ANSI-C quoting), decoded as bash does: $'\x67it' is "git"
     let k = i + 2, out = "";
+    const simple = { a: "\u0007", b: "\b", e: "\u001b", E: "\u001b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", "\"": "\"", "?": "?" };
     while (k < n && src[k] !== "'") {
       if (src[k] === "\\" && k + 1 < n) {
         const e = src[k + 1];
-        out += e === "n" ? "\n" : e === "t" ? "\t" : e === "r" ? "\r" : e;
-        k += 2;
+        let m;
+        if (guardHasOwn(simple, e)) { out += simple[e]; k += 2; }
+        else if ((m = /^x([0-9A-Fa-f]{1,2})/.exec(src.slice(k + 1, k + 4)))) { out += String.fromCharCode(parseInt(m[1], 16)); k += 1 + m[0].length; }
+        else if ((m = /^u([0-9A-Fa-f]{1,4})/.exec(src.slice(k + 1, k + 6)))) { out += String.fromCodePoint(parseInt(m[1], 16)); k += 1 + m[0].length; }
+        else if ((m = /^U([0-9A-Fa-f]{1,8})/.exec(src.slice(k + 1, k + 10)))) { const cp = parseInt(m[1], 16); out += cp <= 0x10ffff ? String.fromCodePoint(cp) : "?"; k += 1 + m[0].length; }
+        else if ((m = /^[0-7]{1,3}/.exec(src.slice(k + 1, k + 4)))) { out += String.fromCharCode(parseInt(m[0], 8) & 255); k += 1 + m[0].length; }
+        else if (e === "c" && k + 2 < n) { out += String.fromCharCode(src.charCodeAt(k + 2) & 31); k += 3; }
+        else { out += "\\" + e; k += 2; }
         continue;
       }
       out += src[k];
@@ -642,19 +749,33 @@ function guardBuild(tokens) {
 // ---------------------------------------------------------------- shell: words and options
 
 const GUARD_KEYWORDS = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "fi", "done", "esac", "time"]);
-const GUARD_SKIP_KEYWORDS = new Set(["for", "select", "case", "function", "coproc"]);
+// for/select/case heads name no command (their $(…) parts are still checked).
+const GUARD_SKIP_KEYWORDS = new Set(["for", "select", "case"]);
 
 function guardStripKeywords(words) {
   let k = 0;
-  while (k < words.length && !words[k].quoted && !words[k].dyn && GUARD_KEYWORDS.has(words[k].text)) {
-    k++;
-    if (words[k - 1].text === "time" && words[k] && words[k].text === "-p") k++;
+  const bare = (j) => words[j] && !words[j].quoted && !words[j].dyn;
+  for (let loop = 0; loop < 64 && k < words.length; loop++) {
+    if (bare(k) && GUARD_KEYWORDS.has(words[k].text)) {
+      k++;
+      if (words[k - 1].text === "time" && bare(k) && words[k].text === "-p") k++;
+      continue;
+    }
+    // "function f {" and "coproc NAME {" open a body whose commands follow
+    if (bare(k) && (words[k].text === "function" || words[k].text === "coproc")) {
+      if (bare(k + 2) && words[k + 2].text === "{") { k += 3; continue; }
+      if (words[k].text === "function") { k += 2; continue; }
+      k++;
+      continue;
+    }
+    break;
   }
-  if (k < words.length && !words[k].quoted && GUARD_SKIP_KEYWORDS.has(words[k].text)) return [];
+  if (bare(k) && GUARD_SKIP_KEYWORDS.has(words[k].text)) return [];
   return words.slice(k);
 }
 
-function guardIsAssign(w) { return !w.quoted && /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(w.raw); }
+// NAME=value (the name itself unquoted; the value may be quoted: X="a b" is an assignment)
+function guardIsAssign(w) { return /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(w.raw); }
 
 function guardBase(text) {
   const s = text.replace(/\/+$/, "");
@@ -718,11 +839,12 @@ const GUARD_WRAPPERS = {
 function guardUnwrap(words) {
   let k = 0;
   let viaXargs = false;
+  let opaque = null;
   const wrappers = [];
   for (let guard = 0; guard < 32; guard++) {
     while (k < words.length && guardIsAssign(words[k])) k++;
     const w = words[k];
-    if (!w || w.dyn || w.quoted) break;
+    if (!w || w.dyn) break; // a quoted wrapper ("env") is still the wrapper
     const name = guardBase(w.text);
     if (!guardHasOwn(GUARD_WRAPPERS, name)) break;
     const spec = GUARD_WRAPPERS[name];
@@ -734,6 +856,7 @@ function guardUnwrap(words) {
       if (words[k].dyn) break;
       if (t === "--") { k++; break; }
       if (!t.startsWith("-") || t === "-") break;
+      if (name === "env" && (t === "-S" || t.startsWith("--split-string") || /^-[a-zA-Z]*S/.test(t))) opaque = "env -S runs a command line built at run time";
       if (t.startsWith("--")) {
         const nm = t.slice(2).split("=")[0];
         k += !t.includes("=") && (spec.argLong || []).includes(nm) ? 2 : 1;
@@ -745,7 +868,7 @@ function guardUnwrap(words) {
     if (spec.positional) k += spec.positional;
   }
   const argv = words.slice(k);
-  return { argv, viaXargs, wrappers, name: argv[0] ? guardBase(argv[0].text) : "", dynName: !!(argv[0] && argv[0].dyn) };
+  return { argv, viaXargs, wrappers, opaque, name: argv[0] ? guardBase(argv[0].text) : "", dynName: !!(argv[0] && (argv[0].dyn || argv[0].glob)) };
 }
 
 const GUARD_GIT_OPT_ARG = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds", "--attr-source"]);
@@ -843,7 +966,7 @@ function guardExpand(base, text) {
       }
       current = next;
     }
-    for (const c of current) if (fs.existsSync(c) || (() => { try { fs.lstatSync(c); return true; } catch (e) { return false; } })()) out.push(c);
+    for (const c of current) if (guardPresent(c)) out.push(c);
   }
   return out;
 }
@@ -864,6 +987,9 @@ function guardWalk(dir) {
     }
   }
   return out;
+}
+function guardPresent(abs) {
+  try { fs.lstatSync(abs); return true; } catch (e) { return false; }
 }
 function guardIsDir(abs, follow) {
   try { return (follow ? fs.statSync(abs) : fs.lstatSync(abs)).isDirectory(); } catch (e) { return false; }
@@ -1073,6 +1199,17 @@ function guardNestedScripts(st, cmd, u) {
     if (args.some((w) => w.dyn)) return { error: "eval runs text computed at run time" };
     return { scripts: args.length ? [args.map((w) => w.text).join(" ")] : [] };
   }
+  if (name === "watch") {
+    const o = guardOpts(args, { argShort: "nqd", argLong: ["interval", "differences"], stopAtOperand: true });
+    if (o.operands.some((w) => w.dyn)) return { error: "watch runs text computed at run time" };
+    return { scripts: o.operands.length ? [o.operands.map((w) => w.text).join(" ")] : [] };
+  }
+  if (name === "su" || name === "script" || name === "flock" || name === "runuser") {
+    const c = args.findIndex((w) => w.text === "-c" || w.text === "--command");
+    if (c < 0 || !args[c + 1]) return { scripts: [] };
+    if (args[c + 1].dyn) return { error: name + " -c runs a script computed at run time" };
+    return { scripts: [args[c + 1].text] };
+  }
   if (!GUARD_SHELLS.has(name)) return { scripts: [] };
   const rest = name === "busybox" ? args.slice(1) : args;
   if (name === "busybox" && !(args[0] && GUARD_SHELLS.has(args[0].text))) return { scripts: [] };
@@ -1106,12 +1243,37 @@ function guardRuleCheck(st, cmd, words, u) {
     deep.push(guardNorm(argv.join(" ")));
     if (argv[0] === "git") deep.push(guardNorm(guardGitNormal(u.argv).map((w, j) => (j === 0 ? "git" : w.text)).join(" ")));
   }
+  // brace expansion happens before the command runs: git {push,x} is "git push x"
+  if (u.argv.some((w) => w.glob && !w.dyn && w.text.includes("{"))) {
+    const words2 = [];
+    for (const w of u.argv) { if (w.glob && !w.dyn && w.text.includes("{")) for (const x of guardBraceList(w.text)) words2.push(x); else words2.push(w.text); }
+    words2[0] = guardBase(words2[0] || "");
+    deep.push(guardNorm(words2.join(" ")));
+  }
+  // words computed at run time ($X, $(…)) or wildcards could turn into a denied command
+  const loose = u.argv.some((w, j) => j > 0 && (w.dyn || w.glob))
+    ? guardNorm(u.argv.map((w, j) => (j === 0 ? guardBase(w.text) : w.dyn || w.glob ? "*" : w.text.replace(/\*/g, "?"))).join(" "))
+    : null;
+  const maybe = (list) => (loose === null ? null : guardMaybeCmd(list, loose));
   const policy = st.policy;
   const who = st.caller.label;
+  if (u.name === "git") {
+    for (let j = 1; j < u.argv.length - 1; j++) {
+      const t = u.argv[j].text, v = u.argv[j + 1].text;
+      if ((t === "-c" && /^alias\./i.test(v)) || /^--config-env=alias\./i.test(t)) {
+        guardShellBlock(st, who + " may not run " + shown + " (it defines a git alias on the command line, which the guard cannot check). Report \"blocked\" instead.");
+        return;
+      }
+      if (!t.startsWith("-")) break;
+    }
+  }
+  const could = (p) => " (it could expand to a command that matches " + p.pattern + "; write its arguments out)";
   if (st.caller.kind === "main") {
     if (guardMatchCmd(policy.orchestratorShell, plain)) return;
     const d = guardMatchCmd(policy.shellDeny, deep);
-    if (d) guardShellBlock(st, who + " may not run " + shown + " (no pipeline agent may run " + d.pattern + "). Leave this step to the human, or report \"blocked\".");
+    if (d) { guardShellBlock(st, who + " may not run " + shown + " (no pipeline agent may run " + d.pattern + "). Leave this step to the human, or report \"blocked\"."); return; }
+    const md = maybe(policy.shellDeny);
+    if (md) guardShellBlock(st, who + " may not run " + shown + could(md) + ". Report \"blocked\" instead.");
     return;
   }
   const sh = st.caller.role.shell;
@@ -1119,8 +1281,10 @@ function guardRuleCheck(st, cmd, words, u) {
   if (g) { guardShellBlock(st, who + " may not run " + shown + " (no pipeline agent may run " + g.pattern + "). Report \"blocked\" instead."); return; }
   const d = guardMatchCmd(sh.deny, deep);
   if (d) { guardShellBlock(st, who + " may not run " + shown + " (its shell rules deny " + d.pattern + "). Report \"blocked\" instead."); return; }
+  const md = maybe(sh.deny) || maybe(policy.shellDeny);
+  if (md) { guardShellBlock(st, who + " may not run " + shown + could(md) + ". Report \"blocked\" instead."); return; }
   const cd = u.name === "cd" || u.name === "pushd" || u.name === "popd";
-  const a = guardMatchCmd(sh.ask, deep);
+  const a = guardMatchCmd(sh.ask, deep) || maybe(sh.ask);
   if (a) { guardNote(st, guardAsk(who + " wants to run " + shown + " (its shell rules ask for " + a.pattern + ")")); return; }
   if (cd || guardMatchCmd(sh.allow, plain)) return;
   if (sh.default === "allow") return;
@@ -1150,11 +1314,12 @@ function guardCommand(st, cmd, cwd, depth) {
     if (st.verdict) return cwd;
     const words = guardStripKeywords(cmd.words);
     const u = guardUnwrap(words);
-    if (u.dynName) {
-      guardShellBlock(st, st.caller.label + " may not run \"" + guardOneLine(guardNorm(cmd.raw.join(" ")), 160) + "\": its command name is computed at run time, which the guard cannot check. Write the command out, or report \"blocked\".");
+    if (u.dynName || u.opaque) {
+      const why = u.opaque || "its command name is computed or expanded at run time";
+      guardShellBlock(st, st.caller.label + " may not run \"" + guardOneLine(guardNorm(cmd.raw.join(" ")), 160) + "\": " + why + ", which the guard cannot check. Write the command out, or report \"blocked\".");
       return cwd;
     }
-    if (words.length) guardRuleCheck(st, cmd, words, u);
+    if (u.argv.length) guardRuleCheck(st, cmd, words, u); // a bare assignment (X=1) runs nothing
     if (st.verdict) return cwd;
     for (const r of cmd.redirs) {
       const v = r.v;
@@ -1238,17 +1403,20 @@ function guardSpawn(st, input) {
 
 // ---------------------------------------------------------------- entry point
 
-// decide(policy, raw stdin text, env) → { kind: "allow" | "ask" | "block" | "off", reason? }
-function decide(policy, raw, env) {
+// decide(policy, raw stdin text, env, scriptProject?) → { kind: "allow" | "ask" | "block" | "off", reason? }
+// scriptProject: the project the script file sits in (derived from its own path), or null.
+function decide(policy, raw, env, scriptProject) {
   try {
-    return guardDecide(policy, raw, env || {});
+    return guardDecide(policy, raw, env || {}, typeof scriptProject === "string" ? scriptProject : null);
   } catch (e) {
     return guardBlock("internal error (" + guardOneLine(e && e.stack ? String(e.stack).split("\n").slice(0, 2).join(" ") : String(e), 300) + "); refusing (fail closed).");
   }
 }
 
-function guardDecide(policy, raw, env) {
-  const off0 = guardKillSwitch(policy, env, [env.CLAUDE_PROJECT_DIR]);
+function guardDecide(policy, raw, env, scriptProject) {
+  // The kill-switch file counts only in the project root (CLAUDE_PROJECT_DIR, or the folder the
+  // script is installed in), never in the tool call's cwd: an agent can cd, and could plant one.
+  const off0 = guardKillSwitch(policy, env, [env.CLAUDE_PROJECT_DIR, scriptProject]);
   if (off0) return off0;
   if (typeof raw !== "string" || raw.trim() === "") return guardBlock("empty hook input; refusing (fail closed).");
   let input;
@@ -1261,9 +1429,6 @@ function guardDecide(policy, raw, env) {
 
   const envDir = typeof env.CLAUDE_PROJECT_DIR === "string" && env.CLAUDE_PROJECT_DIR !== "" ? env.CLAUDE_PROJECT_DIR : null;
   const cwdIn = typeof input.cwd === "string" && input.cwd !== "" ? input.cwd : null;
-  const off = envDir ? null : guardKillSwitch(policy, env, [cwdIn]);
-  if (off) return off;
-
   const isWrite = guardHasOwn(GUARD_WRITE_TOOLS, tool);
   const isBash = tool === "Bash";
   const isSpawn = GUARD_SPAWN_TOOLS.has(tool);
@@ -1289,8 +1454,9 @@ function guardDecide(policy, raw, env) {
     return guardBlock(caller.label + " is not a role of pipeline " + policy.pipeline + ", so it may not " + what + " here (built-in and other agents are blocked while the harness guard is on). Report \"blocked\" instead, or have the orchestrator delegate to a pipeline role (" + policy.roles.map((r) => r.id).join(", ") + ").");
   }
 
-  // where
-  const project = envDir || cwdIn;
+  // where: CLAUDE_PROJECT_DIR (Claude Code always sets it for hooks), else the script's own project,
+  // else the input cwd
+  const project = envDir || scriptProject || cwdIn;
   if (!project || !path.isAbsolute(project)) return guardBlock("no absolute project directory (CLAUDE_PROJECT_DIR and the input cwd are missing or relative); refusing (fail closed).");
   if (cwdIn !== null && !path.isAbsolute(cwdIn)) return guardBlock("the input cwd is not an absolute path; refusing (fail closed).");
   let projectReal;
@@ -1337,9 +1503,13 @@ function guardFinish(d) {
 process.on("uncaughtException", (e) => guardFinish(guardBlock("internal error (" + guardOneLine(String(e && e.message || e), 200) + "); refusing (fail closed).")));
 process.on("unhandledRejection", (e) => guardFinish(guardBlock("internal error (" + guardOneLine(String(e && e.message || e), 200) + "); refusing (fail closed).")));
 
-let guardEarlyDir = null;
-try { guardEarlyDir = process.cwd(); } catch (e) { guardEarlyDir = null; }
-const guardOff = guardKillSwitch(POLICY, process.env, [process.env.CLAUDE_PROJECT_DIR, guardEarlyDir]);
+// the project this script is installed in: <project>/<POLICY.scriptPath>
+let guardScriptProject = null;
+try {
+  const self = fileURLToPath(import.meta.url).split(path.sep).join("/");
+  if (self.endsWith("/" + POLICY.scriptPath)) guardScriptProject = self.slice(0, -POLICY.scriptPath.length - 1).split("/").join(path.sep) || path.sep;
+} catch (e) { guardScriptProject = null; }
+const guardOff = guardKillSwitch(POLICY, process.env, [process.env.CLAUDE_PROJECT_DIR, guardScriptProject]);
 if (guardOff) guardFinish(guardOff);
 else {
   const chunks = [];
@@ -1351,5 +1521,5 @@ else {
     if (size > 64 * 1024 * 1024) { clearTimeout(timer); guardFinish(guardBlock("hook input larger than 64 MB; refusing (fail closed).")); }
   });
   process.stdin.on("error", (e) => { clearTimeout(timer); guardFinish(guardBlock("cannot read the hook input (" + guardErrCode(e) + "); refusing (fail closed).")); });
-  process.stdin.on("end", () => { clearTimeout(timer); guardFinish(decide(POLICY, Buffer.concat(chunks).toString("utf8"), process.env)); });
+  process.stdin.on("end", () => { clearTimeout(timer); guardFinish(decide(POLICY, Buffer.concat(chunks).toString("utf8"), process.env, guardScriptProject)); });
 }
