@@ -9,6 +9,8 @@
 // compensating denies placed after the allows); a deny pattern may only match more. Anything the
 // OpenCode form cannot say exactly is reported in `narrowed`, never silently widened.
 
+import { intersects } from "./wildcard.js";
+
 export type Mode = "allow" | "deny";
 
 /** One glob in OpenCode form. */
@@ -18,6 +20,10 @@ export interface Translation {
   patterns: string[];
   /** Allow only: deny patterns that cut what `patterns` match beyond the glob. */
   compensate: string[];
+  /** Allow only: which pattern each compensating deny cuts. */
+  cuts: Record<string, string>;
+  /** Each pattern with the glob's own meaning kept: STAR_IN_SEGMENT / ONE_IN_SEGMENT for `*` / `?` that stay in one segment. */
+  strict: Record<string, string>;
   /** Deny only: patterns covering what `patterns` may match beyond the glob (for collision checks). */
   extras: string[];
   /** Why the result is not exact, when it is not (allow: refuses some paths the glob allows). */
@@ -41,7 +47,8 @@ function parse(src: string, inBrace = false): Item[] {
     const c = src[i]!;
     if ("()|!\\]}".includes(c) || (c === "," && !inBrace)) throw new Unsupported(c);
     if ("*?+@".includes(c) && (src[i - 1] === "]" || src[i - 1] === "}")) throw new Unsupported(`${src[i - 1]}${c}`); // a quantifier in picomatch
-    if (c === "$" && src[i + 1] === "$") throw new Unsupported("$$"); // picomatch 4 compiles "$$" to an end anchor
+    // picomatch's fast path escapes only the first of a run: "$$", "^^" become anchors, "++" a quantifier
+    if ("$^+".includes(c) && src[i + 1] === c) throw new Unsupported(c + c);
     if (c === "*") {
       let n = 1;
       while (src[i + n] === "*") n++;
@@ -169,6 +176,11 @@ function lowerSegs(segs: Item[][], i = 0, crossFirst = false): Tok[][] {
   return [...rest, ...rest.map((r) => [CROSS, SEP, ...r])];
 }
 
+/** Markers for `strict` patterns (see `witness` in wildcard.ts). */
+export const STAR_IN_SEGMENT = "\u0001";
+export const ONE_IN_SEGMENT = "\u0002";
+const renderStrict = (toks: Tok[]) => toks.map((t) => (t.t === "lit" ? t.s : t.t === "sep" ? "/" : t.t === "q" ? ONE_IN_SEGMENT : t.cross ? "*" : STAR_IN_SEGMENT)).join("");
+
 const render = (toks: Tok[]) => toks.map((t) => (t.t === "lit" ? t.s : t.t === "sep" ? "/" : t.t === "q" ? "?" : "*")).join("");
 
 /** "~", "~/x" and "$HOME…" are rewritten by OpenCode into the home folder. */
@@ -200,8 +212,6 @@ function lowerTokens(toks: Tok[], mode: Mode): { pattern: string | null; loose: 
   return { pattern, loose, ...(why ? { why } : {}) };
 }
 
-const wildcards = (p: string) => [...p].filter((c) => c === "*" || c === "?").length;
-
 /** Whole plain segments at the start of a glob, for the superset fallback of an unsupported deny. */
 function literalPrefix(glob: string): string {
   const plain: string[] = [];
@@ -212,35 +222,45 @@ function literalPrefix(glob: string): string {
   return plain.join("/"); // no trailing "/": "a/**" also matches "a"
 }
 
+/** picomatch's fast path for these forms wants at least one character after the last dot. */
+const FAST_PATH_MIN1: Readonly<Record<string, string>> = { "*.*": "*.?*", "**/*.*": "**/*.?*" };
+
 export function translateGlob(glob: string, mode: Mode): Translation {
   let alts: Tok[][];
   try {
-    alts = flatten(parse(glob)).flatMap((flat) => lowerSegs(segments(flat)));
+    alts = flatten(parse(FAST_PATH_MIN1[glob] ?? glob)).flatMap((flat) => lowerSegs(segments(flat)));
   } catch (e) {
     if (!(e instanceof Unsupported)) throw e;
     const why = `OpenCode cannot express ${JSON.stringify(e.message)} in "${glob}"`;
-    if (mode === "allow") return { glob, patterns: [], compensate: [], extras: [], narrowed: `${why}; the pattern is left out` };
+    if (mode === "allow") return { glob, patterns: [], compensate: [], cuts: {}, strict: {}, extras: [], narrowed: `${why}; the pattern is left out` };
     const superset = denySafe(`${literalPrefix(glob)}*`);
-    return { glob, patterns: [superset], compensate: [], extras: [superset], narrowed: `${why}; refused as "${superset}"` };
+    return { glob, patterns: [superset], compensate: [], cuts: {}, strict: { [superset]: superset }, extras: [superset], narrowed: `${why}; refused as "${superset}"` };
   }
   const patterns: string[] = [], compensate: string[] = [], extras: string[] = [], whys: string[] = [];
+  const cuts: Record<string, string> = {};
+  const strict: Record<string, string> = {};
   for (const toks of alts) {
     const { pattern, loose, why } = lowerTokens(toks, mode);
     if (why) whys.push(why);
     if (pattern === null) continue;
     patterns.push(pattern);
+    strict[pattern] ??= pattern === render(toks) ? renderStrict(toks) : pattern;
     const variants = loose.map((l) => denySafe(render(l)));
     if (mode === "allow") {
       compensate.push(...variants);
-      // A compensating deny can also hit legitimate paths when the pattern has other wildcards.
-      if (variants.length && wildcards(pattern) > 1) whys.push(`"${pattern}" needs ${variants.map((v) => `"${v}"`).join(", ")} denied after it, which also refuses some matching paths`);
+      for (const v of variants) cuts[v] ??= pattern;
     } else {
       extras.push(...variants);
       if (pattern.endsWith(" *")) extras.push(pattern.slice(0, -2));
       if (pattern !== render(toks) || toks.some((t) => t.t === "q" && t.literal)) extras.push(pattern);
     }
   }
+  // A cut also refuses legitimate paths when the pattern it cuts has other wildcards (a path can
+  // then be split two ways) or when it meets another alternative of the same glob.
+  const wildcards = (p: string) => [...p].filter((c) => c === "*" || c === "?").length;
+  if (compensate.some((c) => patterns.some((a) => (a === cuts[c] ? wildcards(a) > 1 : intersects(c, a)))))
+    whys.push(`OpenCode's "*" also matches "/", and the denies that keep it to one folder level also refuse some of its own paths`);
   const uniq = (xs: string[]) => [...new Set(xs)];
   const narrowed = whys.length ? uniq(whys).join("; ") : undefined;
-  return { glob, patterns: uniq(patterns), compensate: uniq(compensate), extras: uniq(extras), ...(narrowed ? { narrowed } : {}) };
+  return { glob, patterns: uniq(patterns), compensate: uniq(compensate), cuts, strict, extras: uniq(extras), ...(narrowed ? { narrowed } : {}) };
 }

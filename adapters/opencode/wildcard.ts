@@ -9,10 +9,15 @@ export interface Rule {
 }
 
 /** Wildcard.match: `*` any run (also "/"), `?` one character, a trailing " *" optional. */
+const compiled = new Map<string, RegExp>();
 export function wildcardRegExp(pattern: string): RegExp {
+  const hit = compiled.get(pattern);
+  if (hit) return hit;
   let re = pattern.replaceAll("\\", "/").replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
   if (re.endsWith(" .*")) re = `${re.slice(0, -3)}( .*)?`;
-  return new RegExp(`^${re}$`, "s");
+  const out = new RegExp(`^${re}$`, "s");
+  compiled.set(pattern, out);
+  return out;
 }
 
 export function wildcardMatch(pattern: string, text: string): boolean {
@@ -47,8 +52,11 @@ export function evaluate(rules: readonly Rule[], permission: string, text: strin
 }
 
 type W = "lit" | "one" | "any";
-const toks = (p: string): { k: W; c?: string }[][] => {
-  const base = [...p].map((c) => (c === "*" ? { k: "any" as W } : c === "?" ? { k: "one" as W } : { k: "lit" as W, c }));
+type T = { k: W; c?: string; seg?: boolean };
+const toks = (p: string): T[][] => {
+  const base = [...p].map((c): T =>
+    c === "*" ? { k: "any" } : c === "?" ? { k: "one" } : c === "\u0001" ? { k: "any", seg: true } : c === "\u0002" ? { k: "one", seg: true } : { k: "lit", c },
+  );
   // a trailing " *" also matches without it
   return p.endsWith(" *") ? [base, base.slice(0, -2)] : [base];
 };
@@ -58,7 +66,7 @@ export function intersects(a: string, b: string): boolean {
   return toks(a).some((x) => toks(b).some((y) => intersectToks(x, y)));
 }
 
-function intersectToks(a: { k: W; c?: string }[], b: { k: W; c?: string }[]): boolean {
+function intersectToks(a: T[], b: T[]): boolean {
   const seen = new Set<string>();
   const stack: [number, number][] = [[0, 0]];
   while (stack.length) {
@@ -73,4 +81,42 @@ function intersectToks(a: { k: W; c?: string }[], b: { k: W; c?: string }[]): bo
     if (x && y && (x.k !== "lit" || y.k !== "lit" || x.c === y.c)) stack.push([x.k === "any" ? i : i + 1, y.k === "any" ? j : j + 1]);
   }
   return false;
+}
+
+/**
+ * A short text both patterns match, with every `*` standing for at least one character (so the
+ * example reads like a real path: no empty folder names), or null. For messages only. "\u0001" and
+ * "\u0002" stand for `*` and `?` that do not match "/" (a glob's own meaning).
+ */
+export function witness(a: string, b: string): string | null {
+  const ta = toks(a)[0]!, tb = toks(b)[0]!;
+  // state: position in a, position in b, whether the current `*` of each has taken a character
+  const key = (i: number, j: number, x: boolean, y: boolean) => `${i},${j},${+x},${+y}`;
+  const prev = new Map<string, [string, string]>([[key(0, 0, false, false), ["", ""]]]);
+  const queue: [number, number, boolean, boolean][] = [[0, 0, false, false]];
+  while (queue.length) {
+    const [i, j, x, y] = queue.shift()!;
+    const here = key(i, j, x, y);
+    if (i === ta.length && j === tb.length) {
+      let out = "";
+      for (let k = here; k !== key(0, 0, false, false); k = prev.get(k)![0]) out = prev.get(k)![1] + out;
+      return out;
+    }
+    const go = (n: [number, number, boolean, boolean], ch: string) => {
+      const k = key(...n);
+      if (!prev.has(k)) {
+        prev.set(k, [here, ch]);
+        queue.push(n);
+      }
+    };
+    const p = ta[i], q = tb[j];
+    if (p?.k === "any" && x) go([i + 1, j, false, y], "");
+    if (q?.k === "any" && y) go([i, j + 1, x, false], "");
+    if (p && q && (p.k !== "lit" || q.k !== "lit" || p.c === q.c)) {
+      const ch = p.k === "lit" ? p.c! : q.k === "lit" ? q.c! : "x";
+      if (ch === "/" && (p.seg || q.seg)) continue;
+      go([p.k === "any" ? i : i + 1, q.k === "any" ? j : j + 1, p.k === "any", q.k === "any"], ch);
+    }
+  }
+  return null;
 }

@@ -1,0 +1,99 @@
+// How each constraint is realised on OpenCode 1.18.33, per role. Data for MAPPING.md, build and diff.
+import { LOSS_CODES, type FidelityRecord, type LossCode } from "../../src/adapter/fidelity.js";
+import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import type { LoweredPermission, Narrowing } from "./permissions.js";
+import { OPENCODE_TOOLS } from "./tools.js";
+
+/** A loss code proposed for the shared table; until it exists there, the fallback stands in. */
+function proposed(code: string, fallback?: LossCode): LossCode | undefined {
+  return code in LOSS_CODES ? (code as LossCode) : fallback;
+}
+
+const texts = (ns: readonly Narrowing[], c: Narrowing["constraint"]) => ns.filter((n) => n.constraint === c).map((n) => n.text);
+
+export function opencodeFidelity(
+  pipeline: PipelineIR,
+  lowered: ReadonlyMap<string, LoweredPermission>,
+  modelFor: (p: PipelineIR, r: RoleIR) => string | undefined,
+  orchestrator: string,
+): FidelityRecord[] {
+  const out: FidelityRecord[] = [];
+  for (const role of pipeline.roles) {
+    const rec = (r: Omit<FidelityRecord, "role">) => out.push({ role: role.id, ...r });
+    const { permission, narrowed } = lowered.get(role.id)!;
+    const edit = permission.edit;
+    const has = (t: RoleIR["tools"][number]) => role.tools.includes(t);
+    const writes = has("edit") || has("write");
+
+    const granted = role.tools.map((t) => OPENCODE_TOOLS[t]);
+    const shared = writes && !(has("edit") && has("write")) ? " (edit and write share permission.edit, so the role gets both, with the same scope)" : "";
+    rec({ constraint: "tools", level: "native", how: `permission "*": deny, then ${granted.join(", ") || "nothing"} allowed${shared}`, field: "tools" });
+
+    // write-scope: permission.edit; shell writes (redirections, interpreters) are beyond any pattern.
+    const editHow =
+      typeof edit === "string"
+        ? role.shell
+          ? "edit: deny; the shell is the only way to write"
+          : "no file-writing tool (edit and bash denied)"
+        : `permission.edit: "*" deny, then ${Object.values(edit as object).filter((a) => a === "allow").length} allow patterns, then denies (paths relative to the git worktree)`;
+    const scopeNarrowed = texts(narrowed, "write-scope");
+    if (role.shell) {
+      rec({ constraint: "write-scope", level: "native", how: `${editHow}; shell commands can still write files (redirections, interpreters), which bash patterns cannot see`, loss: "L_SHELL_WRITE_GAP", field: "permissions.write" });
+      if (scopeNarrowed.length) rec({ constraint: "write-scope", level: "native", how: scopeNarrowed.join("; "), loss: "L_GLOB_NARROWED", field: "permissions.write" });
+    } else rec({ constraint: "write-scope", level: "native", how: [editHow, ...scopeNarrowed].join("; "), ...(scopeNarrowed.length ? { loss: "L_GLOB_NARROWED" as const } : {}), field: "permissions.write" });
+
+    const neverNarrowed = texts(narrowed, "never-write");
+    rec({
+      constraint: "never-write",
+      level: "native",
+      how: typeof edit === "string" ? "no edit permission at all" : [`permission.edit: ${role.neverWrite.length} never-write globs denied after the allows, so they win`, ...neverNarrowed].join("; "),
+      ...(neverNarrowed.length ? { loss: "L_GLOB_NARROWED" as const } : {}),
+      field: "permissions.never_write",
+    });
+
+    if (role.shell) {
+      const s = role.shell;
+      const shellNarrowed = texts(narrowed, "shell");
+      rec({
+        constraint: "shell",
+        level: "native",
+        how: [`permission.bash: "*": ${s.default}, then ${s.allow.length} allow, ${s.ask.length} ask, ${s.deny.length} deny patterns (last match wins)`, ...shellNarrowed].join("; "),
+        ...(shellNarrowed.length ? { loss: "L_GLOB_NARROWED" as const } : {}),
+        field: "permissions.shell",
+      });
+      const gap = proposed("L_SHELL_PATTERN_LITERAL");
+      if (s.default !== "deny")
+        rec({
+          constraint: "shell",
+          level: "native",
+          how: `patterns match the literal command text: a denied command written differently (extra spaces, quotes, env/sh -c wrappers, a full path) gets the default "${s.default}"`,
+          ...(gap ? { loss: gap } : {}),
+          field: "permissions.shell",
+        });
+    } else rec({ constraint: "shell", level: "native", how: "bash: deny", field: "tools" });
+
+    rec({ constraint: "git-deny", level: "native", how: role.shell ? "permission.bash deny patterns of the agent (and opencode.json)" : "bash: deny" });
+    rec({ constraint: "spawn", level: "native", how: role.canSpawn ? `task: allow (opencode.json subagent_depth)` : "task: deny", field: "tools" });
+    rec({
+      constraint: "isolation",
+      level: "native",
+      how: role.isolation === "subagent" ? `mode: subagent (own child session via the task tool)` : `mode: primary (runs in the session: /${role.id}, or Tab to the agent)`,
+      field: "isolation",
+    });
+    if (role.worktree)
+      rec({ constraint: "isolation", level: "lost", how: "OpenCode has no per-agent git worktree; the role works in the shared checkout", loss: proposed("L_WORKTREE_UNSUPPORTED", "L_ISOLATION_INSTRUCTED")!, field: "worktree" });
+    const model = modelFor(pipeline, role);
+    rec(model ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" } : { constraint: "model", level: "lost", how: "no model: (OpenCode's default model)", loss: "L_MODEL_UNMAPPED", field: "model" });
+    rec({ constraint: "temperature", level: "native", how: `temperature: ${role.temperature.value} (${role.temperature.class})`, field: "temperature" });
+    if (role.maxTurns !== undefined) rec({ constraint: "max-turns", level: "native", how: `steps: ${role.maxTurns}`, field: "max_turns" });
+    if (role.reads.length) rec({ constraint: "handoffs", level: "instructed", how: "artifact paths in the brief and prompt", loss: "L_HANDOFF_INSTRUCTED", field: "reads" });
+  }
+  const cmd = `/${pipeline.name}`;
+  if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `the ${orchestrator} agent (${cmd}) stops and asks`, loss: "L_GATE_INSTRUCTED" });
+  if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `the ${orchestrator} agent (${cmd}) runs them`, loss: "L_CHECKS_INSTRUCTED" });
+  if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `the ${orchestrator} agent (${cmd}) caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
+  out.push({ role: null, constraint: "git-deny", level: "native", how: "opencode.json permission.bash denies (every agent, built-in ones too) and each agent's own" });
+  const subs = pipeline.roles.filter((r) => r.isolation === "subagent").map((r) => r.id);
+  out.push({ role: null, constraint: "spawn", level: "native", how: `the ${orchestrator} agent: task allowed for ${subs.join(", ") || "no agent"} only${pipeline.policies.nestedAgents ? "" : "; opencode.json subagent_depth: 1"}` });
+  return out;
+}
