@@ -1,13 +1,9 @@
 // How each constraint is realised on OpenCode 1.18.33, per role. Data for MAPPING.md, build and diff.
-import { LOSS_CODES, type FidelityRecord, type LossCode } from "../../src/adapter/fidelity.js";
+import type { FidelityRecord, LossCode } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import type { LoweredPermission, Narrowing } from "./permissions.js";
 import { OPENCODE_TOOLS } from "./tools.js";
 
-/** A loss code proposed for the shared table; until it exists there, the fallback stands in. */
-function proposed(code: string, fallback?: LossCode): LossCode | undefined {
-  return code in LOSS_CODES ? (code as LossCode) : fallback;
-}
 
 const texts = (ns: readonly Narrowing[], c: Narrowing["constraint"]) => ns.filter((n) => n.constraint === c).map((n) => n.text);
 
@@ -35,7 +31,7 @@ export function opencodeFidelity(
         ? role.shell
           ? "edit: deny; the shell is the only way to write"
           : "no file-writing tool (edit and bash denied)"
-        : `permission.edit: "*" deny, then ${Object.values(edit as object).filter((a) => a === "allow").length} allow patterns, then denies (paths relative to the git worktree)`;
+        : `permission.edit: "*" deny, then ${Object.values(edit as object).filter((a) => a === "allow").length} allow patterns, then denies (paths relative to the git worktree; outside a git repository OpenCode matches from "/" and the scope does not hold)`;
     const scopeNarrowed = texts(narrowed, "write-scope");
     if (role.shell) {
       rec({ constraint: "write-scope", level: "native", how: `${editHow}; shell commands can still write files (redirections, interpreters), which bash patterns cannot see`, loss: "L_SHELL_WRITE_GAP", field: "permissions.write" });
@@ -61,7 +57,7 @@ export function opencodeFidelity(
         ...(shellNarrowed.length ? { loss: "L_GLOB_NARROWED" as const } : {}),
         field: "permissions.shell",
       });
-      const gap = proposed("L_SHELL_PATTERN_LITERAL");
+      const gap: LossCode = "L_SHELL_PATTERN_LITERAL";
       if (s.default !== "deny")
         rec({
           constraint: "shell",
@@ -81,7 +77,7 @@ export function opencodeFidelity(
       field: "isolation",
     });
     if (role.worktree)
-      rec({ constraint: "isolation", level: "lost", how: "OpenCode has no per-agent git worktree; the role works in the shared checkout", loss: proposed("L_WORKTREE_UNSUPPORTED", "L_ISOLATION_INSTRUCTED")!, field: "worktree" });
+      rec({ constraint: "isolation", level: "lost", how: "OpenCode has no per-agent git worktree; the role works in the shared checkout", loss: "L_WORKTREE_UNSUPPORTED", field: "worktree" });
     const model = modelFor(pipeline, role);
     rec(model ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" } : { constraint: "model", level: "lost", how: "no model: (OpenCode's default model)", loss: "L_MODEL_UNMAPPED", field: "model" });
     rec({ constraint: "temperature", level: "native", how: `temperature: ${role.temperature.value} (${role.temperature.class})`, field: "temperature" });

@@ -123,8 +123,17 @@ export const OpenCodeAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "native", perRoleShell: "native", hooks: true, temperature: true },
   tools: OPENCODE_TOOLS,
-  // No real-host test of test/hosts/enforce-out.test.ts covers OpenCode yet; see the adapter tests.
-  proofs: {},
+  proofs: {
+    tools: "opencode: subagent jade runs in its own session with its tools, model and temperature, and cannot use task",
+    "write-scope": "opencode: subagent jade cannot edit tests/, may edit src/",
+    "never-write": "opencode: subagent jade cannot edit tests/, may edit src/",
+    shell: "opencode: git push and git commit are denied for subagent jade",
+    "git-deny": "opencode: git push and git commit are denied for subagent jade",
+    spawn: "opencode: subagent jade runs in its own session with its tools, model and temperature, and cannot use task",
+    isolation: "opencode: subagent jade runs in its own session with its tools, model and temperature, and cannot use task",
+    model: "opencode: subagent jade runs in its own session with its tools, model and temperature, and cannot use task",
+    temperature: "opencode: subagent jade runs in its own session with its tools, model and temperature, and cannot use task",
+  },
   lower(pipeline: PipelineIR): Lowered {
     const vocab = vocabulary(pipeline);
     const lowered = new Map(pipeline.roles.map((r) => [r.id, lowerPermissions(pipeline, r)] as const));

@@ -50,7 +50,7 @@ export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary):
     "Deterministic steps (the commands below) need no agent: run them yourself and record the result.",
   ];
   const beforeStart = [
-    ...(p.orchestratorShell.length ? [`Protect the human's uncommitted work first: run ${list(p.orchestratorShell)} if the working tree is dirty, and say so.`] : []),
+    ...(p.orchestratorShell.length ? [`Protect the human's uncommitted work first: if the working tree is dirty, stash it and say so (the commands only you may run: ${list(p.orchestratorShell)}).`] : []),
     "Read the git state (status, current branch) so you can report what changed.",
   ];
   const stages = pipeline.stages.map((stage) => {

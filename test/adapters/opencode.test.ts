@@ -236,6 +236,7 @@ for (const dir of ["roles", "test/fixtures/mini"]) {
         expect(recs.some((r) => r.constraint === "max-turns")).toBe(role.maxTurns !== undefined);
         expect(recs.some((r) => r.constraint === "write-scope" && r.loss === "L_SHELL_WRITE_GAP")).toBe(role.shell !== null);
         expect(recs.some((r) => r.constraint === "model" && r.loss === "L_MODEL_UNMAPPED")).toBe(!pipeline.hosts.opencode?.models[role.model]);
+        expect(recs.some((r) => r.constraint === "isolation" && r.loss === "L_WORKTREE_UNSUPPORTED")).toBe(role.worktree);
         for (const r of recs) if (r.level !== "native") expect(r.loss, `${role.id} ${r.constraint}`).toBeDefined();
       }
       expect(out.fidelity.some((r) => r.role === null && r.constraint === "gates")).toBe(pipeline.stages.some((s) => s.gate));

@@ -1,16 +1,17 @@
-// Opt-in: load the Codex trees with the real Codex CLI, offline. Runs only when CODEX_BIN points at
-// a Codex 0.171.0 binary (npm install --prefix <repo>/.cache/codex-scratch/install @openai/codex@0.171.0).
+// Load the Codex trees with the real pinned Codex 0.171.0 CLI, offline (CODEX_BIN overrides the
+// pinned install in .cache/hosts/).
 // Scratch folders live under <repo>/.cache (never /tmp: Codex's sandbox refuses helpers there).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CodexAdapter } from "../../adapters/codex/index.js";
+import { hostBin } from "./helpers.js";
 import { planRules, renderRules } from "../../adapters/codex/rules.js";
 import { compileHost } from "../../src/compile.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 
-const BIN = process.env.CODEX_BIN;
+const BIN = process.env.CODEX_BIN ?? hostBin("codex");
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const OFFLINE = [
   "--disable",
@@ -41,7 +42,7 @@ function scratch(tree: string, files: ReturnType<typeof compileHost>["files"]) {
   return { root, project, codex };
 }
 
-describe.skipIf(!BIN)("real Codex 0.171.0 loads the generated trees", () => {
+describe("real Codex 0.171.0 loads the generated trees", () => {
   for (const [name, dir] of [
     ["pebble", path.join(ROOT, "roles")],
     ["mini", path.join(ROOT, "test/fixtures/mini")],
