@@ -45,7 +45,8 @@ const common = (cmd: Command) =>
   cmd
     .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
     .option("--out <dir>", "output folder; each host gets out/<host>/", "out")
-    .option("--host <id>", "build only this host (repeatable)", collect);
+    .option("--host <id>", "build only this host (repeatable)", collect)
+    .option("--strict", "exit 1 when a constraint listed in required_enforcement is only instructed or lost on some host");
 
 common(program.command("build"))
   .description("compile roles/ and write out/<host>/ (only changed files; never touches files it did not write)")

@@ -67,3 +67,27 @@ function fieldPosition(fields: Readonly<Record<string, { line: number; column: n
   for (const f of [field, ...(FALLBACK[field] ?? [])]) if (fields[f]) return fields[f];
   return undefined;
 }
+
+export interface Finding {
+  host: string;
+  role: string | null;
+  constraint: string;
+  message: string;
+}
+
+/**
+ * Under --strict: every record of a constraint the pipeline marks required must be `native` or
+ * `guard`, accepted or not. And on every host, every role must be accounted for: present with
+ * fidelity records (an adapter that silently skipped a role is a finding, never a pass).
+ */
+export function findings(pipeline: PipelineIR, host: string, fidelity: readonly FidelityRecord[], strict: boolean): Finding[] {
+  const out: Finding[] = [];
+  for (const role of pipeline.roles)
+    if (!fidelity.some((r) => r.role === role.id))
+      out.push({ host, role: role.id, constraint: "role", message: `role ${role.id} has no fidelity record on ${host}: the adapter neither emitted it nor recorded a loss` });
+  if (strict)
+    for (const r of fidelity)
+      if (pipeline.requiredEnforcement.includes(r.constraint) && (r.level === "instructed" || r.level === "lost"))
+        out.push({ host, role: r.role, constraint: r.constraint, message: `${r.constraint} is required (required_enforcement) but ${r.level} on ${host}${r.role ? ` for ${r.role}` : ""}: ${r.how}` });
+  return out;
+}

@@ -157,3 +157,35 @@ describe("harness check", () => {
     expect(r.stderr).toMatch(/^roles\/pipeline\.yaml:\d+:\d+: error E_YAML /);
   });
 });
+
+describe("fidelity findings", () => {
+  it("a host that cannot enforce a scope fails the build (exit 1) until the loss is accepted, naming role file and field", () => {
+    const dir = scratchProject();
+    const r = harness(["build", "--host", "codex"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/codex: losses\n(.|\n)*writer\n(.|\n)*write-scope\s+instructed\s+L_SCOPE_INSTRUCTED\s+error\s+roles\/writer\.md:\d+:\d+ permissions\.write/);
+    expect(r.stderr).toContain("unaccepted error-level loss(es)");
+    const pipeline = path.join(dir, "roles/pipeline.yaml");
+    writeFileSync(
+      pipeline,
+      readFileSync(pipeline, "utf8") +
+        ["accepted_losses:", ...["write-scope", "never-write", "shell"].map((c) => `  - { host: codex, constraint: ${c}, reason: tested }`), "  - { host: codex, role: planner, constraint: spawn, reason: tested }", ""].join("\n"),
+    );
+    const accepted = harness(["build", "--host", "codex"], dir);
+    expect(accepted.stderr).not.toContain("unaccepted");
+    expect(accepted.code).toBe(0);
+    const strict = harness(["check", "--host", "codex", "--strict"], dir);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain("E_FIDELITY write-scope is required (required_enforcement) but instructed on codex for writer");
+    expect(harness(["check", "--host", "claude-code", "--strict"], dir).stderr).not.toContain("E_FIDELITY");
+  });
+
+  it("an acceptance that matches no loss is a warning", () => {
+    const dir = scratchProject();
+    const pipeline = path.join(dir, "roles/pipeline.yaml");
+    writeFileSync(pipeline, readFileSync(pipeline, "utf8") + "accepted_losses:\n  - { host: claude-code, constraint: spawn, reason: nothing to accept }\n");
+    const r = harness(["build"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning W_ACCEPT_UNUSED accepted_losses[0]: accepts a loss of "spawn" on claude-code, but there is none. Remove the entry.');
+  });
+});

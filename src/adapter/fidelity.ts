@@ -4,30 +4,14 @@
 export const FIDELITY_LEVELS = ["native", "guard", "instructed", "lost"] as const;
 export type FidelityLevel = (typeof FIDELITY_LEVELS)[number];
 
-/** The constraints every adapter must account for, per role (or for the pipeline as a whole). */
-export const CONSTRAINTS = [
-  "tools",
-  "write-scope",
-  "never-write",
-  "shell",
-  "git-deny",
-  "spawn",
-  "isolation",
-  "model",
-  "temperature",
-  "max-turns",
-  "gates",
-  "checks",
-  "loop-cap",
-  "handoffs",
-] as const;
-export type Constraint = (typeof CONSTRAINTS)[number];
+export { CONSTRAINTS, type Constraint } from "../schema/vocabulary.js";
+import type { Constraint } from "../schema/vocabulary.js";
 
 export type Severity = "info" | "warning" | "error";
 
 /** Stable loss codes with their default severity. Error-level losses fail build/check unless accepted. */
 export const LOSS_CODES = {
-  L_TEMPERATURE: { severity: "info", text: "the host has no per-agent temperature; the class is stated in the prompt" },
+  L_TEMPERATURE: { severity: "info", text: "the host has no per-agent temperature; the host's default applies" },
   L_MAIN_ROLE_SCOPE: { severity: "warning", text: "on the main thread the host cannot tell one main-session role from another; the guard applies their union" },
   L_SHELL_WRITE_GAP: { severity: "warning", text: "shell commands can write files in ways no parser sees (interpreters, scripts); best-effort detection only" },
   L_GATE_INSTRUCTED: { severity: "info", text: "human gates are steps in the orchestrator's instructions, not host-enforced" },

@@ -38,10 +38,8 @@ export async function build(options: BuildOptions): Promise<number> {
     }
     printLosses(prepared.losses, options.verbose ?? false);
   }
+  for (const f of prepared.findings) err(`${color.red("E_FIDELITY")} ${f.message}`);
   const blocking = prepared.losses.filter(isBlocking);
-  if (blocking.length) {
-    err(color.red(`${blocking.length} unaccepted error-level loss(es). Accept each in pipeline.yaml accepted_losses with a reason, or change the role.`));
-    return 1;
-  }
-  return 0;
+  if (blocking.length) err(color.red(`${blocking.length} unaccepted error-level loss(es). Accept each in pipeline.yaml accepted_losses with a reason, or change the role.`));
+  return blocking.length || prepared.findings.length ? 1 : 0;
 }

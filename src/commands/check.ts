@@ -47,9 +47,10 @@ export async function check(options: CheckOptions): Promise<number> {
     out(
       JSON.stringify(
         {
-          ok: drift.length === 0 && blocking.length === 0,
+          ok: drift.length === 0 && blocking.length === 0 && prepared.findings.length === 0,
           hosts: prepared.outputs.map((o) => o.adapter.id),
           drift: drift.map((d) => ({ host: d.host, path: d.path ? `${displayPath(prepared.hostDir(d.host))}/${d.path}` : displayPath(prepared.hostDir(d.host)), kind: d.path ? d.kind : "orphaned-host" })),
+          findings: prepared.findings,
           losses: blocking.map((l) => ({ host: l.host, role: l.role, constraint: l.record.constraint, code: l.record.loss, file: l.file, line: l.line, column: l.column })),
         },
         null,
@@ -65,8 +66,9 @@ export async function check(options: CheckOptions): Promise<number> {
       if (!options.quiet && d.kind !== "missing" && d.path) err(color.dim(shortDiff(d, options.maxDiffLines ?? 20)));
     }
     for (const l of blocking) err(`${color.red("E_LOSS")} ${l.file}:${l.line}:${l.column}: ${l.host} ${l.role ?? ""} ${l.record.constraint} is ${l.record.level} (${l.record.loss}). Accept it in pipeline.yaml with a reason, or change the role.`);
+    for (const f of prepared.findings) err(`${color.red("E_FIDELITY")} ${f.message}`);
     if (drift.length) err(`${drift.length} file(s) out of sync. Run \`harness build\` and commit the result.`);
-    else if (!options.quiet) out(`${color.green("ok")} ${prepared.outputs.map((o) => `${o.adapter.id} (${o.files.length + 1} files)`).join(", ")} in sync with ${displayPath(prepared.pipeline.source.file)}`);
+    else if (!options.quiet && !blocking.length && !prepared.findings.length) out(`${color.green("ok")} ${prepared.outputs.map((o) => `${o.adapter.id} (${o.files.length + 1} files)`).join(", ")} in sync with ${displayPath(prepared.pipeline.source.file)}`);
   }
-  return drift.length || blocking.length ? 1 : 0;
+  return drift.length || blocking.length || prepared.findings.length ? 1 : 0;
 }

@@ -5,19 +5,21 @@ import { compileHost, type HostOutput } from "../compile.js";
 import { UsageError, type Diagnostic } from "../errors.js";
 import { readPipeline } from "../ir/normalize.js";
 import type { PipelineIR } from "../ir/types.js";
-import { collectLosses, unusedAcceptances, type Loss } from "../losses.js";
+import { collectLosses, findings, unusedAcceptances, type Finding, type Loss } from "../losses.js";
 import { closest } from "../schema/diagnose.js";
 
 export interface CommonOptions {
   roles: string;
   out: string;
   host?: string[];
+  strict?: boolean;
 }
 
 export interface Prepared {
   pipeline: PipelineIR;
   outputs: HostOutput[];
   losses: Loss[];
+  findings: Finding[];
   warnings: Diagnostic[];
   outDir: string;
   hostDir(host: string): string;
@@ -41,11 +43,13 @@ export async function prepare(options: CommonOptions): Promise<Prepared> {
   const adapters = await Promise.all(hosts.map((h) => HOSTS[h]!()));
   const outputs = adapters.map((a) => compileHost(pipeline, a));
   const losses = outputs.flatMap((o) => collectLosses(pipeline, o.adapter.id, o.fidelity));
+  const found = outputs.flatMap((o) => findings(pipeline, o.adapter.id, o.fidelity, options.strict ?? false));
   const outDir = path.resolve(options.out);
   return {
     pipeline,
     outputs,
     losses,
+    findings: found,
     warnings: [...warnings, ...unusedAcceptances(pipeline, hosts, losses)],
     outDir,
     hostDir: (host) => path.join(outDir, host),

@@ -120,6 +120,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
     },
     hosts: Object.fromEntries(Object.entries(p.hosts).sort(([a], [b]) => a.localeCompare(b)).map(([id, h]) => [id, { models: { ...(h?.models ?? {}) } }])),
     acceptedLosses: p.accepted_losses.map((l, index) => ({ host: l.host, ...(l.role ? { role: l.role } : {}), constraint: l.constraint, reason: l.reason, index })),
+    requiredEnforcement: [...new Set(p.required_enforcement)],
     source: { file: pipelineFile, fields: pipelineFields },
   };
 }

@@ -2,6 +2,7 @@
 // defaults applied, references resolved, lists in a stable order. No host knowledge lives here.
 import type {
   CanonicalTool,
+  Constraint,
   Effort,
   Isolation,
   ModelTier,
@@ -135,5 +136,6 @@ export interface PipelineIR {
   policies: PoliciesIR;
   hosts: Readonly<Record<string, { models: Partial<Record<ModelTier, string>> }>>;
   acceptedLosses: readonly AcceptedLossIR[];
+  requiredEnforcement: readonly Constraint[];
   source: SourceRef;
 }

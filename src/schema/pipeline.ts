@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CommandPattern, Glob, Id, NonEmptyText } from "./common.js";
-import { MODEL_TIERS, TEMPERATURES } from "./vocabulary.js";
+import { CONSTRAINTS, MODEL_TIERS, TEMPERATURES } from "./vocabulary.js";
 
 export const Artifact = z
   .object({
@@ -126,6 +126,8 @@ export const PipelineFile = z
     temperatures: z.partialRecord(z.enum(TEMPERATURES), z.number().min(0).max(2)).default({ cold: 0.1, neutral: 0.3, warm: 0.6 }),
     hosts: z.record(Id, HostSettings.nullable()).default({}),
     accepted_losses: z.array(AcceptedLoss).default([]),
+    /** Constraints that must be enforced (native or guard) on every host under `--strict`. */
+    required_enforcement: z.array(z.enum(CONSTRAINTS)).default([]),
   })
   .strict();
 

@@ -37,3 +37,22 @@ export type ShellAction = (typeof SHELL_ACTIONS)[number];
 /** A plain name: role ids, stage ids, artifact names, work kinds, host ids. */
 export const ID_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 export const ID_HINT = "use lowercase letters, digits and single hyphens, starting with a letter (e.g. \"jade\", \"bug-fix\")";
+
+/** The constraints every adapter must account for, per role (or for the pipeline as a whole). */
+export const CONSTRAINTS = [
+  "tools",
+  "write-scope",
+  "never-write",
+  "shell",
+  "git-deny",
+  "spawn",
+  "isolation",
+  "model",
+  "temperature",
+  "max-turns",
+  "gates",
+  "checks",
+  "loop-cap",
+  "handoffs",
+] as const;
+export type Constraint = (typeof CONSTRAINTS)[number];
