@@ -88,6 +88,6 @@ export function findings(pipeline: PipelineIR, host: string, fidelity: readonly 
   if (strict)
     for (const r of fidelity)
       if (pipeline.requiredEnforcement.includes(r.constraint) && (r.level === "instructed" || r.level === "lost"))
-        out.push({ host, role: r.role, constraint: r.constraint, message: `${r.constraint} is required (required_enforcement) but ${r.level} on ${host}${r.role ? ` for ${r.role}` : ""}: ${r.how}` });
+        out.push({ host, role: r.role, constraint: r.constraint, message: `${r.constraint} is required (required_enforcement) but ${r.level} on ${host}${r.role ? ` for ${r.role}` : ""} (${r.how.length > 100 ? `${r.how.slice(0, 99)}…` : r.how})` });
   return out;
 }

@@ -9,7 +9,11 @@ export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r
   for (const role of pipeline.roles) {
     const rec = (r: Omit<FidelityRecord, "role">) => out.push({ role: role.id, ...r });
     const tools = role.tools.map((t) => CLAUDE_TOOLS[t]).filter(Boolean);
-    rec({ constraint: "tools", level: "native", how: `tools: ${tools.join(", ")}`, field: "tools" });
+    // Linux builds serve Grep/Glob through Bash (embedded ugrep/bfs) when Bash is granted (real run).
+    const search = role.tools.includes("bash") && (role.tools.includes("grep") || role.tools.includes("glob")) ? " (search served through Bash on Linux builds)" : "";
+    rec({ constraint: "tools", level: "native", how: `tools: ${tools.join(", ")}${search}`, field: "tools" });
+    const missing = role.tools.filter((t) => CLAUDE_TOOLS[t] === null);
+    if (missing.length) rec({ constraint: "tools", level: "lost", how: `no Claude Code tool for ${missing.join(", ")}; dropped (narrower)`, loss: "L_TOOL_MISSING", field: "tools" });
     const writes = role.tools.includes("edit") || role.tools.includes("write") || role.shell !== null;
     if (!writes) rec({ constraint: "write-scope", level: "native", how: "no file-writing tool", field: "permissions.write" });
     else if (role.isolation === "main")

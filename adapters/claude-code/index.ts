@@ -102,7 +102,16 @@ export const ClaudeCodeAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: CLAUDE_TOOLS,
-  proofs: {},
+  proofs: {
+    tools: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
+    "write-scope": "claude-code: guard refuses mica writing src/",
+    "never-write": "claude-code: guard refuses jade writing tests/",
+    shell: "claude-code: guard refuses onyx (--agent) editing src/ and running commands its shell rules deny",
+    "git-deny": "claude-code: settings.json deny refuses git commit and git push with the guard off",
+    spawn: "claude-code: subagent jade cannot start an agent",
+    isolation: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
+    model: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
+  },
   lower(pipeline: PipelineIR): Lowered {
     const files: HostFile[] = [
       ...pipeline.roles.map((r) => agentFile(pipeline, r)),

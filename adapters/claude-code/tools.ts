@@ -10,7 +10,8 @@ export const CLAUDE_TOOLS: Readonly<Record<CanonicalTool, string | null>> = {
   bash: "Bash",
   "web-fetch": "WebFetch",
   "web-search": "WebSearch",
-  todo: "TodoWrite",
+  // 2.1.332 refuses it: "TodoWrite is disabled for this session, in subagents as well as here" (real run).
+  todo: null,
   "ask-human": "AskUserQuestion",
   "spawn-agent": "Agent", // `Task` is the older alias
 };

@@ -103,7 +103,13 @@ export const CodexAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: false, perRolePaths: "none", perRoleShell: "none", hooks: true, temperature: false },
   tools: CODEX_TOOLS,
-  proofs: {},
+  proofs: {
+    "write-scope": "codex: jade's launcher refuses writes to tests/, allows src/",
+    "git-deny": "codex: rules forbid git commit and git push in a spawned agent",
+    spawn: "codex: a spawned agent cannot spawn (max_depth = 1)",
+    isolation: "codex: a spawned role starts from its own context with its developer_instructions and model",
+    model: "codex: a spawned role starts from its own context with its developer_instructions and model",
+  },
   lower(pipeline: PipelineIR): Lowered {
     const profiles = new Map(pipeline.roles.map((r) => [r.id, roleProfile(r, pipeline.artifacts)] as const));
     const rules = planRules(pipeline.policies.shellDeny, pipeline.policies.orchestratorShell);

@@ -20,6 +20,7 @@
 //   the role reads those files (denying them would stop its work) or it has no Codex form; both
 //   are reported as narrowed.
 import picomatch from "picomatch";
+import { isGlobMatch } from "../../src/glob.js";
 import type { RoleIR } from "../../src/ir/types.js";
 
 /** A path Codex can grant: an exact path, or a directory with everything under it. */
@@ -96,7 +97,7 @@ export function mayMatchUnder(glob: string, root: string): boolean {
     if (j === path.length) r = true;
     else if (i === pat.length) r = false;
     else if (pat[i] === "**") r = go(i + 1, j) || go(i, j + 1);
-    else r = picomatch.isMatch(path[j]!, pat[i]!, PM) && go(i + 1, j + 1);
+    else r = isGlobMatch(path[j]!, pat[i]!, PM) && go(i + 1, j + 1);
     memo.set(key, r);
     return r;
   };
@@ -112,7 +113,7 @@ export function scopedDenies(glob: string, root: string): string[] | null {
   const n = glob.split("/");
   const w = segments(root);
   if (w.length === 0) return [glob];
-  const seg = (name: string, pat: string) => picomatch.isMatch(name, pat, PM);
+  const seg = (name: string, pat: string) => isGlobMatch(name, pat, PM);
   if (!n.includes("**")) {
     if (n.length <= w.length || !w.every((x, i) => seg(x, n[i]!))) return [];
     return [[...w, ...n.slice(w.length)].join("/")];

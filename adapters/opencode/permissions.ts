@@ -6,7 +6,7 @@
 // and a pattern that JavaScript would hoist to the front (an array-index key such as "2024") is
 // rewritten or dropped rather than silently reordered.
 import { translateGlob } from "./globs.js";
-import picomatch from "picomatch";
+import { globMatcher } from "../../src/glob.js";
 import type { PipelineIR, RoleIR, ShellPolicyIR } from "../../src/ir/types.js";
 import { evaluate, flattenPermission, intersects, witness, type Action } from "./wildcard.js";
 import { OPENCODE_TOOLS } from "./tools.js";
@@ -42,7 +42,7 @@ class Rules {
 }
 
 const quote = (xs: Iterable<string>) => [...new Set(xs)].map((x) => `"${x}"`).join(", ");
-const matchers = (globs: readonly string[]) => globs.map((g) => picomatch(g, { dot: true }));
+const matchers = (globs: readonly string[]) => globs.map((g) => globMatcher(g));
 
 /** `permission.edit` for a write scope: "*" deny, allows with their cuts, never-write denies. */
 export function editRules(write: readonly string[], neverWrite: readonly string[]): { rules: Action | Record<string, Action>; narrowed: Narrowing[] } {

@@ -1,5 +1,5 @@
 // Whole-program checks: references between the pipeline and its roles, each with a position.
-import picomatch from "picomatch";
+import { isGlobMatch } from "../glob.js";
 import type { Diagnostic, SourcePosition } from "../errors.js";
 import { locate, type YamlSource } from "../load/yaml-source.js";
 import { closest } from "../schema/diagnose.js";
@@ -133,7 +133,7 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
     const never = data.permissions.never_write.flatMap((e) => expandEntry(e, pipeline.artifacts)).concat(pipeline.policies.never_write);
     for (const a of data.writes) {
       for (const p of pipeline.artifacts[a]?.paths ?? []) {
-        if (never.some((g) => picomatch.isMatch(p, g, { dot: true })))
+        if (never.some((g) => isGlobMatch(p, g)))
           err("E_SCOPE_CONFLICT", locate(rs, ["writes"]), "writes", `the role writes "${a}" (${p}), but its never_write covers that path, so the write can never happen. Narrow never_write or drop "${a}" from writes.`);
       }
     }

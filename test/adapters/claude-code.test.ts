@@ -32,7 +32,7 @@ describe.each([
       expect(data.description).toBe(role.description);
       const tools = String(data.tools).split(", ");
       for (const t of tools) expect(CLAUDE_TOOL_NAMES.has(t), t).toBe(true);
-      expect(tools).toEqual(role.tools.map((t) => ClaudeCodeAdapter.tools[t]));
+      expect(tools).toEqual(role.tools.map((t) => ClaudeCodeAdapter.tools[t]).filter((t) => t !== null));
       expect(tools).not.toContain("Agent");
       expect(data.disallowedTools).toBe("Agent");
       expect(data.model).toBe(pipeline.hosts["claude-code"]?.models[role.model] ?? "inherit");

@@ -4,11 +4,13 @@ import path from "node:path";
 import { expect, inject } from "vitest";
 import { REPO_ROOT } from "./lib/env.js";
 import { ensureHosts, type HostInstallMap } from "./lib/install.js";
-import type { HostId } from "./versions.js";
+import { HOST_IDS } from "../../adapters/index.js";
+import { buildEmitted, EMITTED_ROOT, type Emitted } from "./lib/emitted.js";
+import { HOST_VERSIONS, type HostId } from "./versions.js";
 
 export const FIXTURES = path.join(REPO_ROOT, "test", "hosts", "fixtures");
-/** where the compiler writes host trees; HARNESS_HOSTS_OUT overrides it (e.g. to check another build) */
-export const OUT = process.env.HARNESS_HOSTS_OUT ? path.resolve(process.env.HARNESS_HOSTS_OUT) : path.join(REPO_ROOT, "out");
+/** HARNESS_HOSTS_OUT=<dir>: check that build (a folder with one <host>/ per host, e.g. out/) instead of a fresh one */
+export const OUT_OVERRIDE = process.env.HARNESS_HOSTS_OUT ? path.resolve(process.env.HARNESS_HOSTS_OUT) : undefined;
 
 let cached: HostInstallMap | undefined;
 /** host -> binary map from the global setup (or, when run without it, from the installer directly). */
@@ -38,12 +40,33 @@ export function fixture(host: HostId, name: string): string {
   return p;
 }
 
-export function outDir(host: HostId): string {
-  return path.join(OUT, host);
+let emittedCache: Promise<Emitted> | undefined;
+/** What harness emits for roles/: the global setup's build (lib/emitted.ts), or HARNESS_HOSTS_OUT. */
+export function emitted(): Promise<Emitted> {
+  if (emittedCache) return emittedCache;
+  if (OUT_OVERRIDE) return (emittedCache = Promise.resolve({ root: OUT_OVERRIDE, hosts: [...REGISTERED_HOSTS], durationMs: 0 }));
+  let provided: Emitted | undefined;
+  try {
+    provided = inject("emitted");
+  } catch {
+    provided = undefined;
+  }
+  // run without the global setup: build it here (once per worker)
+  emittedCache = provided ? Promise.resolve(provided) : buildEmitted(path.join(EMITTED_ROOT, `worker-${process.pid}`));
+  return emittedCache;
 }
 
-/** out/<host>/ exists (the only accepted reason not to load it, until the compiler lands). */
-export function hasOut(host: HostId): boolean {
-  const d = outDir(host);
-  return fs.existsSync(d) && fs.statSync(d).isDirectory();
+/** The emitted tree of a registered host; FAILS the current test (never skips) when it cannot be had. */
+export async function emittedTree(host: string): Promise<string> {
+  const e = await emitted();
+  expect(e.error, `harness could not build roles/:\n${e.error}`).toBeUndefined();
+  const d = path.join(e.root, host);
+  expect(fs.existsSync(d) && fs.statSync(d).isDirectory(), `${d} is missing: ${OUT_OVERRIDE ? "HARNESS_HOSTS_OUT has no folder for this host" : "harness build did not emit this host"}`).toBe(true);
+  return d;
 }
+
+/** The hosts registered in adapters/index.ts (load.test.ts fails when one has no pin in versions.json). */
+export const REGISTERED_HOSTS = HOST_IDS as readonly HostId[];
+
+/** Registered hosts that versions.json does not pin (should be none). */
+export const UNPINNED_HOSTS: readonly string[] = HOST_IDS.filter((h) => !(h in HOST_VERSIONS));

@@ -1,11 +1,15 @@
-// The real host programs load what the compiler emitted into out/<host>/, with zero complaints,
-// and list every emitted agent. A host CLI that cannot be installed or run is a FAILURE.
-// The only accepted reason not to load a host's tree is that out/<host>/ does not exist yet
-// (describe.runIf below; to be made mandatory once the compiler lands).
+// The real host programs load what harness emits for roles/ (lib/emitted.ts: the CLI's build(),
+// or HARNESS_HOSTS_OUT=<dir> to check another build such as out/), with zero complaints, and list
+// every emitted agent and command. REQUIRED for every host registered in adapters/index.ts: a host
+// CLI that cannot run, or a registered host whose tree cannot be built, is a FAILURE, never a skip.
+// The loaders have teeth on emitted trees too: a copy with one agent file corrupted must complain.
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatLoad, loadTree } from "./lib/index.js";
-import { hasOut, hostBin, hostInstallMap, outDir } from "./helpers.js";
-import { HOST_IDS, HOST_VERSIONS } from "./versions.js";
+import { formatLoad, loadTree, type LoadResult } from "./lib/index.js";
+import { createHostEnv } from "./lib/env.js";
+import { emittedTree, hostBin, hostInstallMap, REGISTERED_HOSTS, UNPINNED_HOSTS } from "./helpers.js";
+import { HOST_IDS, HOST_VERSIONS, type HostId } from "./versions.js";
 
 describe("pinned host CLIs", () => {
   for (const host of HOST_IDS) {
@@ -16,17 +20,89 @@ describe("pinned host CLIs", () => {
       expect(r.versionOutput).toContain(HOST_VERSIONS[host]);
     });
   }
+  it("every host registered in adapters/index.ts has a pinned CLI in versions.json", () => {
+    expect(REGISTERED_HOSTS.length).toBeGreaterThan(0);
+    expect(UNPINNED_HOSTS, "pin these hosts in test/hosts/versions.json").toEqual([]);
+  });
 });
 
-for (const host of HOST_IDS) {
-  describe.runIf(hasOut(host))(`out/${host} loads in the real ${host}`, () => {
-    it("loads with zero complaints and lists every emitted agent", async () => {
-      const r = await loadTree(host, outDir(host), { bin: hostBin(host) });
+describe.concurrent("what harness emits loads in the real hosts", () => {
+  for (const host of REGISTERED_HOSTS) {
+    it(`${host}: the emitted tree loads with zero complaints and lists every emitted agent and command`, async () => {
+      const tree = await emittedTree(host);
+      const r = await loadTree(host, tree, { bin: hostBin(host) });
       const msg = formatLoad(r);
-      expect(r.declared.agents.length, `out/${host} declares no agents\n${msg}`).toBeGreaterThan(0);
+      expect(r.declared.agents.length, `${host}: the emitted tree declares no agents\n${msg}`).toBeGreaterThan(0);
       expect(r.complaints, msg).toEqual([]);
       for (const a of r.declared.agents) expect(r.agents, msg).toContain(a);
       for (const c of r.declared.commands) expect(r.commands, msg).toContain(c);
     });
-  });
+  }
+});
+
+// ---------------------------------------------------------------- a broken emitted file is caught
+
+interface Corruption {
+  /** what is broken, for the test name */
+  name: string;
+  /** file in the emitted tree (relative) that gets broken */
+  file: string;
+  /** the broken text */
+  break(text: string): string;
+  /** every pattern must match a complaint */
+  expect: RegExp[];
+  /** agent that must no longer load */
+  notLoaded?: string;
 }
+
+/** Break jade's agent file in the form each host reads agents in (front matter / TOML). */
+const CORRUPT: Record<HostId, Corruption[]> = {
+  "claude-code": [
+    {
+      name: "an unterminated quoted description",
+      file: ".claude/agents/jade.md",
+      break: (t) => t.replace(/^description: (.*)$/m, 'description: "$1'),
+      expect: [/\[plugin validate\] .*jade\.md.*YAML frontmatter failed to parse/, /agent 'jade' is not among the loaded agents/],
+      notLoaded: "jade",
+    },
+    {
+      // Claude Code itself loads this one (lenient fallback parse): only the loader's lint sees it
+      name: "an unclosed tools: list",
+      file: ".claude/agents/jade.md",
+      break: (t) => t.replace(/^tools: (.*)$/m, "tools: [$1"),
+      expect: [/\[claude lint\] .*jade\.md: front matter is not valid YAML/],
+    },
+  ],
+  opencode: [{ name: "front matter that is not YAML", file: ".opencode/agents/jade.md", break: (t) => t.replace(/^---\n/, "---\nbroken: [unclosed\n"), expect: [/jade\.md/] }],
+  codex: [{ name: "an unterminated TOML string", file: ".codex/agents/jade.toml", break: (t) => t.replace(/^name = "jade"$/m, 'name = "jade'), expect: [/jade\.toml/] }],
+};
+
+describe.concurrent("a corrupted emitted agent file makes the loader complain", () => {
+  for (const host of REGISTERED_HOSTS) {
+    const cases = CORRUPT[host] ?? [];
+    it(`${host}: there is a corruption recipe`, () => expect(cases.length, `add one for ${host} to CORRUPT in load.test.ts`).toBeGreaterThan(0));
+    for (const c of cases)
+      it(`${host}: ${c.file} with ${c.name} yields a complaint`, async () => {
+        const tree = await emittedTree(host);
+        // a scratch copy of the emitted tree (a scratch env's project folder, minus its .git)
+        const scratch = createHostEnv({ tree, label: "brk" });
+        let r: LoadResult | undefined;
+        try {
+          fs.rmSync(path.join(scratch.project, ".git"), { recursive: true, force: true });
+          const file = path.join(scratch.project, c.file);
+          expect(fs.existsSync(file), `${host}: the emitted tree has no ${c.file}; update CORRUPT in load.test.ts`).toBe(true);
+          const before = fs.readFileSync(file, "utf8");
+          const after = c.break(before);
+          expect(after, `${host}: the corruption recipe did not change ${c.file}`).not.toBe(before);
+          fs.writeFileSync(file, after);
+          r = await loadTree(host, scratch.project, { bin: hostBin(host), agents: ["jade"] }); // OpenCode: resolve only jade (one start per agent)
+        } finally {
+          scratch.dispose();
+        }
+        const msg = formatLoad(r);
+        expect(r.complaints.length, `the loader did not notice the broken ${c.file}\n${msg}`).toBeGreaterThan(0);
+        for (const re of c.expect) expect(r.complaints.some((x) => re.test(x)), `no complaint matches ${re}\n${msg}`).toBe(true);
+        if (c.notLoaded) expect(r.agents, msg).not.toContain(c.notLoaded);
+      });
+  }
+});

@@ -166,6 +166,13 @@ export async function loadClaudeCode(tree: string, opts: LoadOptions): Promise<L
     if (lint) {
       for (const m of nodeCheckAll(project, path.join(project, ".claude", "hooks"))) complaints.push(`[claude lint] ${m}`);
       const known = new Set([...KNOWN_TOOLS, ...(init?.tools ?? [])]);
+      // front matter that is not valid YAML: Claude Code often loads it anyway through a lenient
+      // fallback parse (e.g. an unclosed `tools: [Read, …` passes plugin validate), with values nobody wrote
+      for (const sub of ["agents", "commands", "skills"])
+        for (const f of walkFiles(path.join(project, ".claude", sub), (x) => x.endsWith(".md"))) {
+          const fm = readFrontMatter(fs.readFileSync(f, "utf8"));
+          if (fm.error) complaints.push(`[claude lint] ${relPath(f)}: front matter is not valid YAML (${fm.error}); Claude Code may still load it through a lenient fallback parse`);
+        }
       for (const f of walkFiles(path.join(project, ".claude", "agents"), (x) => x.endsWith(".md"))) {
         const fm = readFrontMatter(fs.readFileSync(f, "utf8"));
         if (!fm.data) continue;

@@ -28,8 +28,10 @@ export async function loadOpenCode(tree: string, opts: LoadOptions): Promise<Loa
   const complaints: string[] = [];
   const runs: RunResult[] = [];
   const relPath = (s: string) => s.split(`${project}/`).join("").split(project).join(".");
+  let seq = 0;
   const exec = async (args: string[]) => {
-    const r = await run(opts.bin, args, { cwd: project, env, timeoutMs });
+    // stdout to a file: OpenCode can exit before a large piped output is flushed (see run.ts)
+    const r = await run(opts.bin, args, { cwd: project, env, timeoutMs, stdoutFile: path.join(henv.logs, `stdout-${++seq}.txt`) });
     runs.push(r);
     if (r.error || r.timedOut) complaints.push(`[opencode] ${describeRun(r)}`);
     return r;
@@ -108,7 +110,7 @@ export async function loadOpenCode(tree: string, opts: LoadOptions): Promise<Loa
         complaints.push(`[opencode agent ${name}] unrecognized field(s) ${spilled.join(", ")} were moved into 'options' and are NOT enforced`);
       if (lint && isFile && !d.description) complaints.push(`[opencode lint] agent '${name}' has no description (the task tool cannot choose it well)`);
     };
-    const queue = declared.agents.filter((a) => agents.includes(a));
+    const queue = declared.agents.filter((a) => agents.includes(a) && (opts.agents === undefined || opts.agents.includes(a)));
     const workers = Array.from({ length: Math.min(AGENT_CONCURRENCY, queue.length) }, async () => {
       for (let name = queue.shift(); name !== undefined; name = queue.shift()) await checkAgent(name);
     });

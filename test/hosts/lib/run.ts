@@ -2,6 +2,7 @@
 // Every run has a hard timeout; on timeout the whole process group the run started is killed
 // (the hosts spawn helpers), by its id. stdin is closed (like `</dev/null`) unless `input` is given.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 
 export interface RunOptions {
   cwd: string;
@@ -12,6 +13,12 @@ export interface RunOptions {
   input?: string;
   /** cap per captured stream (bytes); default 16 MiB */
   maxBuffer?: number;
+  /**
+   * send stdout to this file instead of a pipe, and read it back as `stdout` when the run ends. For
+   * programs that exit before a large piped output is flushed (OpenCode 1.18.33's `agent list`
+   * loses the tail of ~270 kB when stdout is a pipe, at random).
+   */
+  stdoutFile?: string;
 }
 
 export interface RunResult {
@@ -38,12 +45,14 @@ export function run(command: string, args: string[], opts: RunOptions): Promise<
     let timedOut = false;
     let settled = false;
     let spawnError: string | undefined;
+    const outFd = opts.stdoutFile === undefined ? undefined : fs.openSync(opts.stdoutFile, "w");
     const child = spawn(command, args, {
       cwd: opts.cwd,
       env: opts.env,
-      stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      stdio: [opts.input === undefined ? "ignore" : "pipe", outFd ?? "pipe", "pipe"],
       detached: true, // own process group, so a timeout can kill the helpers too
     });
+    if (outFd !== undefined) fs.closeSync(outFd); // the child holds its own copy
     const killGroup = () => {
       if (child.pid === undefined) return;
       try {
@@ -82,6 +91,13 @@ export function run(command: string, args: string[], opts: RunOptions): Promise<
           process.kill(-child.pid, "SIGKILL");
         } catch {
           /* group already empty */
+        }
+      }
+      if (opts.stdoutFile !== undefined) {
+        try {
+          stdout = fs.readFileSync(opts.stdoutFile, "utf8").slice(0, maxBuffer);
+        } catch {
+          /* not written */
         }
       }
       resolve({

@@ -32,6 +32,10 @@ export interface ScriptedOptions {
   keep?: boolean;
   /** files to create in the project before the run (rel path -> content) */
   files?: Record<string, string>;
+  /** runs after `files` are written, before the host starts (e.g. make a commit, add a remote) */
+  setup?: (project: string, env: HostEnv) => void;
+  /** extra environment variables for the host run */
+  env?: Record<string, string>;
 }
 
 const scriptFor = (o: ScriptedOptions, project: string): Conversation[] => (typeof o.script === "function" ? o.script(project) : o.script);
@@ -60,12 +64,14 @@ function finish(env: HostEnv, stub: Stub, result: RunResult): ScriptedRun {
   };
 }
 
-function seed(env: HostEnv, files: Record<string, string> | undefined): void {
-  for (const [rel, content] of Object.entries(files ?? {})) {
+function seed(env: HostEnv, o: ScriptedOptions): void {
+  for (const [rel, content] of Object.entries(o.files ?? {})) {
     const p = path.join(env.project, rel);
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, content);
   }
+  Object.assign(env.env, o.env ?? {});
+  o.setup?.(env.project, env);
 }
 
 // ---------------------------------------------------------------- Claude Code
@@ -87,7 +93,7 @@ export async function runClaudeScripted(o: ScriptedOptions): Promise<ClaudeScrip
   const stub = await startAnthropicStub(scriptFor(o, env.project));
   const hookLog = path.join(env.logs, "hooks.jsonl");
   Object.assign(env.env, { ANTHROPIC_BASE_URL: stub.baseUrl, ANTHROPIC_API_KEY: "sk-ant-harness-stub", HARNESS_HOOK_LOG: hookLog });
-  seed(env, o.files);
+  seed(env, o);
   try {
     const result = await run(
       o.bin,
@@ -107,25 +113,42 @@ export async function runClaudeScripted(o: ScriptedOptions): Promise<ClaudeScrip
 
 // ---------------------------------------------------------------- OpenCode
 
+function walkMd(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && e.name.endsWith(".md")).map((e) => path.join(e.parentPath, e.name));
+}
+
 /**
  * `opencode run --pure --format json [args] <prompt>` with a stub provider merged into the
  * project's opencode.json (provider "stub", model "stub/stub"; @ai-sdk/openai-compatible is
- * bundled in the binary, nothing is installed).
+ * bundled in the binary, nothing is installed). Providers named by agents' `model:` fields are
+ * pointed at the stub as well.
  */
 export async function runOpenCodeScripted(o: ScriptedOptions): Promise<ScriptedRun> {
   const env = createHostEnv({ tree: o.tree, label: "oce", ...(o.keep !== undefined ? { keep: o.keep } : {}) });
   const stub = await startChatStub(scriptFor(o, env.project));
-  seed(env, o.files);
+  seed(env, o);
   const cfgPath = path.join(env.project, "opencode.json");
   const cfg = fs.existsSync(cfgPath) ? (JSON.parse(fs.readFileSync(cfgPath, "utf8")) as Record<string, unknown>) : {};
+  const model = (name: string) => ({ name, tool_call: true, limit: { context: 100000, output: 4096 } });
+  // agents that name a model (`model: anthropic/claude-…` in .opencode/agents/*.md) reach the stub too:
+  // each such provider is redefined as an OpenAI-compatible one at the stub's URL
+  const routed: Record<string, { npm: string; name: string; options: unknown; models: Record<string, unknown> }> = {};
+  for (const f of walkMd(path.join(env.project, ".opencode"))) {
+    const m = fs.readFileSync(f, "utf8").match(/^model:\s*["']?([^/\s"']+)\/([^\s"']+)["']?\s*$/m);
+    if (!m || m[1] === "stub") continue;
+    routed[m[1]!] ??= { npm: "@ai-sdk/openai-compatible", name: `stub for ${m[1]}`, options: { baseURL: stub.baseUrl, apiKey: "harness-stub" }, models: {} };
+    routed[m[1]!]!.models[m[2]!] = model(m[2]!);
+  }
   Object.assign(cfg, {
     provider: {
       ...((cfg.provider as Record<string, unknown>) ?? {}),
+      ...routed,
       stub: {
         npm: "@ai-sdk/openai-compatible",
         name: "Scripted stub",
         options: { baseURL: stub.baseUrl, apiKey: "harness-stub" },
-        models: { stub: { name: "stub", tool_call: true, limit: { context: 100000, output: 4096 } } },
+        models: { stub: model("stub") },
       },
     },
     model: "stub/stub",
@@ -151,6 +174,11 @@ export async function runOpenCodeScripted(o: ScriptedOptions): Promise<ScriptedR
 export interface CodexScriptedOptions extends ScriptedOptions {
   /** TOML appended to the scratch $CODEX_HOME/config.toml (e.g. [permissions.<role>] profiles) */
   userConfig?: string;
+  /**
+   * project-relative launcher script to run instead of `codex exec` (e.g. `.codex/bin/jade.sh`, which
+   * runs `$CODEX_BIN exec -c … "$@"`); it gets CODEX_BIN=<bin> and the same exec flags and prompt
+   */
+  launcher?: string;
 }
 
 /** The codex install prefix (…/.cache/hosts/openai__codex@<v>): a permission profile must let the
@@ -183,13 +211,13 @@ export async function runCodexScripted(o: CodexScriptedOptions): Promise<Scripte
   ].join("\n");
   fs.writeFileSync(cfgPath, head + fs.readFileSync(cfgPath, "utf8") + provider);
   env.env.OPENAI_BASE_URL = stub.baseUrl;
-  seed(env, o.files);
+  seed(env, o);
+  const flags = ["--json", "--skip-git-repo-check", "--disable", "unbounded_connection_retries", ...(o.args ?? []), o.prompt ?? "go"];
+  if (o.launcher) env.env.CODEX_BIN = o.bin;
   try {
-    const result = await run(
-      o.bin,
-      ["exec", "--json", "--skip-git-repo-check", "--disable", "unbounded_connection_retries", ...(o.args ?? []), o.prompt ?? "go"],
-      { cwd: env.project, env: env.env, timeoutMs: o.timeoutMs ?? 120_000 },
-    );
+    const result = o.launcher
+      ? await run(path.join(env.project, o.launcher), flags, { cwd: env.project, env: env.env, timeoutMs: o.timeoutMs ?? 120_000 })
+      : await run(o.bin, ["exec", ...flags], { cwd: env.project, env: env.env, timeoutMs: o.timeoutMs ?? 120_000 });
     return finish(env, stub, result);
   } finally {
     await stub.close();

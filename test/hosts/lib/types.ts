@@ -14,6 +14,8 @@ export interface LoadOptions {
   codexHomeTree?: string;
   /** run the loader's own lint checks in addition to the host's messages (default true) */
   lint?: boolean;
+  /** OpenCode only: resolve just these agents one by one (`debug agent`, a full start each); default: every declared agent */
+  agents?: string[];
 }
 
 export interface LoadResult {

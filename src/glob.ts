@@ -1,0 +1,20 @@
+// Compiled-glob cache: picomatch compiles a pattern on every isMatch() call, and the checks and
+// adapters test the same few dozen globs against many paths. One compile per (pattern, options).
+import picomatch from "picomatch";
+
+type Options = picomatch.PicomatchOptions;
+const cache = new Map<string, (input: string) => boolean>();
+
+export function globMatcher(pattern: string, options: Options = { dot: true }): (input: string) => boolean {
+  const key = `${JSON.stringify(options)}\u0000${pattern}`;
+  let matcher = cache.get(key);
+  if (!matcher) {
+    matcher = picomatch(pattern, options);
+    cache.set(key, matcher);
+  }
+  return matcher;
+}
+
+export function isGlobMatch(input: string, pattern: string, options?: Options): boolean {
+  return globMatcher(pattern, options)(input);
+}

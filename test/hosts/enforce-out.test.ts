@@ -1,0 +1,508 @@
+// Enforcement of what harness actually EMITS for the repo's roles (roles/ -> lib/emitted.ts, the
+// same build() the CLI runs): each test copies one host's emitted tree into a scratch project,
+// has a loopback stub play the model as one pipeline role, and checks what the real host let
+// happen: files on disk, git state, the tool results the host sent back, the tools it offered.
+//
+// Test names are stable: the adapters' `proofs` fields cite them (proofs.test.ts checks that every
+// cited name exists here). One real host run per test, loopback only, bounded in time.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse as parseToml } from "smol-toml";
+import { parse as parseYaml } from "yaml";
+import { emittedTree, hostBin, REGISTERED_HOSTS } from "./helpers.js";
+import { runClaudeScripted, runCodexScripted, runOpenCodeScripted, type ScriptedRun } from "./lib/scripted.js";
+import type { Conversation, ModelRequest, Step } from "./lib/stubs.js";
+
+// ---------------------------------------------------------------- shared
+
+/** Text in the main session's prompt; a subagent that sees it did not get its own context. */
+const MAIN_ONLY = "MAIN-SESSION-ONLY-7f3a";
+
+function explain(r: ScriptedRun): string {
+  const text = [
+    `exit ${r.result.code} in ${r.result.durationMs} ms${r.result.timedOut ? " (TIMED OUT)" : ""}${r.result.error ? ` (${r.result.error})` : ""}`,
+    `stub requests: ${r.stub.log.map((l) => `${l.conversation ?? "-"}#${l.step}`).join(" ")}`,
+    `tool results:\n  | ${r.stub.toolResultTexts().map((t) => t.slice(0, 400)).join("\n  | ")}`,
+    `stderr: ${r.result.stderr.slice(-2000)}`,
+  ].join("\n");
+  if (process.env.HARNESS_HOSTS_VERBOSE) process.stderr.write(`--- ${r.env.root}\n${text}\n`);
+  return text;
+}
+
+/** the conversation ran every scripted step and got a result for the last one */
+function ranToEnd(r: ScriptedRun, conv: string, steps: number, why: string): void {
+  expect(r.stub.log.some((l) => l.conversation === conv && l.step === steps), `${conv} did not run its ${steps} step(s) to the end\n${why}`).toBe(true);
+}
+
+const results = (r: ScriptedRun) => r.stub.toolResultTexts().join("\n");
+const read = (r: ScriptedRun, rel: string) => fs.readFileSync(path.join(r.env.project, rel), "utf8");
+const requestsOf = (r: ScriptedRun, conv: string): ModelRequest[] => r.stub.log.filter((l) => l.conversation === conv && l.request).map((l) => l.request!);
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } }).trim();
+
+/** A project with one commit, a staged change and a local bare `origin`: a commit or push that is not refused would really happen. */
+function gitScene(project: string): void {
+  const bare = path.join(path.dirname(project), "origin.git");
+  git(path.dirname(project), "init", "-q", "--bare", bare);
+  git(project, "add", "-A");
+  git(project, "commit", "-q", "-m", "scene: initial");
+  git(project, "remote", "add", "origin", bare);
+  fs.writeFileSync(path.join(project, "src", "staged.ts"), "export const staged = 1;\n");
+  git(project, "add", "src/staged.ts");
+}
+/** the scene's git state after the run: commits on HEAD, refs in origin */
+function gitState(project: string): { commits: number; originRefs: string } {
+  const bare = path.join(path.dirname(project), "origin.git");
+  return { commits: Number(git(project, "rev-list", "--count", "HEAD")), originRefs: git(bare, "for-each-ref") };
+}
+
+// ---------------------------------------------------------------- Claude Code
+
+describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => {
+  const write = (p: string, rel: string): Step => ({ tool: "Write", input: { file_path: path.join(p, rel), content: `// written by the scripted model: ${rel}\n` } });
+  const readF = (p: string, rel: string): Step => ({ tool: "Read", input: { file_path: path.join(p, rel) } });
+  const edit = (p: string, rel: string): Step => ({ tool: "Edit", input: { file_path: path.join(p, rel), old_string: "original", new_string: "edited" } });
+  const bash = (command: string): Step => ({ tool: "Bash", input: { command, description: "scripted" } });
+  const spawn = (role: string) => (req: ModelRequest): Step => ({
+    tool: req.tools.includes("Agent") ? "Agent" : "Task",
+    input: { description: `run ${role}`, prompt: `Do the ${role} stage.`, subagent_type: role, run_in_background: false },
+  });
+  /** main thread delegating to one role, plus the role's own script (matched by its prompt) */
+  const delegate = (role: string, marker: string, steps: Conversation["steps"]): Conversation[] => [
+    { name: role, when: marker, steps },
+    { name: "main", steps: [spawn(role)] },
+  ];
+  const run = (o: Omit<Parameters<typeof runClaudeScripted>[0], "bin" | "tree"> & { tree: string }) =>
+    runClaudeScripted({ bin: hostBin("claude-code"), prompt: `${MAIN_ONLY}: go`, timeoutMs: 90_000, ...o });
+
+  it("claude-code: guard refuses jade writing tests/", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({
+      tree,
+      script: (p) => delegate("jade", "You are Jade", [write(p, "tests/x.test.ts"), write(p, "src/x.ts"), write(p, "docs/jade.md")]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 3, why);
+      expect(r.exists("tests/x.test.ts"), why).toBe(false);
+      expect(r.exists("docs/jade.md"), why).toBe(false);
+      expect(r.exists("src/x.ts"), `jade could not write src/ at all\n${why}`).toBe(true);
+      expect(results(r), why).toMatch(/jade may not write tests\/x\.test\.ts \(never-write: [^)]*artifact tests/);
+      expect(results(r), why).toMatch(/jade may not write docs\/jade\.md \(not in /);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // chalk has no Bash: with Bash in the list, Claude Code 2.1.332 (native build) serves Grep/Glob through Bash
+  // (embedded ugrep/bfs) and drops the Grep/Glob tools, so only a Bash-less role's list compares exactly.
+  // chalk's model (haiku) also differs from the session's default.
+  it("claude-code: subagent chalk gets exactly its tools, its model and its own context", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({ tree, script: (p) => delegate("chalk", "You are Chalk", [write(p, "docs/chalk.md")]) });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "chalk", 1, why);
+      const fm = parseYaml(fs.readFileSync(path.join(tree, ".claude/agents/chalk.md"), "utf8").split(/^---$/m)[1] ?? "") as { tools?: string; model?: string };
+      const declared = String(fm.tools ?? "").split(/,\s*/).filter(Boolean).sort();
+      expect(declared, "chalk.md declares no tools").toContain("Read");
+      expect(declared, "chalk.md grew a Bash tool: pick a Bash-less role for this test").not.toContain("Bash");
+      const chalk = requestsOf(r, "chalk");
+      for (const q of chalk) expect([...q.tools].sort(), `chalk was not offered exactly its tools: list\n${why}`).toEqual(declared);
+      const main = requestsOf(r, "main")[0];
+      expect(main?.tools, why).toEqual(expect.arrayContaining(["Agent", "Bash"])); // what chalk was not given
+      expect(String(main?.body.model), why).not.toContain(String(fm.model));
+      for (const q of chalk) expect(String(q.body.model), `chalk did not run on its model: ${fm.model}\n${why}`).toContain(String(fm.model));
+      expect(JSON.stringify(main?.body.messages), why).toContain(MAIN_ONLY);
+      for (const q of chalk) expect(JSON.stringify(q.body.messages), `chalk saw the main session's messages\n${why}`).not.toContain(MAIN_ONLY);
+      expect(r.exists("docs/chalk.md"), why).toBe(true);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("claude-code: guard refuses mica writing src/", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({ tree, script: (p) => delegate("mica", "You are Mica", [write(p, "src/x.ts"), write(p, "tests/x.test.ts")]) });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "mica", 2, why);
+      expect(r.exists("src/x.ts"), why).toBe(false);
+      expect(r.exists("tests/x.test.ts"), `mica could not write tests/ at all\n${why}`).toBe(true);
+      expect(results(r), why).toMatch(/mica may not write src\/x\.ts \(not in its write scope: /);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("claude-code: guard refuses quartz editing src/ (Edit and shell redirect)", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({
+      tree,
+      files: { "src/x.ts": "export const x = 'original';\n" },
+      script: (p) =>
+        delegate("quartz", "You are Quartz", [readF(p, "src/x.ts"), edit(p, "src/x.ts"), bash("echo hacked > src/x.ts"), write(p, ".pebble/verification.md")]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "quartz", 4, why);
+      expect(read(r, "src/x.ts"), why).toBe("export const x = 'original';\n");
+      expect(r.exists(".pebble/verification.md"), `quartz could not write its report\n${why}`).toBe(true);
+      expect(results(r), why).toMatch(/quartz may not write src\/x\.ts \(/);
+      expect(results(r), why).toMatch(/quartz may not write src\/x\.ts \([^)]*\), in the command "echo hacked > src\/x\.ts"/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("claude-code: guard refuses onyx (--agent) editing src/ and running commands its shell rules deny", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({
+      tree,
+      args: ["--agent", "onyx"],
+      files: { "src/x.ts": "export const x = 'original';\n" },
+      script: (p) => [
+        {
+          name: "onyx",
+          when: "You are Onyx",
+          steps: [readF(p, "src/x.ts"), edit(p, "src/x.ts"), bash("npm audit fix"), bash("touch src/y.ts"), bash("git status --short"), write(p, ".pebble/review.md")],
+        },
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "onyx", 6, why);
+      expect(read(r, "src/x.ts"), why).toBe("export const x = 'original';\n");
+      expect(r.exists("src/y.ts"), why).toBe(false);
+      expect(r.exists(".pebble/review.md"), `onyx could not write its review\n${why}`).toBe(true);
+      const res = results(r);
+      expect(res, why).toMatch(/onyx may not write src\/x\.ts \(/);
+      expect(res, why).toMatch(/onyx may not run "npm audit fix" \(its shell rules deny npm audit fix\*\)/);
+      expect(res, why).toMatch(/onyx may not run "touch src\/y\.ts"|onyx may not write src\/y\.ts/);
+      expect(res, why).toMatch(/\?\? src\//); // git status ran (allowed) and saw the seeded file
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("claude-code: guard refuses git commit and git push for subagent jade", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({
+      tree,
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => gitScene(p),
+      script: () => delegate("jade", "You are Jade", [bash("git commit -m x"), bash("git push origin HEAD:main")]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 2, why);
+      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
+      expect(results(r), why).toMatch(/jade may not run "git commit -m x" \(no pipeline agent may run git commit \*\)/);
+      expect(results(r), why).toMatch(/jade may not run "git push origin HEAD:main" \(no pipeline agent may run git push \*\)/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("claude-code: settings.json deny refuses git commit and git push with the guard off", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({
+      tree,
+      env: { HARNESS_GUARD_OFF: "1" },
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => gitScene(p),
+      script: () => delegate("jade", "You are Jade", [bash("git commit -m x"), bash("git push origin HEAD:main"), bash("git status --short")]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 3, why);
+      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
+      const res = results(r);
+      expect(res, why).not.toMatch(/may not run "git/); // the guard is really off
+      expect(res, why).toMatch(/git commit -m x[^\n]*has been denied|denied[^\n]*git commit -m x/i);
+      expect(res, why).toMatch(/git push origin HEAD:main[^\n]*has been denied|denied[^\n]*git push origin HEAD:main/i);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("claude-code: subagent jade cannot start an agent", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({
+      tree,
+      script: (p) => [
+        { name: "mica", when: "You are Mica", steps: [write(p, "tests/nested.test.ts")] },
+        ...delegate("jade", "You are Jade", [spawn("mica"), write(p, "src/after.ts")]),
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 2, why);
+      for (const q of requestsOf(r, "jade")) expect(q.tools.filter((t) => t === "Agent" || t === "Task"), why).toEqual([]);
+      expect(r.stub.log.some((l) => l.conversation === "mica"), `jade started mica\n${why}`).toBe(false);
+      expect(r.exists("tests/nested.test.ts"), why).toBe(false);
+      expect(r.exists("src/after.ts"), why).toBe(true);
+      expect(results(r), why).toMatch(/No such tool available: (Agent|Task)|not available|does not exist/i);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // Edit(.git/**) in settings.json is checked before the PreToolUse hook; without it the guard refuses
+  // (never-write: .git/**), and without both Claude Code asks ("a sensitive file"), which -p cannot answer
+  it("claude-code: settings.json deny refuses the main thread writing .git/config", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({ tree, script: (p) => [{ name: "main", steps: [write(p, ".git/config"), write(p, ".pebble/spec.md")] }] });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "main", 2, why);
+      expect(read(r, ".git/config"), why).not.toContain("scripted model");
+      expect(r.exists(".pebble/spec.md"), `the main thread could not write its own artifact\n${why}`).toBe(true);
+      expect(results(r), why).toMatch(/File is in a directory that is denied by your permission settings/);
+    } finally {
+      r.dispose();
+    }
+  });
+});
+
+// ---------------------------------------------------------------- Codex
+
+describe.concurrent("codex: the emitted .codex/ tree is enforced", () => {
+  const shell = (p: string, cmd: string) => (req: ModelRequest): Step =>
+    req.tools.includes("exec_command") ? { tool: "exec_command", input: { cmd, workdir: p } } : { tool: "shell", input: { command: ["bash", "-lc", cmd], workdir: p } };
+  const patch = (p: string, rel: string) => shell(p, `apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: ${path.join(p, rel)}\n+patched\n*** End Patch\nPATCH`);
+  const agentId = (req: ModelRequest) => JSON.stringify(req.body).match(/agent_id\\?"\s*:\s*\\?"([0-9a-f-]+)/)?.[1] ?? "missing";
+  /** the orchestrator session spawning one role and waiting for it */
+  const orchestrate = (role: string): Conversation => ({
+    name: "main",
+    steps: [
+      { tool: "spawn_agent", namespace: "multi_agent_v1", input: { message: `Do the ${role} stage.`, agent_type: role, fork_turns: "none" } },
+      (req) => ({ tool: "wait_agent", namespace: "multi_agent_v1", input: { targets: [agentId(req)], timeout_ms: 30000 } }),
+    ],
+  });
+  const folders = { "src/.keep": "", "tests/.keep": "", "docs/.keep": "" };
+  const run = (o: Omit<Parameters<typeof runCodexScripted>[0], "bin">) => runCodexScripted({ bin: hostBin("codex"), timeoutMs: 90_000, files: folders, ...o });
+
+  it("codex: jade's launcher refuses writes to tests/, allows src/", async () => {
+    const tree = await emittedTree("codex");
+    const r = await run({
+      tree,
+      launcher: ".codex/bin/jade.sh",
+      script: (p) => [
+        {
+          name: "jade",
+          when: "You are Jade",
+          steps: [
+            shell(p, "echo no > tests/x.test.ts"),
+            shell(p, "echo yes > src/x.ts"),
+            patch(p, "tests/y.test.ts"),
+            patch(p, "src/y.ts"),
+            shell(p, "echo no > docs/jade.md"),
+          ],
+        },
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 5, why);
+      expect(r.exists("tests/x.test.ts"), why).toBe(false);
+      expect(r.exists("tests/y.test.ts"), why).toBe(false);
+      expect(r.exists("docs/jade.md"), why).toBe(false);
+      expect(r.exists("src/x.ts"), `jade could not write src/ at all\n${why}`).toBe(true);
+      expect(r.exists("src/y.ts"), why).toBe(true);
+      expect(results(r), why).toMatch(/tests\/x\.test\.ts: Read-only file system/);
+      expect(results(r), why).toMatch(/docs\/jade\.md: Read-only file system/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("codex: rules forbid git commit and git push (jade's launcher)", async () => {
+    const tree = await emittedTree("codex");
+    const r = await run({
+      tree,
+      launcher: ".codex/bin/jade.sh",
+      setup: (p) => gitScene(p),
+      script: (p) => [{ name: "jade", when: "You are Jade", steps: [shell(p, "git commit -m x"), shell(p, "git push origin HEAD:main"), shell(p, "git status --short")] }],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 3, why);
+      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
+      expect(results(r), why).toMatch(/git commit -m x'` rejected: git commit[^:]*: the human owns this/);
+      expect(results(r), why).toMatch(/git push origin HEAD:main'` rejected: git push[^:]*: the human owns this/);
+      expect(results(r), why).toMatch(/A {2}src\/staged\.ts/); // an allowed git command ran
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("codex: rules forbid git commit and git push in a spawned agent", async () => {
+    const tree = await emittedTree("codex");
+    const r = await run({
+      tree,
+      setup: (p) => gitScene(p),
+      script: (p) => [{ name: "jade", when: "You are Jade", steps: [shell(p, "git commit -m x"), shell(p, "git push origin HEAD:main")] }, orchestrate("jade")],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 2, why);
+      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
+      expect(results(r), why).toMatch(/git commit -m x'` rejected: git commit[^:]*: the human owns this/);
+      expect(results(r), why).toMatch(/git push origin HEAD:main'` rejected: git push[^:]*: the human owns this/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("codex: a spawned role starts from its own context with its developer_instructions and model", async () => {
+    const tree = await emittedTree("codex");
+    const r = await run({ tree, prompt: `${MAIN_ONLY}: go`, script: (p) => [{ name: "jade", when: "You are Jade", steps: [shell(p, "echo ok > src/ok.txt")] }, orchestrate("jade")] });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 1, why);
+      expect(JSON.stringify(requestsOf(r, "main")[0]?.body.input), why).toContain(MAIN_ONLY);
+      const jade = requestsOf(r, "jade");
+      for (const q of jade) expect(JSON.stringify(q.body.input), `jade saw the orchestrator's conversation\n${why}`).not.toContain(MAIN_ONLY);
+      expect(jade[0]?.system, why).toContain("# Jade: implementation");
+      const role = parseToml(fs.readFileSync(path.join(tree, ".codex/agents/jade.toml"), "utf8")) as { model?: string };
+      expect(role.model, "jade.toml names no model").toBeTruthy();
+      expect(requestsOf(r, "main")[0]?.body.model, why).toBe("stub-model"); // the session's own model
+      for (const q of jade) expect(q.body.model, why).toBe(role.model);
+      expect(r.exists("src/ok.txt"), why).toBe(true);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("codex: a spawned agent cannot spawn (max_depth = 1)", async () => {
+    const tree = await emittedTree("codex");
+    const r = await run({
+      tree,
+      script: (p) => [
+        { name: "mica", when: "You are Mica", steps: [shell(p, "echo nested > tests/nested.txt")] },
+        {
+          name: "jade",
+          when: "You are Jade",
+          steps: [{ tool: "spawn_agent", namespace: "multi_agent_v1", input: { message: "Write the tests.", agent_type: "mica", fork_turns: "none" } }, shell(p, "echo after > src/after.txt")],
+        },
+        orchestrate("jade"),
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 2, why);
+      expect(requestsOf(r, "main")[0]?.tools, `the orchestrator session is not offered spawn_agent\n${why}`).toContain("spawn_agent");
+      for (const q of requestsOf(r, "jade")) expect(q.tools, why).not.toContain("spawn_agent");
+      expect(r.stub.log.some((l) => l.conversation === "mica"), `jade started mica\n${why}`).toBe(false);
+      expect(r.exists("tests/nested.txt"), why).toBe(false);
+      expect(r.exists("src/after.txt"), why).toBe(true);
+    } finally {
+      r.dispose();
+    }
+  });
+});
+
+// ---------------------------------------------------------------- OpenCode
+
+// Runs once adapters/index.ts registers opencode (until then there is no emitted OpenCode tree).
+// The orchestrator is the primary agent named after the pipeline (.opencode/agents/<pipeline>.md).
+describe.runIf(REGISTERED_HOSTS.includes("opencode")).concurrent("opencode: the emitted .opencode/ tree is enforced", () => {
+  const ocWrite = (p: string, rel: string): Step => ({ tool: "write", input: { filePath: path.join(p, rel), content: `// written by the scripted model: ${rel}\n` } });
+  const ocRead = (p: string, rel: string): Step => ({ tool: "read", input: { filePath: path.join(p, rel) } });
+  const ocEdit = (p: string, rel: string): Step => ({ tool: "edit", input: { filePath: path.join(p, rel), oldString: "original", newString: "edited" } });
+  const ocBash = (command: string): Step => ({ tool: "bash", input: { command, description: "scripted" } });
+  /** the primary agent whose file says it orchestrates (mode: primary, description "Orchestrator of …") */
+  const orchestrator = (tree: string): string => {
+    const dir = path.join(tree, ".opencode", "agents");
+    const hit = fs.readdirSync(dir).find((f) => /^mode: primary$/m.test(fs.readFileSync(path.join(dir, f), "utf8")) && /^description: "?Orchestrator of/m.test(fs.readFileSync(path.join(dir, f), "utf8")));
+    expect(hit, `no orchestrator agent (mode: primary, "Orchestrator of …") in ${dir}`).toBeDefined();
+    return hit!.replace(/\.md$/, "");
+  };
+  const delegate = (role: string, marker: string, steps: Conversation["steps"]): Conversation[] => [
+    { name: role, when: marker, steps },
+    { name: "main", steps: [{ tool: "task", input: { description: `run ${role}`, prompt: `Do the ${role} stage.`, subagent_type: role } }] },
+  ];
+  const run = async (o: Omit<Parameters<typeof runOpenCodeScripted>[0], "bin" | "args">) =>
+    runOpenCodeScripted({ bin: hostBin("opencode"), timeoutMs: 120_000, args: ["--agent", orchestrator(o.tree)], ...o });
+
+  it("opencode: subagent jade cannot edit tests/, may edit src/", async () => {
+    const tree = await emittedTree("opencode");
+    const r = await run({
+      tree,
+      files: { "tests/x.test.ts": "export const t = 'original';\n", "src/x.ts": "export const x = 'original';\n" },
+      script: (p) =>
+        delegate("jade", "You are Jade", [
+          ocRead(p, "tests/x.test.ts"),
+          ocEdit(p, "tests/x.test.ts"),
+          ocRead(p, "src/x.ts"),
+          ocEdit(p, "src/x.ts"),
+          ocWrite(p, "tests/y.test.ts"),
+          ocWrite(p, "src/y.test.ts"), // inside jade's write scope, but a never-write glob (**/*.test.*)
+        ]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 6, why);
+      expect(read(r, "tests/x.test.ts"), why).toBe("export const t = 'original';\n");
+      expect(r.exists("tests/y.test.ts"), why).toBe(false);
+      expect(r.exists("src/y.test.ts"), why).toBe(false);
+      expect(read(r, "src/x.ts"), `jade could not edit src/ at all\n${why}`).toBe("export const x = 'edited';\n");
+      expect(results(r), why).toMatch(/prevents you from using this specific tool call[\s\S]*"permission":"edit"/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("opencode: git push and git commit are denied for subagent jade", async () => {
+    const tree = await emittedTree("opencode");
+    const r = await run({
+      tree,
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => gitScene(p),
+      script: () => delegate("jade", "You are Jade", [ocBash("git commit -m x"), ocBash("git push origin HEAD:main"), ocBash("git status --short")]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 3, why);
+      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
+      const res = results(r);
+      expect(res, why).toMatch(/"permission":"bash","pattern":"git commit \*","action":"deny"/);
+      expect(res, why).toMatch(/"permission":"bash","pattern":"git push \*","action":"deny"/);
+      expect(res, why).toMatch(/A {2}src\/staged\.ts/); // an allowed git command ran
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("opencode: subagent jade runs in its own session with its tools, model and temperature, and cannot use task", async () => {
+    const tree = await emittedTree("opencode");
+    const r = await run({
+      tree,
+      prompt: `${MAIN_ONLY}: go`,
+      script: (p) => [
+        { name: "mica", when: "You are Mica", steps: [ocWrite(p, "tests/nested.test.ts")] },
+        ...delegate("jade", "You are Jade", [{ tool: "task", input: { description: "tests", prompt: "Write the tests.", subagent_type: "mica" } }, ocWrite(p, "src/after.ts")]),
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 2, why);
+      expect(requestsOf(r, "main")[0]?.tools, `the orchestrator is not offered task\n${why}`).toContain("task");
+      // roles/jade.md tools: read, grep, glob, edit, write, bash, todo
+      for (const q of requestsOf(r, "jade")) expect([...q.tools].sort(), why).toEqual(["bash", "edit", "glob", "grep", "read", "todowrite", "write"]);
+      for (const q of requestsOf(r, "jade")) expect(JSON.stringify(q.body.messages), `jade saw the orchestrator's conversation\n${why}`).not.toContain(MAIN_ONLY);
+      // the agent file's model (its provider routed to the stub) and temperature reach the model request
+      const fm = parseYaml(fs.readFileSync(path.join(tree, ".opencode/agents/jade.md"), "utf8").split(/^---$/m)[1] ?? "") as { model?: string; temperature?: number };
+      expect(fm.model, "jade.md names no model").toMatch(/\//);
+      for (const q of requestsOf(r, "jade")) expect({ model: q.body.model, temperature: q.body.temperature }, why).toEqual({ model: fm.model!.split("/").slice(1).join("/"), temperature: fm.temperature });
+      expect(r.stub.log.some((l) => l.conversation === "mica"), `jade started mica\n${why}`).toBe(false);
+      expect(r.exists("tests/nested.test.ts"), why).toBe(false);
+      expect(r.exists("src/after.ts"), why).toBe(true);
+    } finally {
+      r.dispose();
+    }
+  });
+});
