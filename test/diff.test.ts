@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { diffHosts, filesOfRole, normalizePrompt } from "../src/diff.js";
 import { compileAll } from "./helpers/compile.js";
-import { harness, MINI_ROLES, scratchProject } from "./helpers/cli.js";
+import { harness, MINI_ROLES, PEBBLE_ROLES, scratchProject } from "./helpers/cli.js";
 
 describe("harness diff", () => {
   it("shows, per constraint, how each side realises it", async () => {
@@ -16,6 +16,17 @@ describe("harness diff", () => {
     expect(d.roles[0]!.prompt!.same).toBe(false);
     expect(d.sharedFiles["claude-code"]).toContain(".claude/settings.json");
     expect(d.sharedFiles["claude-code"]).not.toContain(".claude/agents/planner.md");
+  });
+
+  it("Pebble's Quartz: 'no code edits' is a guard on Claude Code and only instructed in an orchestrated Codex run", async () => {
+    const { pipeline, outputs } = await compileAll(PEBBLE_ROLES, ["claude-code", "codex"]);
+    const quartz = diffHosts(pipeline, outputs, "quartz").roles[0]!;
+    const row = (c: string) => quartz.constraints.find((x) => x.constraint === c)!;
+    expect(row("write-scope").sides["claude-code"]).toEqual([{ level: "guard", how: '.claude/hooks/harness-guard.mjs on agent_type "quartz"' }]);
+    expect(row("write-scope").sides.codex!.map((s) => s.level)).toEqual(["instructed", "native"]);
+    expect(row("write-scope").sides.codex![0]!.loss).toBe("L_SCOPE_INSTRUCTED");
+    expect(row("write-scope").sides.codex![1]!.how).toContain(".codex/bin/quartz.sh");
+    expect(quartz.files).toEqual({ "claude-code": [".claude/agents/quartz.md"], codex: [".codex/agents/quartz.toml", ".codex/bin/quartz.sh"] });
   });
 
   it("a host compared with itself shows no difference", async () => {
