@@ -17,7 +17,7 @@ export const MAPPING_FILE = "MAPPING.md";
 export function compileHost(pipeline: PipelineIR, adapter: Adapter): HostOutput {
   const lowered = adapter.lower(pipeline);
   const files = lowered.files.map(renderFile);
-  files.push({ path: MAPPING_FILE, content: renderMapping(adapter, pipeline, lowered.fidelity), executable: false });
+  files.push({ path: MAPPING_FILE, content: renderMapping(adapter, pipeline, lowered.fidelity, lowered.gaps ?? []), executable: false });
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.path)) throw new Error(`adapter ${adapter.id} produced ${f.path} twice`);

@@ -6,7 +6,7 @@ import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
 import { CLAUDE_TOOLS, SPAWN_TOOL } from "./tools.js";
-import { GUARD_KILL_SWITCH_ENV, GUARD_KILL_SWITCH_FILE, GUARD_PATH, GUARDED_TOOLS_MATCHER, guardHookCommand, renderGuard } from "./guard.js";
+import { GUARD_KILL_SWITCH_ENV, GUARD_KILL_SWITCH_FILE, GUARD_PATH, GUARD_PATH_GAPS, GUARD_SHELL_GAPS, GUARDED_TOOLS_MATCHER, guardHookCommand, renderGuard } from "./guard.js";
 import { claudeFidelity } from "./fidelity.js";
 import { claudeMd } from "./templates.gen.js";
 
@@ -123,6 +123,6 @@ export const ClaudeCodeAdapter: Adapter = {
     ];
     const fidelity: FidelityRecord[] = claudeFidelity(pipeline, modelFor);
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocabulary)]));
-    return { files, fidelity, prompts };
+    return { files, fidelity, prompts, gaps: [...GUARD_SHELL_GAPS, ...GUARD_PATH_GAPS].map((g) => `guard: ${g}`) };
   },
 };

@@ -31,6 +31,8 @@ export interface Lowered {
   fidelity: FidelityRecord[];
   /** Each role's full prompt as the host receives it, for `harness diff`. */
   prompts: Record<string, string>;
+  /** Known limits of a `guard` or `native` realisation, listed in MAPPING.md. */
+  gaps?: readonly string[];
 }
 
 export interface Adapter {

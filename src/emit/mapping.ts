@@ -5,7 +5,7 @@ import type { PipelineIR } from "../ir/types.js";
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
-export function renderMapping(adapter: Adapter, pipeline: PipelineIR, fidelity: readonly FidelityRecord[]): string {
+export function renderMapping(adapter: Adapter, pipeline: PipelineIR, fidelity: readonly FidelityRecord[], gaps: readonly string[] = []): string {
   const lines = [
     `# ${adapter.displayName}: how ${pipeline.title} is enforced`,
     "",
@@ -27,6 +27,7 @@ export function renderMapping(adapter: Adapter, pipeline: PipelineIR, fidelity: 
     lines.push("", "## Loss codes", "", "| code | severity | meaning |", "| --- | --- | --- |");
     for (const c of codes) lines.push(`| ${c} | ${LOSS_CODES[c].severity} | ${cell(LOSS_CODES[c].text)} |`);
   }
+  if (gaps.length) lines.push("", "## Known gaps", "", "Limits of the enforcement above that no test can close; the prompts still state every rule.", "", ...gaps.map((g) => `- ${g}`));
   lines.push("", "## Sources", "", ...adapter.docs.map((d) => `- ${d}`), "");
   return lines.join("\n");
 }
