@@ -19,7 +19,7 @@ export function collectLosses(pipeline: PipelineIR, host: string, fidelity: read
   for (const record of fidelity) {
     if (!record.loss) continue;
     const role = record.role ? pipeline.roles.find((r) => r.id === record.role) : undefined;
-    const at = (role && fieldPosition(role.source.fields, record.field)) || { line: 1, column: 1 };
+    const at = (role ? fieldPosition(role.source.fields, record.field) : fieldPosition(pipeline.source.fields, record.field ?? PIPELINE_FIELD[record.constraint])) || { line: 1, column: 1 };
     const accepted = pipeline.acceptedLosses.find(
       (a) => a.host === host && a.constraint === record.constraint && (a.role === undefined || a.role === record.role),
     );
@@ -55,6 +55,16 @@ export function unusedAcceptances(pipeline: PipelineIR, builtHosts: readonly str
 }
 
 export const isBlocking = (l: Loss) => l.severity === "error" && !l.accepted;
+
+/** Where a pipeline-wide constraint comes from in pipeline.yaml. */
+const PIPELINE_FIELD: Partial<Record<string, string>> = {
+  "git-deny": "policies.shell_deny",
+  "never-write": "policies.never_write",
+  spawn: "policies.nested_agents",
+  gates: "stages",
+  checks: "checks",
+  "loop-cap": "loop",
+};
 
 /** Where a constraint comes from in a role file: the field, or the nearest field that implies it. */
 const FALLBACK: Record<string, string[]> = {

@@ -18,7 +18,7 @@ export function printLosses(losses: readonly Loss[], verbose: boolean): void {
       err(`  ${role}`);
       for (const l of mine.filter((x) => (x.role ?? "(pipeline)") === role)) {
         const tag = l.accepted ? color.dim(`${l.severity}, accepted`) : l.severity === "error" ? color.red("error") : l.severity === "warning" ? color.yellow("warning") : color.dim("info");
-        err(`    ${l.record.constraint.padEnd(12)} ${l.record.level.padEnd(10)} ${(l.record.loss ?? "").padEnd(22)} ${tag}  ${color.dim(`${l.file}:${l.line}:${l.column}${l.record.field ? ` ${l.record.field}` : ""}`)}`);
+        err(`    ${l.record.constraint.padEnd(12)} ${l.record.level.padEnd(10)} ${(l.record.loss ?? "").padEnd(24)} ${tag}  ${color.dim(`${l.file}:${l.line}:${l.column}${l.record.field ? ` ${l.record.field}` : ""}`)}`);
         if (verbose && l.accepted) err(color.dim(`      accepted because: ${l.accepted}`));
       }
     }
