@@ -250,6 +250,25 @@ describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => 
     }
   });
 
+  it("claude-code: maxTurns caps subagent jade's turns", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({
+      tree,
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => {
+        const f = path.join(p, ".claude/agents/jade.md");
+        fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace(/^maxTurns: \d+$/m, "maxTurns: 3"));
+      },
+      script: (p) => delegate("jade", "You are Jade", Array.from({ length: 30 }, () => readF(p, "src/x.ts"))),
+    });
+    try {
+      const why = explain(r);
+      process.stderr.write(`${why}\nSTDOUT\n${r.result.stdout.slice(-6000)}\n`);
+    } finally {
+      r.dispose();
+    }
+  });
+
   // Edit(.git/**) in settings.json is checked before the PreToolUse hook; without it the guard refuses
   // (never-write: .git/**), and without both Claude Code asks ("a sensitive file"), which -p cannot answer
   it("claude-code: settings.json deny refuses the main thread writing .git/config", async () => {
