@@ -29,7 +29,13 @@ export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r
     const model = modelFor(pipeline, role);
     rec(model === "inherit" ? { constraint: "model", level: "lost", how: "model: inherit", loss: "L_MODEL_UNMAPPED", field: "model" } : { constraint: "model", level: "native", how: `model: ${model}`, field: "model" });
     rec({ constraint: "temperature", level: "lost", how: `no temperature field (${role.temperature.class})`, loss: "L_TEMPERATURE", field: "temperature" });
-    if (role.maxTurns !== undefined) rec({ constraint: "max-turns", level: "native", how: `maxTurns: ${role.maxTurns}`, field: "max_turns" });
+    // Enforced for subagents; `claude --agent <role>` ignores it (real-host tests, 2.1.332).
+    if (role.maxTurns !== undefined)
+      rec(
+        role.isolation === "subagent"
+          ? { constraint: "max-turns", level: "native", how: `maxTurns: ${role.maxTurns}`, field: "max_turns" }
+          : { constraint: "max-turns", level: "lost", how: `maxTurns: ${role.maxTurns} is ignored in the main session (/${role.id} or claude --agent ${role.id})`, loss: "L_TURNS_MAIN_SESSION", field: "max_turns" },
+      );
     if (role.reads.length) rec({ constraint: "handoffs", level: "instructed", how: "artifact paths in the brief and prompt", loss: "L_HANDOFF_INSTRUCTED", field: "reads" });
   }
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `/${pipeline.name} stops and asks`, loss: "L_GATE_INSTRUCTED" });

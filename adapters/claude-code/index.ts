@@ -111,6 +111,7 @@ export const ClaudeCodeAdapter: Adapter = {
     spawn: "claude-code: subagent jade cannot start an agent",
     isolation: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
     model: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
+    "max-turns": "claude-code: maxTurns caps subagent jade's turns",
   },
   lower(pipeline: PipelineIR): Lowered {
     const files: HostFile[] = [

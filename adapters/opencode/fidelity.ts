@@ -81,7 +81,10 @@ export function opencodeFidelity(
     const model = modelFor(pipeline, role);
     rec(model ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" } : { constraint: "model", level: "lost", how: "no model: (OpenCode's default model)", loss: "L_MODEL_UNMAPPED", field: "model" });
     rec({ constraint: "temperature", level: "native", how: `temperature: ${role.temperature.value} (${role.temperature.class})`, field: "temperature" });
-    if (role.maxTurns !== undefined) rec({ constraint: "max-turns", level: "native", how: `steps: ${role.maxTurns}`, field: "max_turns" });
+    // 1.18.33 adds a "MAXIMUM STEPS REACHED … tools are disabled" message at the cap but keeps
+    // offering and running tools (real-host test "opencode: steps only tells subagent jade to stop").
+    if (role.maxTurns !== undefined)
+      rec({ constraint: "max-turns", level: "instructed", how: `steps: ${role.maxTurns} (at the cap OpenCode adds a "tools are disabled" message but keeps offering and running tools)`, loss: "L_TURNS_INSTRUCTED", field: "max_turns" });
     if (role.reads.length) rec({ constraint: "handoffs", level: "instructed", how: "artifact paths in the brief and prompt", loss: "L_HANDOFF_INSTRUCTED", field: "reads" });
   }
   const cmd = `/${pipeline.name}`;

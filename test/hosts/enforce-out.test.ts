@@ -250,8 +250,14 @@ describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => 
     }
   });
 
+  // The emitted cap (maxTurns: 40) is lowered to 3 in the scratch copy, in the same front-matter field, so the
+  // run stays short; jade's script would call Read 30 times. A turn is one model request: Claude Code runs the
+  // tool calls of the 3rd and then ends the subagent instead of asking the model again, and the Agent tool's
+  // result tells the main thread so.
   it("claude-code: maxTurns caps subagent jade's turns", async () => {
     const tree = await emittedTree("claude-code");
+    const emittedCap = fs.readFileSync(path.join(tree, ".claude/agents/jade.md"), "utf8").split(/^---$/m)[1]?.match(/^maxTurns: (\d+)$/m)?.[1];
+    expect(Number(emittedCap), "the emitted .claude/agents/jade.md front matter has no maxTurns: N").toBeGreaterThan(3);
     const r = await run({
       tree,
       files: { "src/x.ts": "export const x = 1;\n" },
@@ -263,7 +269,41 @@ describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => 
     });
     try {
       const why = explain(r);
-      process.stderr.write(`${why}\nSTDOUT\n${r.result.stdout.slice(-6000)}\n`);
+      ranToEnd(r, "main", 1, why); // the main thread got the Agent result and went on
+      const jade = r.stub.log.filter((l) => l.conversation === "jade");
+      expect(jade.map((l) => l.step), `jade was not stopped after 3 turns\n${why}`).toEqual([0, 1, 2]);
+      const res = results(r);
+      expect(res, why).toMatch(/this agent stopped at its 3-turn limit before finishing/);
+      expect(res, why).toMatch(/tool_uses: 3\b/);
+      expect(r.final()?.is_error, why).toBe(false);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // NOT a proof: maxTurns binds a subagent only. The same field on a role run as the main thread
+  // (`claude --agent onyx`) does not cap it: Claude Code 2.1.332 keeps asking the model. (/onyx, the other
+  // main-session route, is a command in the main session; not run here.)
+  // When a newer pin caps the main thread too this test fails: then max-turns of main-session roles can be native.
+  it("claude-code: maxTurns does not cap onyx run as the main thread (--agent)", async () => {
+    const tree = await emittedTree("claude-code");
+    const calls = 8;
+    const r = await run({
+      tree,
+      args: ["--agent", "onyx"],
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => {
+        const f = path.join(p, ".claude/agents/onyx.md");
+        const text = fs.readFileSync(f, "utf8");
+        expect(text, "the emitted .claude/agents/onyx.md has no maxTurns: N").toMatch(/^maxTurns: \d+$/m);
+        fs.writeFileSync(f, text.replace(/^maxTurns: \d+$/m, "maxTurns: 3"));
+      },
+      script: (p) => [{ name: "onyx", when: "You are Onyx", steps: Array.from({ length: calls }, () => readF(p, "src/x.ts")) }],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "onyx", calls, why); // every scripted Read ran: nothing stopped onyx at 3
+      expect({ subtype: r.final()?.subtype, turns: r.final()?.num_turns }, why).toEqual({ subtype: "success", turns: calls + 1 });
     } finally {
       r.dispose();
     }
@@ -491,6 +531,39 @@ describe.runIf(REGISTERED_HOSTS.includes("opencode")).concurrent("opencode: the 
       expect(res, why).toMatch(/"permission":"bash","pattern":"git commit \*","action":"deny"/);
       expect(res, why).toMatch(/"permission":"bash","pattern":"git push \*","action":"deny"/);
       expect(res, why).toMatch(/A {2}src\/staged\.ts/); // an allowed git command ran
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // NOT a proof (OpenCode's max-turns is not enforced): records what OpenCode 1.18.33 does with the emitted
+  // `steps:` field. From the cap on, it appends its "CRITICAL - MAXIMUM STEPS REACHED ... Tools are disabled"
+  // message to each request but still offers the tools (tool_choice auto) and runs the calls, so a model that
+  // keeps calling tools is never stopped. When a newer pin really stops the agent this test fails: then turn it
+  // into the proof and raise max-turns to native.
+  it("opencode: steps only tells subagent jade to stop (tools stay offered and run past the cap)", async () => {
+    const tree = await emittedTree("opencode");
+    const emittedCap = fs.readFileSync(path.join(tree, ".opencode/agents/jade.md"), "utf8").split(/^---$/m)[1]?.match(/^steps: (\d+)$/m)?.[1];
+    expect(Number(emittedCap), "the emitted .opencode/agents/jade.md front matter has no steps: N").toBeGreaterThan(3);
+    const calls = 8;
+    const r = await run({
+      tree,
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => {
+        const f = path.join(p, ".opencode/agents/jade.md");
+        fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace(/^steps: \d+$/m, "steps: 3"));
+      },
+      script: (p) => delegate("jade", "You are Jade", Array.from({ length: calls }, () => ocRead(p, "src/x.ts"))),
+    });
+    try {
+      const why = explain(r);
+      const jade = requestsOf(r, "jade");
+      const capped = jade.map((q) => /MAXIMUM STEPS REACHED/.test(JSON.stringify((q.body.messages as unknown[]).at(-1))));
+      expect(capped.slice(0, 4), `OpenCode did not mark the 3rd request as the last step\n${why}`).toEqual([false, false, true, true]);
+      for (const q of jade.slice(2)) expect({ tools: q.tools.length > 0, choice: q.body.tool_choice }, why).toEqual({ tools: true, choice: "auto" });
+      ranToEnd(r, "jade", calls, why); // every scripted read ran: nothing stopped jade at 3
+      const last = (jade.at(-1)?.body.messages ?? []) as { role?: string; content?: unknown }[];
+      expect(last.filter((m) => m.role === "tool" && String(m.content).includes("export const x = 1;")).length, why).toBe(calls);
     } finally {
       r.dispose();
     }

@@ -1,7 +1,9 @@
 // The adapters' static claims about the real-host suite stay true:
 //   - every `proofs` entry names a test that exists in enforce-out.test.ts, for that host, once;
 //   - each adapter's `checkedAgainst.version` is the CLI version this suite pins (versions.json);
-//   - the emitted MAPPING.md cites each proof beside a native/guard record of its constraint.
+//   - the emitted MAPPING.md cites each proof beside a native/guard record of its constraint;
+//   - every native/guard record in the emitted MAPPING.md names the proof of its constraint (an adapter
+//     change that raises a constraint to native/guard without a real-host test fails here).
 // No host CLI runs here.
 import fs from "node:fs";
 import path from "node:path";
@@ -18,6 +20,20 @@ const ENFORCE_OUT = path.join(path.dirname(new URL(import.meta.url).pathname), "
 function enforceOutTests(): string[] {
   const src = fs.readFileSync(ENFORCE_OUT, "utf8");
   return [...src.matchAll(/\bit(?:\.\w+)*\(\s*(["'`])((?:(?!\1)[^\\]|\\.)*)\1/g)].map((m) => m[2]!);
+}
+
+/** the rows of the record table of the emitted MAPPING.md: [role, constraint, level, how, loss, proven by] */
+async function mappingRows(host: string): Promise<string[][]> {
+  const mapping = fs.readFileSync(path.join(await emittedTree(host), "MAPPING.md"), "utf8");
+  const rows = mapping
+    .split("\n")
+    .filter((l) => l.startsWith("| "))
+    .map((l) => l.trim().replace(/^\|/, "").replace(/\|$/, "").split(/(?<!\\)\|/).map((c) => c.trim()));
+  const header = rows.findIndex((r) => r.join("|") === "role|constraint|level|how|loss|proven by");
+  expect(header, `${host}'s MAPPING.md has no | role | constraint | level | how | loss | proven by | table`).toBeGreaterThanOrEqual(0);
+  // the record table runs from its header (and the --- row) to the next table's header
+  const end = rows.findIndex((r, i) => i > header + 1 && r.every((c) => /^-+$/.test(c)));
+  return rows.slice(header + 2, end < 0 ? undefined : end - 1);
 }
 
 describe("adapter proofs and pins", () => {
@@ -48,16 +64,24 @@ describe("adapter proofs and pins", () => {
 
     it(`${host}: the emitted MAPPING.md cites each proof beside a native or guard record`, async () => {
       const a = await adapter();
-      const mapping = fs.readFileSync(path.join(await emittedTree(host), "MAPPING.md"), "utf8");
-      const rows = mapping
-        .split("\n")
-        .filter((l) => l.startsWith("| "))
-        .map((l) => l.trim().replace(/^\|/, "").replace(/\|$/, "").split(/(?<!\\)\|/).map((c) => c.trim()));
+      const rows = await mappingRows(host);
       for (const [constraint, test] of Object.entries(a.proofs)) {
         const cited = rows.filter((r) => r[1] === constraint && (r[2] === "native" || r[2] === "guard"));
         expect(cited.length, `no native/guard record of ${constraint} in ${host}'s MAPPING.md: the proof is never shown`).toBeGreaterThan(0);
         for (const r of cited) expect(r[5], `MAPPING.md row ${r.join(" | ")}`).toBe(test);
       }
+    });
+
+    // the other direction: a constraint the adapter raises to native/guard without a real-host proof fails here
+    it(`${host}: every native or guard record in the emitted MAPPING.md names a proof`, async () => {
+      const a = await adapter();
+      const records = (await mappingRows(host)).filter((r) => r[2] === "native" || r[2] === "guard");
+      expect(records.length, `no native/guard records in ${host}'s MAPPING.md: is the table format still | role | constraint | level | how | loss | proven by |?`).toBeGreaterThan(0);
+      const unproven = records.filter((r) => !r[5] || !a.proofs[r[1] as keyof Adapter["proofs"]] || r[5] !== a.proofs[r[1] as keyof Adapter["proofs"]]);
+      expect(
+        unproven.map((r) => `${r[0]} | ${r[1]} | ${r[2]} | ${r[3]}`),
+        `native/guard records with no proof: add an enforce-out test and cite it in adapters/${host} proofs, or lower the level`,
+      ).toEqual([]);
     });
   }
 });
