@@ -1,7 +1,7 @@
 // The host registry: one line per host. Adapters load lazily, so a build of one host imports only it.
-import type { Adapter } from "../src/adapter/types.js";
+import type { AdapterRegistry } from "../src/adapter/types.js";
 
-export const HOSTS: Readonly<Record<string, () => Promise<Adapter>>> = {
+export const HOSTS: AdapterRegistry = {
   "claude-code": async () => (await import("./claude-code/index.js")).ClaudeCodeAdapter,
   codex: async () => (await import("./codex/index.js")).CodexAdapter,
   opencode: async () => (await import("./opencode/index.js")).OpenCodeAdapter,

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Wires commands to the compiler. The only file that sets the exit code. Imports lazily.
+// Wires commands to the compiler and the host registry. The only file that sets the exit code. Imports lazily.
 import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
+// The registry is a table of lazy loaders: importing it loads no adapter.
+import { HOSTS as registry } from "../adapters/index.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -53,14 +55,14 @@ common(program.command("build"))
   .option("-q, --quiet", "print nothing but errors")
   .option("-v, --verbose", "also list info-level losses")
   .addHelpText("after", "\nExamples:\n  harness build\n  harness build --host claude-code --out generated\n\nExit codes: 0 ok, 1 unaccepted error-level losses, 2 invalid input or usage (nothing written).")
-  .action(async (opts) => run(async () => (await import("./commands/build.js")).build(opts)));
+  .action(async (opts) => run(async () => (await import("./commands/build.js")).build({ ...opts, registry })));
 
 common(program.command("check"))
   .description("compile in memory and compare with out/; exit 1 on drift (changed, missing or stray files)")
   .option("--json", "print a machine-readable report on stdout")
   .option("-q, --quiet", "print only the drifted paths")
   .addHelpText("after", "\nExamples:\n  harness check\n  harness check --json --host claude-code\n\nExit codes: 0 in sync, 1 drift or unaccepted losses, 2 invalid input or usage.")
-  .action(async (opts) => run(async () => (await import("./commands/check.js")).check(opts)));
+  .action(async (opts) => run(async () => (await import("./commands/check.js")).check({ ...opts, registry })));
 
 program
   .command("diff")
@@ -72,7 +74,7 @@ program
   .option("--all", "a matrix of every host listed in pipeline.yaml")
   .option("--json", "print the full comparison as JSON on stdout")
   .addHelpText("after", "\nExamples:\n  harness diff claude-code codex\n  harness diff claude-code opencode --role quartz\n  harness diff --all\n  harness diff claude-code codex --json\n\nExit codes: 0 shown, 2 invalid input or usage.")
-  .action(async (hosts: string[], opts) => run(async () => (await import("./commands/diff.js")).diff(hosts, opts)));
+  .action(async (hosts: string[], opts) => run(async () => (await import("./commands/diff.js")).diff(hosts, { ...opts, registry })));
 
 try {
   await program.parseAsync(process.argv);

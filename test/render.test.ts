@@ -7,7 +7,7 @@ import { renderFile, renderJson, renderMarkdown, renderToml, sortKeys } from "..
 
 const nasty = fc.oneof(
   fc.string({ unit: "grapheme" }),
-  fc.constantFrom("---", "\n---\n", "key: value", "# comment", "'single'", '"double"', "{{ handlebars }}", "a\nb\nc", "ünïcødé ✓ 🪨", "- list", "[x]", "*alias", "&anchor", "!tag", "@at", "|", ">", '"""', "'''", "\\", "\t", "null", "true", "0x1F", "1e3", "~", " leading", "trailing ", "\r\n"),
+  fc.constantFrom("---", "\n---\n", "key: value", "# comment", "'single'", '"double"', "{{ handlebars }}", "a\nb\nc", "ünïcødé ✓ 🪨", "- list", "[x]", "*alias", "&anchor", "!tag", "@at", "|", ">", '"""', "'''", "\\", "\t", "null", "true", "0x1F", "1e3", "~", " leading", "trailing ", "\r\n", "__proto__", "constructor"),
   fc.string({ unit: fc.constantFrom("-", ":", "#", "\n", "'", '"', "{", "}", " ", "a", "\\", "`", "$") }),
 );
 
@@ -46,6 +46,12 @@ describe("serializers round-trip hostile strings", () => {
   it("markdown bodies keep template syntax literal and end in exactly one newline", () => {
     const file = renderFile({ path: "a.md", kind: "markdown", frontmatter: { a: 1 }, body: "{{x}} $ARGUMENTS\n\n\n" });
     expect(file.content).toBe("---\na: 1\n---\n\n{{x}} $ARGUMENTS\n");
+  });
+
+  it('a "__proto__" key is kept as a key (found by the property test above)', () => {
+    const data = JSON.parse('{"__proto__": "x", "b": {"__proto__": {"c": 1}}}');
+    expect(JSON.parse(renderJson(data))).toEqual(data);
+    expect(renderJson(data)).toBe('{\n  "__proto__": "x",\n  "b": {\n    "__proto__": {\n      "c": 1\n    }\n  }\n}\n');
   });
 
   it("sortKeys drops undefined and keeps arrays in order", () => {

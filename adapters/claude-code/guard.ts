@@ -36,6 +36,7 @@
 // - GUARD_PROTECTED_PATHS are never writable while the guard is on, whatever the scopes say.
 import picomatch from "picomatch";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { sortKeys } from "../../src/emit/render.js";
 import { GUARD_MAIN_SOURCE, GUARD_RUNTIME_SOURCE } from "./guard-runtime.js";
 
 /** Where the guard script is written, relative to the project root. */
@@ -217,15 +218,6 @@ export function compileGuardPolicy(pipeline: PipelineIR): GuardPolicy {
 /** JSON with object keys sorted at every level (arrays keep their order). */
 function stableJson(value: unknown): string {
   return JSON.stringify(sortKeys(value), null, 2);
-}
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
 }
 
 function headerComment(): string {

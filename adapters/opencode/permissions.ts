@@ -37,7 +37,8 @@ class Rules {
       else return void this.narrowed.push(`"${pattern}" is a number-like key OpenCode would read out of order; left out`);
     }
     delete this.map[pattern];
-    this.map[pattern] = action;
+    // defineProperty: a "__proto__" pattern must stay a rule, not become the object's prototype.
+    Object.defineProperty(this.map, pattern, { value: action, enumerable: true, writable: true, configurable: true });
   }
 }
 

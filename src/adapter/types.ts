@@ -35,6 +35,9 @@ export interface Lowered {
   gaps?: readonly string[];
 }
 
+/** Host id → lazy loader. Built in adapters/index.ts and handed to the commands by src/cli.ts. */
+export type AdapterRegistry = Readonly<Record<string, () => Promise<Adapter>>>;
+
 export interface Adapter {
   /** kebab-case = folder name = out/ folder = CLI name */
   id: string;

@@ -2,7 +2,6 @@
 import { createTwoFilesPatch } from "diff";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { HOST_IDS } from "../../adapters/index.js";
 import { UsageError } from "../errors.js";
 import { findDrift, readManifest, type Drift } from "../fileset.js";
 import { displayPath } from "../load/load.js";
@@ -24,14 +23,14 @@ export function shortDiff(d: Drift, maxLines: number): string {
 }
 
 /** Host folders harness built earlier that the pipeline no longer lists. An unknown host is a usage error. */
-function orphanedHosts(outDir: string, built: readonly string[]): Drift[] {
+function orphanedHosts(outDir: string, built: readonly string[], known: readonly string[]): Drift[] {
   if (!existsSync(outDir)) return [];
   const found: Drift[] = [];
   for (const entry of readdirSync(outDir, { withFileTypes: true })) {
     if (!entry.isDirectory() || built.includes(entry.name)) continue;
     const manifest = readManifest(path.join(outDir, entry.name));
     if (!manifest) continue;
-    if (!HOST_IDS.includes(manifest.host))
+    if (!known.includes(manifest.host))
       throw new UsageError(`${displayPath(path.join(outDir, entry.name))} was built for host "${manifest.host}", which this harness does not know. Remove the folder, or use the harness version that knows that host.`);
     found.push({ host: entry.name, path: "", kind: "stray" });
   }
@@ -41,7 +40,7 @@ function orphanedHosts(outDir: string, built: readonly string[]): Drift[] {
 export async function check(options: CheckOptions): Promise<number> {
   const prepared = await prepare(options);
   const drift = prepared.outputs.flatMap((o) => findDrift(o.adapter.id, prepared.hostDir(o.adapter.id), o.files));
-  if (!options.host?.length) drift.push(...orphanedHosts(prepared.outDir, prepared.outputs.map((o) => o.adapter.id)));
+  if (!options.host?.length) drift.push(...orphanedHosts(prepared.outDir, prepared.outputs.map((o) => o.adapter.id), Object.keys(options.registry)));
   const blocking = prepared.losses.filter(isBlocking);
   if (options.json) {
     out(

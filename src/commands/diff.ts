@@ -1,10 +1,12 @@
 // harness diff: how two hosts (or all) realise the same pipeline, role by role.
+import type { AdapterRegistry } from "../adapter/types.js";
 import { UsageError } from "../errors.js";
 import { diffHosts, type HostDiff, type RoleDiff } from "../diff.js";
 import { color, out } from "../ui.js";
 import { prepare } from "./prepare.js";
 
 export interface DiffOptions {
+  registry: AdapterRegistry;
   roles: string;
   out: string;
   role?: string;
@@ -24,7 +26,7 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 
 export async function diff(hosts: string[], options: DiffOptions): Promise<number> {
   if (!options.all && hosts.length !== 2) throw new UsageError("harness diff needs two hosts (e.g. `harness diff claude-code codex`), or --all for every host.");
-  const prepared = await prepare({ roles: options.roles, out: options.out, ...(options.all ? {} : { host: hosts }) });
+  const prepared = await prepare({ registry: options.registry, roles: options.roles, out: options.out, ...(options.all ? {} : { host: hosts }) });
   if (options.role && !prepared.pipeline.roles.some((r) => r.id === options.role))
     throw new UsageError(`no role "${options.role}". Roles: ${prepared.pipeline.roles.map((r) => r.id).join(", ")}.`);
   // Keep the order the user asked for (A then B).

@@ -1,6 +1,6 @@
 // Shared by build, check and diff: read the roles, pick hosts, compile everything in memory.
 import path from "node:path";
-import { HOSTS, HOST_IDS } from "../../adapters/index.js";
+import type { AdapterRegistry } from "../adapter/types.js";
 import { compileHost, type HostOutput } from "../compile.js";
 import { UsageError, type Diagnostic } from "../errors.js";
 import { readPipeline } from "../ir/normalize.js";
@@ -9,6 +9,8 @@ import { collectLosses, findings, unusedAcceptances, type Finding, type Loss } f
 import { closest } from "../schema/diagnose.js";
 
 export interface CommonOptions {
+  /** The host registry (adapters/index.ts), passed in by src/cli.ts so src/ never imports adapters/. */
+  registry: AdapterRegistry;
   roles: string;
   out: string;
   host?: string[];
@@ -25,7 +27,8 @@ export interface Prepared {
   hostDir(host: string): string;
 }
 
-export function resolveHosts(requested: readonly string[] | undefined, pipeline: PipelineIR): string[] {
+export function resolveHosts(requested: readonly string[] | undefined, pipeline: PipelineIR, registry: AdapterRegistry): string[] {
+  const HOST_IDS = Object.keys(registry);
   for (const h of requested ?? []) {
     if (!HOST_IDS.includes(h)) {
       const near = closest(h, HOST_IDS);
@@ -38,9 +41,9 @@ export function resolveHosts(requested: readonly string[] | undefined, pipeline:
 }
 
 export async function prepare(options: CommonOptions): Promise<Prepared> {
-  const { pipeline, warnings } = readPipeline(path.resolve(options.roles), { knownHosts: HOST_IDS });
-  const hosts = resolveHosts(options.host, pipeline);
-  const adapters = await Promise.all(hosts.map((h) => HOSTS[h]!()));
+  const { pipeline, warnings } = readPipeline(path.resolve(options.roles), { knownHosts: Object.keys(options.registry) });
+  const hosts = resolveHosts(options.host, pipeline, options.registry);
+  const adapters = await Promise.all(hosts.map((h) => options.registry[h]!()));
   const outputs = adapters.map((a) => compileHost(pipeline, a));
   const losses = outputs.flatMap((o) => collectLosses(pipeline, o.adapter.id, o.fidelity));
   const found = outputs.flatMap((o) => findings(pipeline, o.adapter.id, o.fidelity, options.strict ?? false));

@@ -314,3 +314,19 @@ describe("lowering decisions", () => {
     expect(OpenCodeAdapter.checkedAgainst).toEqual({ program: "OpenCode", version: "1.18.33" });
   });
 });
+
+describe("OpenCode rule maps keep hostile keys", () => {
+  it('a never-write glob named "__proto__" is never lost (denied exactly or more widely)', async () => {
+    const { editRules } = await import("../../adapters/opencode/permissions.js");
+    const { evaluate, flattenPermission } = await import("../../adapters/opencode/wildcard.js");
+    for (const [write, never, path] of [
+      [["src/**"], ["src/__proto__"], "src/__proto__"],
+      [["**"], ["__proto__"], "__proto__"],
+      [["docs/**"], ["docs/constructor"], "docs/constructor"],
+    ] as const) {
+      const { rules } = editRules(write, never);
+      expect(Object.getPrototypeOf(rules)).toBe(Object.prototype);
+      expect(evaluate(flattenPermission({ edit: rules }), "edit", path), `${never[0]}`).toBe("deny");
+    }
+  });
+});

@@ -54,7 +54,7 @@ export async function buildEmitted(dest: string, roles = ROLES_DIR): Promise<Emi
     const { build } = await import("../../../src/commands/build.js");
     fs.rmSync(dest, { recursive: true, force: true });
     fs.mkdirSync(dest, { recursive: true });
-    const code = await build({ roles, out: dest, host: hosts, quiet: true });
+    const code = await build({ registry: registry.HOSTS, roles, out: dest, host: hosts, quiet: true });
     return { root: dest, hosts, code, durationMs: Date.now() - t0 };
   } catch (e) {
     const err = e as Error;
