@@ -1,7 +1,9 @@
 // How each (host, role, constraint) is realised. Nothing is dropped silently: every adapter reports
 // a record per constraint, and anything below `native` carries a loss code from one table.
 
-export const FIDELITY_LEVELS = ["native", "guard", "instructed", "lost"] as const;
+// `audit`: a generated hook at stage end compares what changed with the role's scope, restores and
+// fails what is out of scope (complete for file scope whatever wrote it; cannot undo a push).
+export const FIDELITY_LEVELS = ["native", "guard", "audit", "instructed", "lost"] as const;
 export type FidelityLevel = (typeof FIDELITY_LEVELS)[number];
 
 export { CONSTRAINTS, type Constraint } from "../schema/vocabulary.js";

@@ -109,6 +109,8 @@ export interface PoliciesIR {
   orchestratorShell: readonly string[];
   nestedAgents: boolean;
   maxHops: number;
+  /** `pipeline`: limits bind pipeline runs and roles only; `repository`: every session. */
+  scope: "pipeline" | "repository";
 }
 
 export interface AcceptedLossIR {

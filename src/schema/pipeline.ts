@@ -84,6 +84,12 @@ export const Policies = z
     nested_agents: z.boolean().default(false),
     /** The most delegations in one run; the orchestrator stops and asks beyond it. */
     max_hops: z.number().int().positive().optional(),
+    /**
+     * What the limits bind. `pipeline`: the orchestrator's limits apply while a pipeline run is
+     * active and each role's limits to that role wherever it runs; ordinary sessions and agents that
+     * are not roles keep the host's normal behaviour. `repository`: every session in the repository.
+     */
+    scope: z.enum(["pipeline", "repository"]).default("pipeline"),
   })
   .strict();
 
@@ -122,7 +128,7 @@ export const PipelineFile = z
       "what done looks like",
       "what is off limits",
     ]),
-    policies: Policies.default({ shell_deny: [], never_write: [], orchestrator_shell: [], nested_agents: false }),
+    policies: Policies.default({ shell_deny: [], never_write: [], orchestrator_shell: [], nested_agents: false, scope: "pipeline" }),
     temperatures: z.partialRecord(z.enum(TEMPERATURES), z.number().min(0).max(2)).default({ cold: 0.1, neutral: 0.3, warm: 0.6 }),
     hosts: z.record(Id, HostSettings.nullable()).default({}),
     accepted_losses: z.array(AcceptedLoss).default([]),
