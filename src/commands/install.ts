@@ -85,10 +85,16 @@ function writesFor(root: string, plan: Plan): Write[] {
   return writes;
 }
 
-function printDiff(root: string, writes: readonly Write[]): void {
+/** Shared files and changes as unified diffs; a new harness-only file as one line (its bytes are out/<host>/'s). */
+function printDiff(root: string, plan: Plan, writes: readonly Write[]): void {
   for (const w of writes) {
     const before = readCurrent(root, w.path);
-    const patch = createTwoFilesPatch(`a/${w.path}`, `b/${w.path}`, before ?? "", w.content ?? "", before === null ? "(new)" : "", w.content === null ? "(removed)" : "", { context: 3 });
+    const change = plan.changes.find((c) => c.path === w.path);
+    if (before === null && change?.mode === "whole" && w.content !== null) {
+      out(`+++ b/${w.path}\t(new file, ${w.content.split("\n").length - 1} lines)`);
+      continue;
+    }
+    const patch = createTwoFilesPatch(`a/${w.path}`, `b/${w.path}`, before ?? "", w.content ?? "", before === null ? "(new file)" : "", w.content === null ? "(removed)" : "", { context: 3 });
     out(patch.split("\n").slice(1).join("\n").replace(/\n$/, ""));
   }
 }
@@ -129,7 +135,7 @@ export async function install(options: InstallOptions): Promise<number> {
     const writes = writesFor(root, plan);
     if (options.dryRun) {
       if (options.json) json(root, plan, { dryRun: true, hosts: compiled.outputs.map((o) => o.host) });
-      else printDiff(root, writes);
+      else printDiff(root, plan, writes);
     } else {
       applyWrites(root, writes, options.hooks);
       if (options.json) json(root, plan, { dryRun: false, hosts: compiled.outputs.map((o) => o.host) });
@@ -151,7 +157,7 @@ export async function uninstall(options: InstallOptions): Promise<number> {
     const writes = writesFor(root, plan);
     if (options.dryRun) {
       if (options.json) json(root, plan, { dryRun: true, hosts });
-      else printDiff(root, writes);
+      else printDiff(root, plan, writes);
     } else {
       applyWrites(root, writes, options.hooks);
       if (options.json) json(root, plan, { dryRun: false, hosts });

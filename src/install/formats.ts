@@ -38,8 +38,10 @@ export function parseData(format: MergeFormat, text: string, file: string): Data
 /** The indentation and final newline of an existing JSON file, so a merge keeps its look. */
 function jsonStyle(text: string | null): { indent: string; newline: boolean } {
   if (text === null) return { indent: "  ", newline: true };
-  const m = /^[{[][^\n]*\n([ \t]+)\S/.exec(text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n"));
-  return { indent: m ? m[1]! : text.includes("\n") && text.trim().length > 2 ? "  " : "", newline: text.endsWith("\n") };
+  const body = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n").trim();
+  const m = /^[{[][^\n]*\n([ \t]+)\S/.exec(body);
+  // A one-line file stays one line, except an empty "{}" that harness fills.
+  return { indent: m ? m[1]! : body.includes("\n") || /^\{\s*\}$/.test(body) ? "  " : "", newline: text.endsWith("\n") };
 }
 
 /**
