@@ -103,7 +103,7 @@ function printProblems(root: string, plan: Plan): number {
   let n = 0;
   for (const c of plan.changes)
     for (const p of c.problems) {
-      err(`${displayPath(path.join(root, c.path))}: ${color.yellow("warning")} ${c.state === "modified" ? "W_HAND_EDIT" : "W_NOT_OWNED"} ${p}`);
+      err(`${displayPath(path.join(root, c.path))}:${p.line}:${p.column}: ${color.yellow("warning")} ${p.code} ${p.message}`);
       n++;
     }
   return n;

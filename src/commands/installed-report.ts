@@ -24,7 +24,7 @@ export function driftReport(root: string, plan: Plan, lock: Lock | null, hosts: 
           root: displayPath(root) || ".",
           lock: lock ? shown(LOCK_FILE) : null,
           hosts,
-          drift: drift.map((c) => ({ path: shown(c.path), kind: c.state, mode: c.mode, hosts: c.hosts, detail: c.problems })),
+          drift: drift.map((c) => ({ path: shown(c.path), kind: c.state, mode: c.mode, hosts: c.hosts, detail: c.problems.map((p) => ({ line: p.line, column: p.column, message: p.message.replace(/; kept.*$/, "") })) })),
           losses: blocking,
         },
         null,
@@ -36,7 +36,7 @@ export function driftReport(root: string, plan: Plan, lock: Lock | null, hosts: 
     for (const c of drift) {
       const what = c.state === "unrecorded" && c.problems.length ? `exists but harness did not write it; move it away, then run \`harness install\`` : FIX[c.state as Exclude<FileState, "ok">];
       err(`${color.red("E_DRIFT")} ${shown(c.path)} ${what}.`);
-      if (!options.quiet) for (const p of c.problems) err(color.dim(`  ${p.replace(/; kept.*$/, "")}`));
+      if (!options.quiet) for (const p of c.problems) err(color.dim(`  ${shown(c.path)}:${p.line}:${p.column}: ${p.message.replace(/; kept.*$/, "")}`));
     }
     if (blocking) err(color.red(`${blocking} unaccepted error-level loss(es). Run \`harness build\` to see them.`));
     if (drift.length) err(`${drift.length} installed file(s) out of sync with ${shown(LOCK_FILE)} and roles/.`);

@@ -189,7 +189,7 @@ export function modifiedItems(root: Data, items: readonly OwnedItem[]): OwnedIte
 
 /**
  * Remove owned items from `root` (mutated), last first, so children go before their containers.
- * Modified items are kept unless `force`. Returns the items it kept.
+ * Items changed by hand are kept unless `force` (returned); items already gone need nothing.
  */
 export function unmergeData(root: Data, items: readonly OwnedItem[], force: boolean): OwnedItem[] {
   const kept: OwnedItem[] = [];
@@ -204,6 +204,7 @@ export function unmergeData(root: Data, items: readonly OwnedItem[], force: bool
       if (empty) delete parent[key];
       continue;
     }
+    if (item.kind === "add" && !(Array.isArray(parent[key]) && parent[key].some((x) => deepEqual(x, item.value)))) continue;
     if (modified.has(item) && !force) {
       kept.push(item);
       continue;

@@ -4,19 +4,20 @@ import { findBlock, removeBlock } from "./block.js";
 import { parseData, renderData } from "./formats.js";
 import type { LockEntry } from "./lock.js";
 import { sha256 } from "./lock.js";
+import { problemAt, type Problem } from "./locate.js";
 import { clone, deepEqual, formatPath, isObject, modifiedItems, unmergeData, type Data, type OwnedItem } from "./merge.js";
 
-/** What a hand edit changed in harness's part, in words; empty when nothing did. */
-export function handEdits(path: string, current: string | null, entry: LockEntry): string[] {
+/** What a hand edit changed in harness's part, located in the file; empty when nothing did. */
+export function handEdits(path: string, current: string | null, entry: LockEntry): Problem[] {
   if (current === null) return [];
-  if (entry.mode === "whole") return sha256(current) === entry.sha256 ? [] : ["the file was edited"];
+  if (entry.mode === "whole") return sha256(current) === entry.sha256 ? [] : [problemAt("W_HAND_EDIT", path, null, "the file was edited")];
   if (entry.mode === "block") {
     const found = findBlock(current, path);
-    if (!found) return ["the harness block was deleted"];
-    return sha256(found.content) === entry.block ? [] : ["the harness block was edited"];
+    if (!found) return [problemAt("W_HAND_EDIT", path, null, "the harness block was deleted")];
+    return sha256(found.content) === entry.block ? [] : [problemAt("W_HAND_EDIT", path, current, "the harness block was edited")];
   }
   if (sha256(current) === entry.sha256) return [];
-  return modifiedItems(parseData(entry.format, current, path), entry.owned).map(describe);
+  return modifiedItems(parseData(entry.format, current, path), entry.owned).map((item) => problemAt("W_HAND_EDIT", path, current, describe(item), item.path));
 }
 
 function describe(item: OwnedItem): string {

@@ -8,6 +8,7 @@ import { renderLock, sha256, type Lock, type LockEntry } from "./lock.js";
 import { formatPath, mergeData, type Data, type OwnedItem } from "./merge.js";
 import { handEdits, strip } from "./parts.js";
 import { readCurrent } from "./safe-path.js";
+import { problemAt, type Problem } from "./locate.js";
 
 /** ok: as harness left it; the rest are what `check --installed` reports as drift. */
 export type FileState = "ok" | "missing" | "modified" | "outdated" | "unrecorded" | "orphaned";
@@ -21,7 +22,7 @@ export interface FileChange {
   executable: boolean;
   state: FileState;
   /** Why harness left the file as it is (hand edits, conflicts, a file it does not own). */
-  problems: string[];
+  problems: Problem[];
 }
 
 export interface Plan {
@@ -68,13 +69,13 @@ const brief = (v: unknown) => {
 };
 
 /** The file with harness's new part placed into the project's own text `base`. */
-function place(path: string, w: Wanted, base: string | null, force: boolean): { text: string; entry: LockEntry } | { problems: string[] } {
+function place(path: string, w: Wanted, base: string | null, force: boolean): { text: string; entry: LockEntry } | { problems: Problem[] } {
   const hosts = w.contributions.map((c) => c.host).sort();
   const created = base === null ? { created: true as const } : {};
   if (w.mode.mode === "whole") {
     const content = w.contributions[0]!.file.content;
     if (w.contributions.some((c) => c.file.content !== content)) throw new Error(`${path}: hosts ${hosts.join(", ")} emit different bytes for a whole file`);
-    if (base !== null && base !== content) return { problems: ["exists and harness did not write it; move it away (harness never overwrites a file it does not own)"] };
+    if (base !== null && base !== content) return { problems: [problemAt("W_NOT_OWNED", path, null, "exists and harness did not write it; move it away (harness never overwrites a file it does not own)")] };
     const executable = w.contributions.some((c) => c.file.executable);
     return { text: content, entry: { mode: "whole", hosts, sha256: sha256(content), ...(executable ? { executable: true as const } : {}) } };
   }
@@ -89,11 +90,11 @@ function place(path: string, w: Wanted, base: string | null, force: boolean): { 
   const baseData: Data = base === null ? {} : parseData(format, base, path);
   const data = base === null ? {} : parseData(format, base, path);
   const owned: OwnedItem[] = [];
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   for (const c of w.contributions) {
     const ours = parseData(format, c.file.content, `${c.host}: ${path}`);
     for (const k of mergeData(data, ours, { host: c.host, ...mergeRules(w), force, owned }))
-      problems.push(`${formatPath(k.path)} is ${brief(k.theirs)} here; ${c.host} needs ${brief(k.ours)}. Kept yours: remove the key, or run with --force to replace it (uninstall gives it back)`);
+      problems.push(problemAt("W_CONFLICT", path, base, `${formatPath(k.path)} is ${brief(k.theirs)} here; ${c.host} needs ${brief(k.ours)}. Kept yours: remove the key, or run with --force to replace it (uninstall gives it back)`, k.path));
   }
   if (problems.length) return { problems };
   const text = renderData(format, data, base, base === null ? null : baseData);
@@ -108,7 +109,7 @@ function withOriginal(path: string, text: string, entry: LockEntry, base: string
   return back === base ? entry : { ...entry, original: base };
 }
 
-function currentState(path: string, current: string | null, old: LockEntry | undefined, edits: string[]): FileState {
+function currentState(path: string, current: string | null, old: LockEntry | undefined, edits: readonly Problem[]): FileState {
   if (!old) return "unrecorded";
   if (current === null) return "missing";
   return edits.length ? "modified" : "ok";
@@ -133,12 +134,12 @@ export function planInstall(input: InstallInput): Plan {
     const edits = old ? handEdits(path, current, old) : [];
     let state = currentState(path, current, old, edits);
     const hosts = w.contributions.map((c) => c.host).sort();
-    const keep = (problems: string[]) => {
+    const keep = (problems: Problem[]) => {
       if (old) files[path] = old;
       changes.push({ path, mode: w.mode.mode, hosts, before: current, after: current, executable: false, state, problems });
     };
     if (edits.length && !force) {
-      keep(edits.map((e) => `${e}; kept (--force overwrites it)`));
+      keep(edits.map((e) => ({ ...e, message: `${e.message}; kept (--force overwrites it)` })));
       continue;
     }
     const base = old ? strip(path, current, old, true).text : current;
@@ -172,14 +173,15 @@ function removal(root: string, path: string, old: LockEntry, force: boolean, dro
     return base;
   }
   const edits = handEdits(path, current, old);
+  if (old.mode === "block" && remaining.length === 0 && !findBlock(current, path)) return { ...base, state: "modified" }; // the block was already taken out
   if (old.mode !== "merge" && edits.length && !force) {
     files[path] = old;
-    return { ...base, state: "modified", problems: edits.map((e) => `${e}; kept (--force removes it)`) };
+    return { ...base, state: "modified", problems: edits.map((e) => ({ ...e, message: `${e.message}; kept (--force removes it)` })) };
   }
   if (remaining.length === 0) {
     const { text, kept } = strip(path, current, old, force);
     if (kept.length) files[path] = { ...old, owned: kept, sha256: sha256(text ?? "") } as LockEntry;
-    return { ...base, after: text, state: edits.length ? "modified" : base.state, problems: kept.map((k) => `${formatPath(k.path)}: edited by hand; kept (--force removes it)`) };
+    return { ...base, after: text, state: edits.length ? "modified" : base.state, problems: kept.map((k) => problemAt("W_HAND_EDIT", path, current, `${formatPath(k.path)} was edited by hand; kept (--force removes it)`, k.path)) };
   }
   // Another installed host still shares this file: drop only what the leaving hosts own.
   if (old.mode === "whole") {
@@ -198,7 +200,7 @@ function removal(root: string, path: string, old: LockEntry, force: boolean, dro
   const { text, kept } = strip(path, current, old, force, drop);
   const owned = old.owned.filter((o) => !o.hosts.every((h) => drop.includes(h)) || kept.includes(o)).map((o) => ({ ...o, hosts: o.hosts.filter((h) => !drop.includes(h) || kept.includes(o)) }));
   files[path] = { ...old, hosts: remaining, owned, sha256: sha256(text ?? "") };
-  return { ...base, after: text, state: "ok", problems: kept.map((k) => `${formatPath(k.path)}: edited by hand; kept (--force removes it)`) };
+  return { ...base, after: text, state: "ok", problems: kept.map((k) => problemAt("W_HAND_EDIT", path, current, `${formatPath(k.path)} was edited by hand; kept (--force removes it)`, k.path)) };
 }
 
 export function planUninstall(root: string, lock: Lock, hosts: readonly string[], force: boolean): Plan {

@@ -141,7 +141,8 @@ describe("hand edits", () => {
     expect(await install(opts(dir))).toBe(1);
     expect(read(dir, ".claude/agents/jade.md")).toContain("My own line.");
     expect(json(dir, ".claude/settings.json").permissions.deny).not.toContain("Edit(.env)");
-    expect(stderr()).toContain("W_HAND_EDIT");
+    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_HAND_EDIT the file was edited; kept \(--force overwrites it\)\n/);
+    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT entry "Edit\(\.env\)" of permissions\.deny was removed or changed; kept/);
 
     expect(await install(opts(dir, { force: true }))).toBe(0);
     expect(read(dir, ".claude/agents/jade.md")).not.toContain("My own line.");
@@ -156,7 +157,7 @@ describe("hand edits", () => {
     const dir = teamProject(PEBBLE_ROLES, { ...TEAM_FILES, ".claude/agents/jade.md": "my own jade\n" });
     expect(await install(opts(dir, { force: true }))).toBe(1);
     expect(read(dir, ".claude/agents/jade.md")).toBe("my own jade\n");
-    expect(stderr()).toContain("harness did not write it");
+    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_NOT_OWNED exists and harness did not write it; move it away/);
     expect(await checkInstalled(opts(dir))).toBe(1);
     expect(readLock(dir)!.files[".claude/agents/jade.md"]).toBeUndefined();
     expect(await uninstall(opts(dir))).toBe(0);
@@ -167,7 +168,7 @@ describe("hand edits", () => {
     const files = { ...TEAM_FILES, "opencode.json": '{\n  "subagent_depth": 3\n}\n' };
     const dir = teamProject(PEBBLE_ROLES, files);
     expect(await install(opts(dir))).toBe(1);
-    expect(stderr()).toMatch(/subagent_depth is 3 here; opencode needs 1/);
+    expect(stderr()).toMatch(/opencode\.json:2:3: warning W_CONFLICT subagent_depth is 3 here; opencode needs 1\. Kept yours: remove the key, or run with --force to replace it \(uninstall gives it back\)\n/);
     expect(read(dir, "opencode.json")).toBe(files["opencode.json"]);
     expect(await install(opts(dir, { force: true }))).toBe(0);
     expect(json(dir, "opencode.json").subagent_depth).toBe(1);
