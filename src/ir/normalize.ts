@@ -4,6 +4,7 @@ import { loadProject } from "../load/load.js";
 import { fieldPositions } from "../load/yaml-source.js";
 import { CANONICAL_TOOLS, ID_PATTERN } from "../schema/vocabulary.js";
 import { checkProgram, expandEntry } from "./checks.js";
+import { hopNeed } from "./hops.js";
 import type { PipelineIR, RoleIR, StageIR } from "./types.js";
 import { validateProject, type ValidProject } from "./validate.js";
 
@@ -89,8 +90,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
 
   const order = (ids: readonly string[]) => [...ids].sort((a, b) => stages.findIndex((s) => s.id === a) - stages.findIndex((s) => s.id === b));
   const commands = Object.entries(p.commands).map(([id, c]) => ({ id, run: c.run, description: c.description, after: order(c.after) }));
-  const loopExtra = p.loop ? (p.loop.max_rounds - 1) * p.loop.stages.filter((id) => roles.find((r) => r.id === stages.find((s) => s.id === id)?.role)?.isolation === "subagent").length : 0;
-  const delegations = stages.filter((s) => roles.find((r) => r.id === s.role)?.isolation === "subagent").length + loopExtra;
+  const delegations = hopNeed(p, (id) => roles.find((r) => r.id === id)?.isolation).total;
 
   return {
     name: p.name,
