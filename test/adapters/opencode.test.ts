@@ -1,6 +1,7 @@
 // The OpenCode adapter, parsed back: every emitted file is read with a real parser (yaml for front
 // matter, JSON.parse for opencode.json) and its meaning compared with the IR, using OpenCode
 // 1.18.33's own rule evaluation (last matching rule wins; see adapters/opencode/wildcard.ts).
+import { HOST_IDS } from "../../adapters/index.js";
 import path from "node:path";
 import fc from "fast-check";
 import picomatch from "picomatch";
@@ -15,7 +16,7 @@ import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const read = (dir: string) => readPipeline(path.join(ROOT, dir), { knownHosts: ["claude-code", "opencode", "codex"] }).pipeline;
+const read = (dir: string) => readPipeline(path.join(ROOT, dir), { knownHosts: HOST_IDS }).pipeline;
 
 function frontMatter(text: string): { data: Record<string, unknown>; body: string; keys: string[] } {
   expect(text.startsWith("---\n"), "file starts with front matter").toBe(true);
