@@ -48,7 +48,13 @@ export interface Capabilities {
 
 export interface CheckedAgainst {
   program: string; // e.g. "Claude Code"
-  version: string; // exact version the real-host tests pin
+  version: string; // exact version the real-host tests pin; for basis "docs", the docs' date
+  /**
+   * "docs": the host has no CLI this project can install (Cursor, Antigravity), so its files rest on
+   * the documentation of `version` alone: no pin, no real-host test, no proofs, and MAPPING.md says
+   * "not proven on the real host". Default "real-host".
+   */
+  basis?: "real-host" | "docs";
 }
 
 export interface Lowered {

@@ -17,12 +17,12 @@ describe("harness install (CLI)", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n");
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^claude-code\s+into .*: 13 created, 1 updated, 0 removed, 0 unchanged · shared: \.claude\/settings\.json \(merged\), CLAUDE\.md \(block\)$/);
-    expect(lines[1]).toMatch(/^codex\s+into .*: \d+ created, 2 updated/);
+    expect(lines).toHaveLength(5); // pipeline.yaml's hosts
+    expect(lines[1]).toMatch(/^claude-code\s+into .*: 13 created, 1 updated, 0 removed, 0 unchanged · shared: \.claude\/settings\.json \(merged\), CLAUDE\.md \(block\)$/);
+    expect(lines[2]).toMatch(/^codex\s+into .*: \d+ created, 2 updated/);
     const check = harness(["check", "--installed"], dir);
     expect(check.code).toBe(0);
-    expect(check.stdout).toMatch(/^ok claude-code, codex, opencode installed in .*: \d+ files match harness\.lock\.json and roles\/\n$/);
+    expect(check.stdout).toMatch(/^ok antigravity, claude-code, codex, cursor, opencode installed in .*: \d+ files match harness\.lock\.json and roles\/\n$/);
   });
 
   it("--dry-run shows the plan as a diff and writes nothing", () => {
@@ -44,7 +44,7 @@ describe("harness install (CLI)", () => {
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.lock).toBe("written");
-    expect(report.changes.find((c: { path: string }) => c.path === "AGENTS.md")).toMatchObject({ action: "update", mode: "block", hosts: ["codex", "opencode"] });
+    expect(report.changes.find((c: { path: string }) => c.path === "AGENTS.md")).toMatchObject({ action: "update", mode: "block", hosts: ["antigravity", "codex", "cursor", "opencode"] });
     expect(harness(["uninstall"], dir).code).toBe(0);
     expect(snapshot(dir)).toEqual(before);
   });

@@ -67,7 +67,8 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(read(dir, ".claude/agents/docs-bot.md")).toBe(TEAM_FILES[".claude/agents/docs-bot.md"]);
     expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(true);
     expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
-    expect(readLock(dir)!.hosts).toEqual(["claude-code", "codex", "opencode"]);
+    expect(readLock(dir)!.hosts).toEqual(["antigravity", "claude-code", "codex", "cursor", "opencode"]); // pipeline.yaml's hosts
+    expect(agents).toContain("In Cursor, start a run with");
 
     expect(await checkInstalled(opts(dir))).toBe(0);
     expect(await install(opts(dir))).toBe(0);
@@ -88,7 +89,7 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(agents).toContain("In OpenCode, start a run");
     expect(existsSync(path.join(dir, ".codex/agents"))).toBe(false);
     expect(read(dir, ".codex/config.toml")).toBe(TEAM_FILES[".codex/config.toml"]);
-    expect(readLock(dir)!.hosts).toEqual(["claude-code", "opencode"]);
+    expect(readLock(dir)!.hosts).toEqual(["antigravity", "claude-code", "cursor", "opencode"]);
     expect(await checkInstalled(opts(dir))).toBe(0);
     expect(await uninstall(opts(dir))).toBe(0);
     expect(snapshot(dir)).toEqual(snapshot(teamProject(PEBBLE_ROLES)));
