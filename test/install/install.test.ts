@@ -1,6 +1,6 @@
 // harness install / uninstall / check --installed through the command functions, on a project that
 // already has its own Claude Code, OpenCode and Codex config and AGENTS.md.
-import { existsSync, readFileSync, rmSync, symlinkSync, mkdirSync, writeFileSync, mkdtempSync, statSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync, symlinkSync, mkdirSync, writeFileSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as tomlParse } from "smol-toml";
@@ -66,6 +66,10 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(agents).toContain("In OpenCode, start a run with `/pebble");
     expect(read(dir, ".claude/agents/docs-bot.md")).toBe(TEAM_FILES[".claude/agents/docs-bot.md"]);
     expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(true);
+    expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
+    chmodSync(path.join(dir, ".codex/bin/jade.sh"), 0o644); // a lost executable bit is drift, and install restores it
+    expect(await checkInstalled(opts(dir))).toBe(1);
+    expect(await install(opts(dir))).toBe(0);
     expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
     expect(readLock(dir)!.hosts).toEqual(["antigravity", "claude-code", "codex", "cursor", "opencode"]); // pipeline.yaml's hosts
     expect(agents).toContain("In Cursor, start a run with");
