@@ -110,6 +110,24 @@ describe("install into a project with its own config, then uninstall", () => {
   });
 });
 
+describe("one host at a time", () => {
+  it("install --host adds a host and keeps those already installed; uninstall --dry-run writes nothing", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    expect(await install(opts(dir, { host: ["claude-code"] }))).toBe(0);
+    expect(readLock(dir)!.hosts).toEqual(["claude-code"]);
+    expect(read(dir, "AGENTS.md")).toBe(TEAM_FILES["AGENTS.md"]); // Claude Code does not read AGENTS.md
+    expect(await install(opts(dir, { host: ["codex"] }))).toBe(0);
+    expect(readLock(dir)!.hosts).toEqual(["claude-code", "codex"]);
+    expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(true);
+    expect(read(dir, "AGENTS.md")).toContain("**Codex:**");
+    expect(read(dir, "AGENTS.md")).not.toContain("In OpenCode");
+    const installed = snapshot(dir);
+    expect(await uninstall(opts(dir, { dryRun: true }))).toBe(0);
+    expect(snapshot(dir)).toEqual(installed);
+    expect(await checkInstalled(opts(dir))).toBe(0);
+  });
+});
+
 describe("refusals", () => {
   it("installs nothing while the pipeline has unaccepted error-level losses on a host (exit 1)", async () => {
     const dir = teamProject(MINI_ROLES, {});
