@@ -6,6 +6,7 @@ import { closest } from "../schema/diagnose.js";
 import { ARTIFACT_REF } from "../schema/role.js";
 import type { StageData } from "../schema/pipeline.js";
 import type { ValidProject } from "./validate.js";
+import { describeNeed, hopNeed } from "./hops.js";
 
 export interface CheckContext {
   project: ValidProject;
@@ -150,6 +151,14 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
           err("E_SCOPE_CONFLICT", locate(rs, ["writes"]), "writes", `the role writes "${a}" (${p}), but its never_write covers that path, so the write can never happen. Narrow never_write or drop "${a}" from writes.`);
       }
     }
+  }
+
+  // A hop cap below what the pipeline's own retries and loop allow would stop runs that are still within them.
+  const cap = pipeline.policies.max_hops;
+  if (cap !== undefined) {
+    const need = hopNeed(pipeline, (id) => roleById.get(id)?.data.isolation);
+    if (cap < need.total)
+      warn("W_MAX_HOPS_LOW", locate(src, ["policies", "max_hops"]), "policies.max_hops", `${cap} is below the ${need.total} delegations a run can need (${describeNeed(need)}); the orchestrator would stop runs still within their retries and loop rounds. Raise it to ${need.total}, or remove it to use that default.`);
   }
 
   // Hosts and accepted losses.

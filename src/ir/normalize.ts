@@ -4,6 +4,7 @@ import { loadProject } from "../load/load.js";
 import { fieldPositions } from "../load/yaml-source.js";
 import { CANONICAL_TOOLS, ID_PATTERN } from "../schema/vocabulary.js";
 import { checkProgram, expandEntry } from "./checks.js";
+import { hopNeed } from "./hops.js";
 import type { PipelineIR, RoleIR, StageIR } from "./types.js";
 import { validateProject, type ValidProject } from "./validate.js";
 
@@ -103,11 +104,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
   const commands = Object.entries(p.commands).map(([id, c]) => ({ id, run: c.run, description: c.description, after: order(c.after) }));
   const isolationOf = new Map<string, string>();
   for (const r of roles) if (!isolationOf.has(r.id)) isolationOf.set(r.id, r.isolation);
-  const stageRole = new Map<string, string>();
-  for (const s of stages) if (!stageRole.has(s.id)) stageRole.set(s.id, s.role);
-  const delegated = (role: string | undefined) => role !== undefined && isolationOf.get(role) === "subagent";
-  const loopExtra = p.loop ? (p.loop.max_rounds - 1) * p.loop.stages.filter((id) => delegated(stageRole.get(id))).length : 0;
-  const delegations = stages.filter((s) => delegated(s.role)).length + loopExtra;
+  const delegations = hopNeed(p, (id) => isolationOf.get(id)).total;
 
   return {
     name: p.name,
