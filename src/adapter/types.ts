@@ -83,5 +83,7 @@ export interface Adapter {
    * constraint on the pinned host version. Static data: build never runs tests.
    */
   proofs: Readonly<Partial<Record<Constraint, string>>>;
+  /** The same for `audit` records: the real-host test that shows the stage-end audit restoring and failing. */
+  auditProofs?: Readonly<Partial<Record<Constraint, string>>>;
   lower(pipeline: PipelineIR): Lowered;
 }

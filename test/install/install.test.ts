@@ -44,7 +44,9 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("echo audit >/dev/null");
     expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.mjs");
-    expect(settings.hooks.PostToolUse).toEqual(JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse);
+    // The team's PostToolUse entry first, untouched; harness's (the stage-end audit) after it.
+    expect(settings.hooks.PostToolUse[0]).toEqual(JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse[0]);
+    expect(settings.hooks.PostToolUse.slice(1).every((e: { hooks: { command: string }[] }) => e.hooks[0]!.command.includes("harness-"))).toBe(true);
 
     const oc = json(dir, "opencode.json");
     expect(oc.mcp.docs.command).toEqual(["true"]);
