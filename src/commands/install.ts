@@ -99,6 +99,9 @@ function printDiff(root: string, plan: Plan, writes: readonly Write[]): void {
   }
 }
 
+/** Conflicts and files harness does not own stop the whole install; hand edits are kept file by file. */
+const blocked = (plan: Plan) => plan.changes.some((c) => c.problems.some((p) => p.code !== "W_HAND_EDIT"));
+
 function printProblems(root: string, plan: Plan): number {
   let n = 0;
   for (const c of plan.changes)
@@ -136,6 +139,15 @@ export async function install(options: InstallOptions): Promise<number> {
     if (options.dryRun) {
       if (options.json) json(root, plan, { dryRun: true, hosts: compiled.outputs.map((o) => o.host) });
       else printDiff(root, plan, writes);
+    } else if (blocked(plan)) {
+      // A file harness needs is the project's own, or a key conflicts: installing the rest would
+      // leave a host half installed (agents without their config), so nothing is written.
+      if (options.json) json(root, plan, { dryRun: false, installed: false, hosts: compiled.outputs.map((o) => o.host) });
+      else {
+        printProblems(root, plan);
+        err(color.red("Nothing was installed. Resolve the conflicts above (or use --force to take over conflicting keys), then run harness install again."));
+      }
+      return 1;
     } else {
       applyWrites(root, writes, options.hooks);
       if (options.json) json(root, plan, { dryRun: false, hosts: compiled.outputs.map((o) => o.host) });

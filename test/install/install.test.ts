@@ -178,15 +178,29 @@ describe("hand edits", () => {
     expect(json(dir, ".claude/settings.json")).toEqual({ ...JSON.parse(TEAM_FILES[".claude/settings.json"]!), model: "sonnet" });
   });
 
-  it("never overwrites a file harness did not write, even with --force", async () => {
-    const dir = teamProject(PEBBLE_ROLES, { ...TEAM_FILES, ".claude/agents/jade.md": "my own jade\n" });
+  it("never overwrites a file harness did not write, even with --force: nothing is installed", async () => {
+    const files = { ...TEAM_FILES, ".claude/agents/jade.md": "my own jade\n" };
+    const dir = teamProject(PEBBLE_ROLES, files);
+    const before = snapshot(dir);
+    expect(await install(opts(dir, { force: true }))).toBe(1);
+    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_NOT_OWNED exists and harness did not write it; move it away/);
+    expect(stderr()).toContain("Nothing was installed.");
+    expect(snapshot(dir)).toEqual(before); // no host half installed
+    expect(await checkInstalled(opts(dir))).toBe(1);
+  });
+
+  it("a project's own file at a harness path, found after an install, stops a re-install and is kept", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    expect(await install(opts(dir))).toBe(0);
+    const lock = readLock(dir)!;
+    delete lock.files[".claude/agents/jade.md"]; // as if the team had written it themselves
+    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify(lock));
+    writeFileSync(path.join(dir, ".claude/agents/jade.md"), "my own jade\n");
     expect(await install(opts(dir, { force: true }))).toBe(1);
     expect(read(dir, ".claude/agents/jade.md")).toBe("my own jade\n");
-    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_NOT_OWNED exists and harness did not write it; move it away/);
-    expect(await checkInstalled(opts(dir))).toBe(1);
-    expect(readLock(dir)!.files[".claude/agents/jade.md"]).toBeUndefined();
     expect(await uninstall(opts(dir))).toBe(0);
     expect(read(dir, ".claude/agents/jade.md")).toBe("my own jade\n");
+    expect(existsSync(path.join(dir, ".claude/agents/mica.md"))).toBe(false);
   });
 
   it("a conflicting key is kept unless --force, and uninstall gives it back", async () => {
