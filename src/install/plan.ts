@@ -161,8 +161,7 @@ export function planInstall(input: InstallInput): Plan {
     changes.push(removal(root, path, old, force, old.hosts, files));
   }
   changes.sort(byPath);
-  const hosts = [...new Set([...input.outputs.map((o) => o.host)])].sort();
-  return { ...finish(lock, Object.keys(files).length ? { ...input.header, hosts, files } : null), changes };
+  return { ...finish(lock, Object.keys(files).length ? { ...input.header, hosts: hostsOf(files), files } : null), changes };
 }
 
 /** Take out the parts of `old` that only hosts in `drop` own; keeps hand-edited parts unless force. */
@@ -211,9 +210,11 @@ export function planUninstall(root: string, lock: Lock, hosts: readonly string[]
     .map(([path, old]) => (old.hosts.some((h) => hosts.includes(h)) ? removal(root, path, old, force, hosts, files) : ((files[path] = old), null)))
     .filter((c): c is FileChange => c !== null)
     .sort(byPath);
-  const remaining = lock.hosts.filter((h) => !hosts.includes(h));
-  return { ...finish(lock, Object.keys(files).length ? { ...lock, hosts: remaining, files } : null), changes };
+  return { ...finish(lock, Object.keys(files).length ? { ...lock, hosts: hostsOf(files), files } : null), changes };
 }
+
+/** The installed hosts are those owning something, including parts kept because they were edited by hand. */
+const hostsOf = (files: Record<string, LockEntry>) => [...new Set(Object.values(files).flatMap((e) => e.hosts))].sort();
 
 function finish(lock: Lock | null, next: Lock | null): Omit<Plan, "changes"> {
   return { lock: next, lockBefore: lock ? renderLock(lock) : null, lockAfter: next ? renderLock(next) : null };

@@ -169,6 +169,11 @@ describe("hand edits", () => {
     expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_HAND_EDIT the file was edited; kept \(--force overwrites it\)\n/);
     expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT entry "Edit\(\.env\)" of permissions\.deny was removed or changed; kept/);
 
+    // Uninstall keeps hand-edited parts (and the lock that names them) until --force.
+    const edited = snapshot(dir);
+    expect(await uninstall(opts(dir, { dryRun: true }))).toBe(1);
+    expect(snapshot(dir)).toEqual(edited);
+
     expect(await install(opts(dir, { force: true }))).toBe(0);
     expect(read(dir, ".claude/agents/jade.md")).not.toContain("My own line.");
     expect(json(dir, ".claude/settings.json").permissions.deny).toContain("Edit(.env)");
@@ -201,6 +206,21 @@ describe("hand edits", () => {
     expect(await uninstall(opts(dir))).toBe(0);
     expect(read(dir, ".claude/agents/jade.md")).toBe("my own jade\n");
     expect(existsSync(path.join(dir, ".claude/agents/mica.md"))).toBe(false);
+  });
+
+  it("uninstall keeps a hand-edited file and its lock entry, and --force removes it", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    const before = snapshot(dir);
+    expect(await install(opts(dir))).toBe(0);
+    const edited = read(dir, "CLAUDE.md").replace("# Pebble", "# Pebble, our way");
+    writeFileSync(path.join(dir, "CLAUDE.md"), edited);
+    expect(await uninstall(opts(dir))).toBe(1);
+    expect(read(dir, "CLAUDE.md")).toBe(edited);
+    expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(false);
+    expect(readLock(dir)!.hosts).toEqual(["claude-code"]);
+    expect(Object.keys(readLock(dir)!.files)).toEqual(["CLAUDE.md"]);
+    expect(await uninstall(opts(dir, { force: true }))).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
   });
 
   it("a conflicting key is kept unless --force, and uninstall gives it back", async () => {
