@@ -32,7 +32,8 @@ describe("harness install (CLI)", () => {
     expect(r.code).toBe(0);
     expect(snapshot(dir)).toEqual(before);
     expect(r.stdout).toContain("--- a/.claude/settings.json\n+++ b/.claude/settings.json");
-    expect(r.stdout).toMatch(/^\+ {6}"Bash\(git stash push\)",?$/m);
+    expect(r.stdout).toContain('\n-    "allow": ["Bash(npm run lint)", "Read(docs/**)"],\n');
+    expect(r.stdout).toContain('\n+    "allow": ["Bash(npm run lint)", "Read(docs/**)", "Bash(git stash push)", "Bash(git stash push *)"],\n');
     expect(r.stdout).toContain("--- a/harness.lock.json\t(new file)\n+++ b/harness.lock.json");
     expect(r.stdout).not.toContain("--- a/AGENTS.md"); // only Claude Code was asked for
   });

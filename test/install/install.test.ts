@@ -74,6 +74,11 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(await install(opts(dir))).toBe(0);
     expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
     expect(readLock(dir)!.hosts).toEqual(["antigravity", "claude-code", "codex", "cursor", "opencode"]); // pipeline.yaml's hosts
+    // Edited in place: the team's own layout stays (compact arrays, key order), so the lock needs no copy.
+    expect(read(dir, ".claude/settings.json")).toContain('"allow": ["Bash(npm run lint)", "Read(docs/**)", "Bash(git stash push)"');
+    expect(read(dir, ".claude/settings.json")).toContain('\n      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "echo audit >/dev/null" }] },\n');
+    expect(read(dir, "opencode.json")).toContain('\n  "mcp": { "docs": { "type": "local", "command": ["true"], "enabled": false } },\n');
+    for (const [rel, entry] of Object.entries(readLock(dir)!.files)) expect(entry.original, rel).toBeUndefined();
     expect(agents).toContain("In Cursor, start a run with");
 
     expect(await checkInstalled(opts(dir))).toBe(0);
