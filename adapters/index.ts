@@ -4,6 +4,7 @@ import type { AdapterRegistry } from "../src/adapter/types.js";
 export const HOSTS: AdapterRegistry = {
   "claude-code": async () => (await import("./claude-code/index.js")).ClaudeCodeAdapter,
   codex: async () => (await import("./codex/index.js")).CodexAdapter,
+  "gemini-cli": async () => (await import("./gemini-cli/index.js")).GeminiCliAdapter,
   opencode: async () => (await import("./opencode/index.js")).OpenCodeAdapter,
 };
 

@@ -15,9 +15,10 @@ import { compileHost } from "../../src/compile.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { splitFrontMatter } from "../helpers/markdown.js";
+import { HOST_IDS } from "../../adapters/index.js";
 
 const MINI = path.resolve(import.meta.dirname, "../fixtures/mini");
-const base = readPipeline(MINI, { knownHosts: ["claude-code", "opencode", "codex"] }).pipeline;
+const base = readPipeline(MINI, { knownHosts: HOST_IDS }).pipeline;
 
 /** Strings built from the pieces most likely to end a literal early, plus any Unicode. */
 const NASTY = ['"""', "'''", '"', "'", "\\", "\\n", "\n", "\r\n", "\r", "\t", "\u0000", "\u0001", "\u001b[0m", "\u007f", "\u0085", "\u2028", "\u2029", "\ufeff", "#", "[x]", "{a}", "$(id)", "`id`", "${HOME}", "*", "😀", "é", "e\u0301", "-c", "--", ") ", "prefix_rule(", "--- \n"];

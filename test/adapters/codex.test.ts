@@ -12,11 +12,12 @@ import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { CANONICAL_TOOLS } from "../../src/schema/vocabulary.js";
 import { splitFrontMatter } from "../helpers/markdown.js";
+import { HOST_IDS } from "../../adapters/index.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PEBBLE = path.join(ROOT, "roles");
 const MINI = path.join(ROOT, "test/fixtures/mini");
-const readCodex = (dir: string): PipelineIR => readPipeline(dir, { knownHosts: ["claude-code", "opencode", "codex"] }).pipeline;
+const readCodex = (dir: string): PipelineIR => readPipeline(dir, { knownHosts: HOST_IDS }).pipeline;
 
 // Keys of a Codex 0.171 agent role file we write (all valid: name/description/developer_instructions
 // plus config.toml keys; the real program rejects unknown ones).

@@ -14,11 +14,13 @@ import type { Adapter } from "../../src/adapter/types.js";
 import { emittedTree, REGISTERED_HOSTS } from "./helpers.js";
 import { HOST_VERSIONS } from "./versions.js";
 
-const ENFORCE_OUT = path.join(path.dirname(new URL(import.meta.url).pathname), "enforce-out.test.ts");
+const HERE = path.dirname(new URL(import.meta.url).pathname);
+/** enforce-out.test.ts and the per-host enforce-out-<host>.test.ts files */
+const ENFORCE_OUT = fs.readdirSync(HERE).filter((f) => /^enforce-out(-[a-z0-9-]+)?\.test\.ts$/.test(f)).map((f) => path.join(HERE, f));
 
-/** the names of the tests declared in enforce-out.test.ts (string literals passed to it(…)) */
+/** the names of the tests declared in the enforce-out files (string literals passed to it(…)) */
 function enforceOutTests(): string[] {
-  const src = fs.readFileSync(ENFORCE_OUT, "utf8");
+  const src = ENFORCE_OUT.map((f) => fs.readFileSync(f, "utf8")).join("\n");
   return [...src.matchAll(/\bit(?:\.\w+)*\(\s*(["'`])((?:(?!\1)[^\\]|\\.)*)\1/g)].map((m) => m[2]!);
 }
 
