@@ -106,9 +106,10 @@ if (only.includes("bundled")) {
   if (/^\s+install\b/m.test(help)) {
     const project = path.join(tmp, "project");
     cases.push({
-      name: "harness install (claude-code, no change)",
+      // the three real-host-proven hosts (at main 1968f82 all five stop at AGENTS.md's install modes)
+      name: "harness install (claude-code, codex, opencode; no change)",
       base: "node -e 0",
-      args: harness("install", "--host", "claude-code", "--target", project, "-q"),
+      args: harness("install", "--into", project, "-q", "--host", "claude-code", "--host", "codex", "--host", "opencode"),
       before: () => mkdirSync(project, { recursive: true }),
       ok: [0, 1],
     });
