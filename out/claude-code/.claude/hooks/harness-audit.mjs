@@ -19,6 +19,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const POLICY = {
+  "exempt": [
+    {
+      "flags": "s",
+      "glob": ".claude/worktrees/**",
+      "re": "^(?:\\.claude\\/worktrees(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    }
+  ],
   "format": 1,
   "host": "Claude Code",
   "pipeline": "pebble",
@@ -1694,6 +1701,7 @@ function auditStop(key, roleHint) {
       auditSnapshot(ctx, work);
       const out = auditChanges(ctx, state.tree, work).filter((c) => {
         const rel = auditRel(ctx, c.path);
+        if (rel !== null && auditMatch(POLICY.exempt, rel)) return false;
         return rel === null || !auditInScope(POLICY, allowed, rel);
       });
       if (!out.length) break;
