@@ -1,3 +1,4 @@
+import { HOST_IDS } from "../adapters/index.js";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -26,7 +27,7 @@ function errorsAfter(edits: Record<string, (text: string) => string>): string[] 
 
 describe("validation", () => {
   it("accepts the bundled Pebble roles and the mini fixture", () => {
-    expect(() => readPipeline(PEBBLE_ROLES, { knownHosts: HOSTS })).not.toThrow();
+    expect(() => readPipeline(PEBBLE_ROLES, { knownHosts: HOST_IDS })).not.toThrow();
     expect(errorsAfter({})).toEqual([]);
   });
 

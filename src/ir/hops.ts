@@ -13,9 +13,11 @@ export interface HopNeed {
 
 export function hopNeed(pipeline: PipelineFileData, isolationOf: (role: string) => string | undefined): HopNeed {
   const stages = pipeline.stages.flatMap((e) => ("parallel" in e ? e.parallel : [e]));
+  const roleOf = new Map<string, string>();
+  for (const s of stages) if (!roleOf.has(s.id)) roleOf.set(s.id, s.role);
   const delegatedStage = (id: string) => {
-    const s = stages.find((x) => x.id === id);
-    return s !== undefined && isolationOf(s.role) === "subagent";
+    const role = roleOf.get(id);
+    return role !== undefined && isolationOf(role) === "subagent";
   };
   const delegated = stages.filter((s) => delegatedStage(s.id)).length;
   const retries = pipeline.checks.filter((c) => c.on_failure !== "human" && delegatedStage(c.on_failure)).reduce((n, c) => n + c.retries, 0);
