@@ -25,6 +25,7 @@ export const LOSS_CODES = {
   L_SPAWN_INSTRUCTED: { severity: "error", text: "the host cannot stop this role from starting agents" },
   L_TOOL_MISSING: { severity: "warning", text: "a canonical tool has no equivalent on this host and was dropped (narrower)" },
   L_GLOB_NARROWED: { severity: "warning", text: "a glob could not be written exactly in the host's dialect and was narrowed" },
+  L_FILE_VIA_FOLDER: { severity: "warning", text: "the host grants writes to folders only: a single file is granted through its folder, where every other artifact path stays read-only but new files no artifact names are writable too (wider)" },
   L_MODEL_UNMAPPED: { severity: "info", text: "no model mapping for this tier; the host default is used" },
   L_TOOLS_SHARED: { severity: "warning", text: "the host gives every agent the same tools; tools the role does not list are withheld only by its prompt" },
   L_WORKTREE_UNSUPPORTED: { severity: "warning", text: "the host cannot give this role its own worktree; it shares the checkout" },
