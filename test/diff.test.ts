@@ -22,7 +22,7 @@ describe("harness diff", () => {
     const { pipeline, outputs } = await compileAll(PEBBLE_ROLES, ["claude-code", "codex"]);
     const quartz = diffHosts(pipeline, outputs, "quartz").roles[0]!;
     const row = (c: string) => quartz.constraints.find((x) => x.constraint === c)!;
-    expect(row("write-scope").sides["claude-code"]).toEqual([{ level: "guard", how: '.claude/hooks/harness-guard.mjs on agent_type "quartz"' }]);
+    expect(row("write-scope").sides["claude-code"]).toEqual([{ level: "guard", how: ".claude/hooks/harness-guard.mjs in .claude/agents/quartz.md front matter" }]);
     expect(row("write-scope").sides.codex!.map((s) => s.level)).toEqual(["instructed", "native"]);
     expect(row("write-scope").sides.codex![0]!.loss).toBe("L_SCOPE_INSTRUCTED");
     expect(row("write-scope").sides.codex![1]!.how).toContain(".codex/bin/quartz.sh");
