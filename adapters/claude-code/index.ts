@@ -9,6 +9,7 @@ import { CLAUDE_TOOLS, SPAWN_TOOL } from "./tools.js";
 import { GUARD_GAPS, GUARD_OFF_ENV, GUARD_PATH, ORCHESTRATOR, guardHooks, renderGuard } from "./guard.js";
 import { settingsDenies } from "./settings-rules.js";
 import { claudeFidelity } from "./fidelity.js";
+import { CLAUDE_AUDIT_PROOFS, withClaudeAudit } from "./audit.js";
 import { claudeMd } from "./templates.gen.js";
 
 export const HOST_ID = "claude-code";
@@ -61,10 +62,12 @@ function settings(pipeline: PipelineIR): HostFile {
   const p = pipeline.policies;
   const base = { $schema: "https://json.schemastore.org/claude-code-settings.json" };
   // scope pipeline: settings.json binds every session, so it carries none of the pipeline's limits
-  if (p.scope === "pipeline") return { path: ".claude/settings.json", kind: "json", data: base };
+  if (p.scope === "pipeline") return { path: ".claude/settings.json", kind: "json", install: { mode: "merge" }, data: base };
   return {
     path: ".claude/settings.json",
     kind: "json",
+    // Shared with the project's own hooks, permissions and env: install merges by key and entry.
+    install: { mode: "merge" },
     data: {
       ...base,
       permissions: {
@@ -98,7 +101,7 @@ function instructions(pipeline: PipelineIR): HostFile {
         : `The guard hook \`${GUARD_PATH}\` (wired in \`.claude/settings.json\`) enforces the roles' limits in every session in this project; every main thread counts as the orchestrator.`,
     killEnv: GUARD_OFF_ENV,
   });
-  return { path: "CLAUDE.md", kind: "text", text };
+  return { path: "CLAUDE.md", kind: "text", text, install: { mode: "block" } };
 }
 
 export const ClaudeCodeAdapter: Adapter = {
@@ -124,6 +127,7 @@ export const ClaudeCodeAdapter: Adapter = {
     model: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
     "max-turns": "claude-code: maxTurns caps subagent jade's turns",
   },
+  auditProofs: CLAUDE_AUDIT_PROOFS,
   lower(pipeline: PipelineIR): Lowered {
     const files: HostFile[] = [
       ...pipeline.roles.map((r) => agentFile(pipeline, r)),
@@ -144,6 +148,6 @@ export const ClaudeCodeAdapter: Adapter = {
     ];
     const fidelity: FidelityRecord[] = claudeFidelity(pipeline, modelFor);
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocabulary)]));
-    return { files, fidelity, prompts, gaps: GUARD_GAPS.map((g) => `guard: ${g}`) };
+    return withClaudeAudit(pipeline, { files, fidelity, prompts, gaps: GUARD_GAPS.map((g) => `guard: ${g}`) });
   },
 };

@@ -61,7 +61,11 @@ describe.each([
 
   it("scope pipeline: settings.json binds nobody; each role, the entry command and each main-session command carry the guard", () => {
     expect(pipeline.policies.scope).toBe("pipeline");
-    expect(JSON.parse(file(".claude/settings.json"))).toEqual({ $schema: "https://json.schemastore.org/claude-code-settings.json" });
+    // nothing in settings.json limits a session: no permissions, no env, no PreToolUse (the stage-end
+    // audit's SubagentStart/Stop hooks act on pipeline roles only)
+    const settings = JSON.parse(file(".claude/settings.json"));
+    expect(Object.keys(settings).filter((k) => k !== "$schema" && k !== "hooks")).toEqual([]);
+    expect(settings.hooks?.PreToolUse).toBeUndefined();
     const hookOf = (p: string) => {
       const hooks = (splitFrontMatter(file(p)).data as { hooks?: { PreToolUse: { matcher: string; hooks: { type: string; command: string; onFailure: string }[] }[] } }).hooks;
       expect(hooks, p).toBeDefined();
