@@ -157,6 +157,24 @@ const POLICY = {
     },
     {
       "flags": "",
+      "glob": ".kilo/**",
+      "label": ".kilo/** (pipeline policy)",
+      "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "",
+      "glob": ".kilocode/**",
+      "label": ".kilocode/** (pipeline policy)",
+      "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "",
+      "glob": ".kilocodemodes",
+      "label": ".kilocodemodes (pipeline policy)",
+      "re": "^(?:^(?:\\.kilocodemodes)$)$"
+    },
+    {
+      "flags": "",
       "glob": ".mcp.json",
       "label": ".mcp.json (pipeline policy)",
       "re": "^(?:^(?:\\.mcp\\.json)$)$"
@@ -184,6 +202,18 @@ const POLICY = {
       "glob": "GEMINI.md",
       "label": "GEMINI.md (pipeline policy)",
       "re": "^(?:^(?:GEMINI\\.md)$)$"
+    },
+    {
+      "flags": "",
+      "glob": "kilo.json",
+      "label": "kilo.json (pipeline policy)",
+      "re": "^(?:^(?:kilo\\.json)$)$"
+    },
+    {
+      "flags": "",
+      "glob": "kilo.jsonc",
+      "label": "kilo.jsonc (pipeline policy)",
+      "re": "^(?:^(?:kilo\\.jsonc)$)$"
     },
     {
       "flags": "",
@@ -429,6 +459,24 @@ const POLICY = {
         },
         {
           "flags": "",
+          "glob": ".kilo/**",
+          "label": ".kilo/** (pipeline policy)",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocode/**",
+          "label": ".kilocode/** (pipeline policy)",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocodemodes",
+          "label": ".kilocodemodes (pipeline policy)",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "",
           "glob": ".mcp.json",
           "label": ".mcp.json (pipeline policy)",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
@@ -552,6 +600,18 @@ const POLICY = {
           "glob": "k8s/**",
           "label": "artifact infra",
           "re": "^(?:k8s(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.json",
+          "label": "kilo.json (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.jsonc",
+          "label": "kilo.jsonc (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "",
@@ -835,6 +895,24 @@ const POLICY = {
         },
         {
           "flags": "",
+          "glob": ".kilo/**",
+          "label": ".kilo/** (pipeline policy)",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocode/**",
+          "label": ".kilocode/** (pipeline policy)",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocodemodes",
+          "label": ".kilocodemodes (pipeline policy)",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "",
           "glob": ".mcp.json",
           "label": ".mcp.json (pipeline policy)",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
@@ -880,6 +958,18 @@ const POLICY = {
           "glob": "e2e/**",
           "label": "artifact tests",
           "re": "^(?:e2e(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.json",
+          "label": "kilo.json (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.jsonc",
+          "label": "kilo.jsonc (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "",
@@ -1500,6 +1590,24 @@ const POLICY = {
         },
         {
           "flags": "",
+          "glob": ".kilo/**",
+          "label": ".kilo/** (pipeline policy)",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocode/**",
+          "label": ".kilocode/** (pipeline policy)",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocodemodes",
+          "label": ".kilocodemodes (pipeline policy)",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "",
           "glob": ".mcp.json",
           "label": ".mcp.json (pipeline policy)",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
@@ -1527,6 +1635,18 @@ const POLICY = {
           "glob": "GEMINI.md",
           "label": "GEMINI.md (pipeline policy)",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.json",
+          "label": "kilo.json (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.jsonc",
+          "label": "kilo.jsonc (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "",
@@ -1714,6 +1834,24 @@ const POLICY = {
         },
         {
           "flags": "",
+          "glob": ".kilo/**",
+          "label": ".kilo/** (pipeline policy)",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocode/**",
+          "label": ".kilocode/** (pipeline policy)",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocodemodes",
+          "label": ".kilocodemodes (pipeline policy)",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "",
           "glob": ".mcp.json",
           "label": ".mcp.json (pipeline policy)",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
@@ -1747,6 +1885,18 @@ const POLICY = {
           "glob": "e2e/**",
           "label": "artifact tests",
           "re": "^(?:e2e(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.json",
+          "label": "kilo.json (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.jsonc",
+          "label": "kilo.jsonc (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "",
@@ -2314,6 +2464,24 @@ const POLICY = {
         },
         {
           "flags": "",
+          "glob": ".kilo/**",
+          "label": ".kilo/** (pipeline policy)",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocode/**",
+          "label": ".kilocode/** (pipeline policy)",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocodemodes",
+          "label": ".kilocodemodes (pipeline policy)",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "",
           "glob": ".mcp.json",
           "label": ".mcp.json (pipeline policy)",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
@@ -2341,6 +2509,18 @@ const POLICY = {
           "glob": "GEMINI.md",
           "label": "GEMINI.md (pipeline policy)",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.json",
+          "label": "kilo.json (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.jsonc",
+          "label": "kilo.jsonc (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "",
@@ -2930,6 +3110,24 @@ const POLICY = {
         },
         {
           "flags": "",
+          "glob": ".kilo/**",
+          "label": ".kilo/** (pipeline policy)",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocode/**",
+          "label": ".kilocode/** (pipeline policy)",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocodemodes",
+          "label": ".kilocodemodes (pipeline policy)",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "",
           "glob": ".mcp.json",
           "label": ".mcp.json (pipeline policy)",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
@@ -2957,6 +3155,18 @@ const POLICY = {
           "glob": "GEMINI.md",
           "label": "GEMINI.md (pipeline policy)",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.json",
+          "label": "kilo.json (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.jsonc",
+          "label": "kilo.jsonc (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "",
@@ -3407,6 +3617,24 @@ const POLICY = {
         },
         {
           "flags": "",
+          "glob": ".kilo/**",
+          "label": ".kilo/** (pipeline policy)",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocode/**",
+          "label": ".kilocode/** (pipeline policy)",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocodemodes",
+          "label": ".kilocodemodes (pipeline policy)",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "",
           "glob": ".mcp.json",
           "label": ".mcp.json (pipeline policy)",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
@@ -3434,6 +3662,18 @@ const POLICY = {
           "glob": "GEMINI.md",
           "label": "GEMINI.md (pipeline policy)",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.json",
+          "label": "kilo.json (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.jsonc",
+          "label": "kilo.jsonc (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "",
@@ -3944,6 +4184,24 @@ const POLICY = {
         },
         {
           "flags": "",
+          "glob": ".kilo/**",
+          "label": ".kilo/** (pipeline policy)",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocode/**",
+          "label": ".kilocode/** (pipeline policy)",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "",
+          "glob": ".kilocodemodes",
+          "label": ".kilocodemodes (pipeline policy)",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "",
           "glob": ".mcp.json",
           "label": ".mcp.json (pipeline policy)",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
@@ -3971,6 +4229,18 @@ const POLICY = {
           "glob": "GEMINI.md",
           "label": "GEMINI.md (pipeline policy)",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.json",
+          "label": "kilo.json (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "",
+          "glob": "kilo.jsonc",
+          "label": "kilo.jsonc (pipeline policy)",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "",
