@@ -103,6 +103,8 @@ function config(pipeline: PipelineIR): HostFile {
   return {
     path: "kilo.json",
     kind: "json",
+    // Shared with the project's providers and models: merged by key, as OpenCode's opencode.json.
+    install: { mode: "merge", units: ["agent.*", "command.*"], shorthand: { "permission.*": "*" } },
     data: { $schema: CONFIG_SCHEMA, permission: globalPermission(pipeline), subagent_depth: p.nestedAgents ? Math.max(2, p.maxHops) : 1 },
   };
 }
@@ -141,7 +143,7 @@ export const KiloAdapter: Adapter = {
       orchestratorFile(pipeline, vocab),
       ...commands(pipeline),
       config(pipeline),
-      { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry) },
+      { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } },
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
     return { files, fidelity: v1Fidelity(HOST, pipeline, lowered, modelFor, orch), prompts };

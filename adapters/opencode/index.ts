@@ -102,6 +102,9 @@ function config(pipeline: PipelineIR): HostFile {
   return {
     path: "opencode.json",
     kind: "json",
+    // Shared with the project's model, providers and MCP servers: install merges by key.
+    // A project's `"edit": "ask"` is `{"*": "ask"}`; harness's rules go after it (the last match wins).
+    install: { mode: "merge", units: ["agent.*", "command.*"], shorthand: { "permission.*": "*" } },
     data: {
       $schema: CONFIG_SCHEMA,
       permission: globalPermission(pipeline),
@@ -114,7 +117,8 @@ function config(pipeline: PipelineIR): HostFile {
 function agentsMd(pipeline: PipelineIR): HostFile {
   const orch = orchestratorName(pipeline);
   const entry = `In OpenCode, start a run with \`/${pipeline.name} ${pipeline.argumentHint}\`: it runs the \`${orch}\` agent (also reachable with Tab). Every role is an agent in \`.opencode/agents/\` whose write scope, shell rules and tools are OpenCode \`permission\` rules; they apply to paths relative to the git worktree, so keep the project in a git repository.`;
-  return { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry) };
+  // Codex reads AGENTS.md too: installed side by side, the two compose one block with both entries.
+  return { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } };
 }
 
 export const OpenCodeAdapter: Adapter = {

@@ -1,12 +1,15 @@
 // Stage 5: structured HostFiles → exact bytes. The only place structured text is produced.
 import { stringify as yamlStringify } from "yaml";
 import { stringify as tomlStringify } from "smol-toml";
-import type { HostFile } from "../adapter/types.js";
+import type { HostFile, InstallMode } from "../adapter/types.js";
+import { writeBlockYaml } from "./yaml-block.js";
 
 export interface RenderedFile {
   path: string; // POSIX, relative to out/<host>/
   content: string;
   executable: boolean;
+  /** How `harness install` places it in a project (the adapter's declaration; default whole). */
+  install?: InstallMode;
 }
 
 /** Keys sorted at every depth, so JSON bytes never depend on construction order. */
@@ -28,8 +31,11 @@ export function renderYaml(data: unknown): string {
   // lineWidth 0: never fold long strings (hosts differ in how they read folded scalars).
   // blockQuote false: multi-line strings are double-quoted with escapes. A block scalar that keeps
   // trailing newlines (`|+`) loses one when a host splits front matter at the closing `---`.
-  return yamlStringify(data, { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false, blockQuote: false });
+  // writeBlockYaml covers the usual shapes with the same bytes, without yaml's cold start.
+  return writeBlockYaml(data) ?? yamlStringify(data, YAML_OPTIONS);
 }
+
+export const YAML_OPTIONS = { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false, blockQuote: false } as const;
 
 export function renderJson(data: unknown): string {
   return `${JSON.stringify(sortKeys(data), null, 2)}\n`;
@@ -64,5 +70,8 @@ export function renderFile(file: HostFile): RenderedFile {
         return ensureTrailingNewline(file.text.replace(/\r\n?/g, "\n"));
     }
   })();
-  return { path: file.path, content, executable: file.kind === "text" && file.executable === true };
+  const executable = file.kind === "text" && file.executable === true;
+  if (file.install?.mode === "block" && file.install.entry !== undefined && content.split(file.install.entry).length !== 2)
+    throw new Error(`${file.path}: its install entry must occur exactly once in its text`);
+  return file.install && file.install.mode !== "whole" ? { path: file.path, content, executable, install: file.install } : { path: file.path, content, executable };
 }
