@@ -11,6 +11,10 @@ import { BLOCK_BEGIN } from "../../src/install/block.js";
 import { LOCK_FILE, readLock } from "../../src/install/lock.js";
 import { MINI_ROLES, PEBBLE_ROLES } from "../helpers/cli.js";
 import { snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
+import { readRoles } from "../helpers/compile.js";
+
+/** The hosts the bundled pipeline.yaml lists: an install with no host option installs them all. */
+const PEBBLE_HOSTS = Object.keys(readRoles(PEBBLE_ROLES).hosts).sort();
 
 let cwd: string;
 beforeEach(() => {
@@ -63,9 +67,12 @@ describe("install into a project with its own config, then uninstall", () => {
 
     const agents = read(dir, "AGENTS.md");
     expect(agents.startsWith(TEAM_FILES["AGENTS.md"]!)).toBe(true);
-    expect(agents.split(BLOCK_BEGIN)).toHaveLength(2); // one block for both hosts
+    expect(agents.split(BLOCK_BEGIN)).toHaveLength(2); // one block for every host that reads AGENTS.md
     expect(agents).toContain("**Codex:** start a run with the `$pebble` skill");
     expect(agents).toContain("In OpenCode, start a run with `/pebble");
+    for (const entry of ["In Kilo, start a run with `/pebble", "In Cursor, start a run with `/pebble", "In Antigravity (2.0 or the `agy` CLI), start a run"]) expect(agents).toContain(entry);
+    expect(json(dir, ".cursor/cli.json").permissions.deny).toContain("Write(.git/**)");
+    expect(json(dir, "kilo.json").subagent_depth).toBe(1);
     expect(read(dir, ".claude/agents/docs-bot.md")).toBe(TEAM_FILES[".claude/agents/docs-bot.md"]);
     expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(true);
     expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
@@ -73,7 +80,7 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(await checkInstalled(opts(dir))).toBe(1);
     expect(await install(opts(dir))).toBe(0);
     expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
-    expect(readLock(dir)!.hosts).toEqual(["antigravity", "claude-code", "codex", "cursor", "opencode"]); // pipeline.yaml's hosts
+    expect(readLock(dir)!.hosts).toEqual(PEBBLE_HOSTS);
     expect(agents).toContain("In Cursor, start a run with");
 
     expect(await checkInstalled(opts(dir))).toBe(0);
@@ -95,7 +102,7 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(agents).toContain("In OpenCode, start a run");
     expect(existsSync(path.join(dir, ".codex/agents"))).toBe(false);
     expect(read(dir, ".codex/config.toml")).toBe(TEAM_FILES[".codex/config.toml"]);
-    expect(readLock(dir)!.hosts).toEqual(["antigravity", "claude-code", "cursor", "opencode"]);
+    expect(readLock(dir)!.hosts).toEqual(PEBBLE_HOSTS.filter((h) => h !== "codex"));
     expect(await checkInstalled(opts(dir))).toBe(0);
     expect(await uninstall(opts(dir))).toBe(0);
     expect(snapshot(dir)).toEqual(snapshot(teamProject(PEBBLE_ROLES)));
