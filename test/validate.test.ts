@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import { formatDiagnostic, InputError } from "../src/errors.js";
 import { readPipeline } from "../src/ir/normalize.js";
 import { MINI_ROLES, PEBBLE_ROLES, tempDir } from "./helpers/cli.js";
-import { HOST_IDS } from "../adapters/index.js";
 
 const HOSTS = HOST_IDS;
 

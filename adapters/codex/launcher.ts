@@ -12,23 +12,15 @@
 import { stringify as tomlStringify } from "smol-toml";
 import type { RoleIR } from "../../src/ir/types.js";
 import type { RoleProfile } from "./permissions.js";
+import { commentText, shellQuote } from "../../src/adapter/shell.js";
 
-/** One POSIX shell word holding exactly `s` (single quotes; `'` becomes `'\''`). */
-export function shellQuote(s: string): string {
-  if (s.includes("\0")) throw new Error("a shell word cannot hold a NUL character");
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+export { commentText, shellQuote };
 
 /** The TOML form of one value, as written by smol-toml (never built by hand). */
 export function tomlValue(v: string | number | boolean): string {
   const line = tomlStringify({ v }).replace(/\n+$/, "");
   if (!line.startsWith("v = ") || line.includes("\n")) throw new Error(`unexpected TOML for a single value: ${line}`);
   return line.slice(4);
-}
-
-/** Text for a `#` comment line: no line breaks or other control characters can end the comment. */
-export function commentText(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, " ");
 }
 
 /** `-c key=<TOML value>` as two shell words. */

@@ -97,6 +97,15 @@ const CORRUPT: Partial<Record<HostId, Corruption[]>> = {
     },
   ],
   codex: [{ name: "an unterminated TOML string", file: ".codex/agents/jade.toml", break: (t) => t.replace(/^name = "jade"$/m, 'name = "jade'), expect: [/jade\.toml/] }],
+  copilot: [
+    {
+      name: "no description (required by the CLI)",
+      file: ".github/agents/jade.agent.md",
+      break: (t) => t.replace(/^description: .*\n/m, ""),
+      expect: [/jade\.agent\.md: custom agent markdown frontmatter is malformed: description: Required/, /agent 'jade' is not available/],
+      notLoaded: "jade",
+    },
+  ],
   "gemini-cli": [
     {
       // the strict agent schema refuses an unknown key (a camelCase maxTurns instead of max_turns)

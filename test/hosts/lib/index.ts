@@ -5,10 +5,11 @@ import { loadCodex } from "./codex.js";
 import { loadKilo } from "./kilo.js";
 import { loadOpenCode } from "./opencode.js";
 import { loadGeminiCli } from "./gemini-cli.js";
+import { loadCopilot } from "./copilot.js";
 import type { HostId, LoadOptions, LoadResult } from "./types.js";
 
 export * from "./types.js";
-export { loadClaudeCode, loadCodex, loadGeminiCli, loadKilo, loadOpenCode };
+export { loadClaudeCode, loadCodex, loadCopilot, loadGeminiCli, loadKilo, loadOpenCode };
 export { createHostEnv, REPO_ROOT, SCRATCH_ROOT, DEAD_URL, type HostEnv, type HostEnvOptions } from "./env.js";
 export { run, stripAnsi, describeRun, type RunResult, type RunOptions } from "./run.js";
 export { ensureHosts, type HostInstallMap, type HostInstall } from "./install.js";
@@ -19,6 +20,7 @@ export const LOADERS: Partial<Record<HostId, (tree: string, opts: LoadOptions) =
   codex: loadCodex,
   "gemini-cli": loadGeminiCli,
   kilo: loadKilo,
+  copilot: loadCopilot,
 };
 
 export function loadTree(host: HostId, tree: string, opts: LoadOptions): Promise<LoadResult> {
