@@ -2,8 +2,10 @@
 import type { AdapterRegistry } from "../src/adapter/types.js";
 
 export const HOSTS: AdapterRegistry = {
+  antigravity: async () => (await import("./antigravity/index.js")).AntigravityAdapter,
   "claude-code": async () => (await import("./claude-code/index.js")).ClaudeCodeAdapter,
   codex: async () => (await import("./codex/index.js")).CodexAdapter,
+  cursor: async () => (await import("./cursor/index.js")).CursorAdapter,
   opencode: async () => (await import("./opencode/index.js")).OpenCodeAdapter,
 };
 

@@ -89,8 +89,9 @@ export function planWrite(host: string, dir: string, files: readonly RenderedFil
   if (manifest && manifest.host !== host)
     return { host, dir, message: `its manifest says it was built for "${manifest.host}", not "${host}". Use a separate folder per host.` };
   const owned = new Set(Object.keys(manifest?.files ?? {}));
+  const isPresent = new Set(present);
   for (const f of files) {
-    if (present.includes(f.path) && !owned.has(f.path))
+    if (isPresent.has(f.path) && !owned.has(f.path))
       return { host, dir, message: `${f.path} exists but harness did not write it (not in ${MANIFEST_FILE}). Move it away; harness never overwrites files it does not own.` };
   }
   const edited = editedByHand(dir, manifest).filter((rel) => {
@@ -112,7 +113,7 @@ export function planWrite(host: string, dir: string, files: readonly RenderedFil
     else write.push(f);
   }
   const produced = new Set(all.map((f) => f.path));
-  const remove = [...owned].filter((p) => !produced.has(p) && present.includes(p)).sort();
+  const remove = [...owned].filter((p) => !produced.has(p) && isPresent.has(p)).sort();
   const stray = present.filter((p) => !owned.has(p) && !produced.has(p));
   return { host, dir, write, remove, unchanged, stray, previousWarnings: manifest?.warnings ?? [] };
 }

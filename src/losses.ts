@@ -16,9 +16,10 @@ export interface Loss {
 
 export function collectLosses(pipeline: PipelineIR, host: string, fidelity: readonly FidelityRecord[]): Loss[] {
   const out: Loss[] = [];
+  const roleById = new Map(pipeline.roles.map((r) => [r.id, r] as const));
   for (const record of fidelity) {
     if (!record.loss) continue;
-    const role = record.role ? pipeline.roles.find((r) => r.id === record.role) : undefined;
+    const role = record.role ? roleById.get(record.role) : undefined;
     const at = (role ? fieldPosition(role.source.fields, record.field) : fieldPosition(pipeline.source.fields, record.field ?? PIPELINE_FIELD[record.constraint])) || { line: 1, column: 1 };
     const accepted = pipeline.acceptedLosses.find((a) => matches(a, host, record));
     out.push({
@@ -103,8 +104,9 @@ export interface Finding {
 export function findings(pipeline: PipelineIR, host: string, fidelity: readonly FidelityRecord[], strict: boolean): Finding[] {
   const out: Finding[] = [];
   const required = pipeline.source.fields["required_enforcement"] ?? { line: 1, column: 1 };
+  const recorded = new Set(fidelity.map((r) => r.role));
   for (const role of pipeline.roles)
-    if (!fidelity.some((r) => r.role === role.id))
+    if (!recorded.has(role.id))
       out.push({ host, role: role.id, constraint: "role", file: role.source.file, line: 1, column: 1, message: `role ${role.id} has no fidelity record on ${host}: the adapter neither emitted it nor recorded a loss. This is a harness bug; please report it.` });
   if (strict)
     for (const r of fidelity)

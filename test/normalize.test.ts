@@ -43,8 +43,8 @@ describe("normalize", () => {
   it("resolves check commands and routes, the loop, and computes max hops when not given", () => {
     expect(ir.checks[0]).toMatchObject({ id: "spelled", after: "write", onFailure: "write", retries: 2, expect: "pass", command: { id: "spell", run: "npx cspell articles/*.md" } });
     expect(ir.loop).toEqual({ stages: ["write", "verify"], maxRounds: 3, onExhausted: "Stop and ask the editor." });
-    // two subagent stages, plus two more rounds of the two-stage loop
-    expect(ir.policies.maxHops).toBe(2 + 2 * 2);
+    // two subagent stages, the spelling check's two retries back to write, two more rounds of the two-stage loop
+    expect(ir.policies.maxHops).toBe(2 + 2 + 2 * 2);
     expect(ir.requiredEnforcement).toEqual(["write-scope", "never-write"]);
   });
 

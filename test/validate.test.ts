@@ -1,3 +1,4 @@
+import { HOST_IDS } from "../adapters/index.js";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -26,8 +27,22 @@ function errorsAfter(edits: Record<string, (text: string) => string>): string[] 
 
 describe("validation", () => {
   it("accepts the bundled Pebble roles and the mini fixture", () => {
-    expect(() => readPipeline(PEBBLE_ROLES, { knownHosts: HOSTS })).not.toThrow();
+    expect(() => readPipeline(PEBBLE_ROLES, { knownHosts: HOST_IDS })).not.toThrow();
     expect(errorsAfter({})).toEqual([]);
+  });
+
+  it("warns when max_hops is below what a run can need, naming both numbers and the position", () => {
+    const dir = tempDir();
+    cpSync(MINI_ROLES, dir, { recursive: true });
+    const p = path.join(dir, "pipeline.yaml");
+    writeFileSync(p, readFileSync(p, "utf8").replace('never_write: ["secrets/**"]', 'never_write: ["secrets/**"]\n  max_hops: 5'));
+    const { warnings, pipeline } = readPipeline(dir, { knownHosts: HOSTS, cwd: dir });
+    expect(pipeline.policies.maxHops).toBe(5);
+    expect(warnings.map(formatDiagnostic)).toEqual([
+      "pipeline.yaml:54:13: warning W_MAX_HOPS_LOW policies.max_hops: 5 is below the 8 delegations a run can need (2 delegated stage(s) + 2 check retries + 4 loop re-run(s)); the orchestrator would stop runs still within their retries and loop rounds. Raise it to 8, or remove it to use that default.",
+    ]);
+    writeFileSync(p, readFileSync(p, "utf8").replace("max_hops: 5", "max_hops: 8"));
+    expect(readPipeline(dir, { knownHosts: HOSTS, cwd: dir }).warnings).toEqual([]);
   });
 
   it("reports an unknown front-matter field with a suggestion and its position", () => {

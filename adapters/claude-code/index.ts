@@ -55,6 +55,8 @@ function settings(pipeline: PipelineIR): HostFile {
   return {
     path: ".claude/settings.json",
     kind: "json",
+    // Shared with the project's own hooks, permissions and env: install merges by key and entry.
+    install: { mode: "merge" },
     data: {
       $schema: "https://json.schemastore.org/claude-code-settings.json",
       permissions: {
@@ -88,7 +90,7 @@ function instructions(pipeline: PipelineIR): HostFile {
     killEnv: GUARD_KILL_SWITCH_ENV,
     killFile: GUARD_KILL_SWITCH_FILE,
   });
-  return { path: "CLAUDE.md", kind: "text", text };
+  return { path: "CLAUDE.md", kind: "text", text, install: { mode: "block" } };
 }
 
 export const ClaudeCodeAdapter: Adapter = {

@@ -68,6 +68,8 @@ function config(pipeline: PipelineIR, profiles: ReadonlyMap<string, RoleProfile>
   return {
     path: ".codex/config.toml",
     kind: "toml",
+    // Shared with the project's own settings; each permission profile is one harness-owned table.
+    install: { mode: "merge", units: ["permissions.*"] },
     data: {
       // A config with [permissions] must name a default; never set sandbox_mode, which would
       // switch profiles off for every session.
@@ -85,7 +87,8 @@ function agentsMd(pipeline: PipelineIR): HostFile {
     "Codex runs spawned agents in the orchestrator's sandbox, so a role's own write scope is enforced only when it runs alone:",
     '`.codex/bin/<role>.sh "<task>"` (see MAPPING.md).',
   ].join(" ");
-  return { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry) };
+  // OpenCode reads AGENTS.md too: installed side by side, the two compose one block with both entries.
+  return { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } };
 }
 
 export const CodexAdapter: Adapter = {

@@ -9,12 +9,20 @@
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
-import { opencodeFidelity } from "./fidelity.js";
-import { globalPermission, lowerPermissions, orchestratorPermission, type LoweredPermission } from "./permissions.js";
+import { v1Fidelity, type V1Host } from "../../src/adapter/opencode-permission/fidelity.js";
+import { globalPermission, lowerPermissions, orchestratorPermission, type LoweredPermission } from "../../src/adapter/opencode-permission/permissions.js";
 import { OPENCODE_TOOLS } from "./tools.js";
 
 export const HOST_ID = "opencode";
 export const CONFIG_SCHEMA = "https://opencode.ai/config.json";
+
+const HOST: V1Host = {
+  name: "OpenCode",
+  config: "opencode.json",
+  // 1.18.33 adds a "MAXIMUM STEPS REACHED … tools are disabled" message at the cap but keeps
+  // offering and running tools (real-host test "opencode: steps only tells subagent jade to stop").
+  steps: (cap) => `steps: ${cap} (at the cap OpenCode adds a "tools are disabled" message but keeps offering and running tools)`,
+};
 
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined {
   return pipeline.hosts[HOST_ID]?.models[role.model];
@@ -94,6 +102,8 @@ function config(pipeline: PipelineIR): HostFile {
   return {
     path: "opencode.json",
     kind: "json",
+    // Shared with the project's model, providers and MCP servers: install merges by key.
+    install: { mode: "merge", units: ["agent.*", "command.*"] },
     data: {
       $schema: CONFIG_SCHEMA,
       permission: globalPermission(pipeline),
@@ -106,7 +116,8 @@ function config(pipeline: PipelineIR): HostFile {
 function agentsMd(pipeline: PipelineIR): HostFile {
   const orch = orchestratorName(pipeline);
   const entry = `In OpenCode, start a run with \`/${pipeline.name} ${pipeline.argumentHint}\`: it runs the \`${orch}\` agent (also reachable with Tab). Every role is an agent in \`.opencode/agents/\` whose write scope, shell rules and tools are OpenCode \`permission\` rules; they apply to paths relative to the git worktree, so keep the project in a git repository.`;
-  return { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry) };
+  // Codex reads AGENTS.md too: installed side by side, the two compose one block with both entries.
+  return { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } };
 }
 
 export const OpenCodeAdapter: Adapter = {
@@ -146,6 +157,6 @@ export const OpenCodeAdapter: Adapter = {
       agentsMd(pipeline),
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
-    return { files, fidelity: opencodeFidelity(pipeline, lowered, modelFor, orchestratorName(pipeline)), prompts };
+    return { files, fidelity: v1Fidelity(HOST, pipeline, lowered, modelFor, orchestratorName(pipeline)), prompts };
   },
 };

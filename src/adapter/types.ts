@@ -3,13 +3,36 @@ import type { PipelineIR } from "../ir/types.js";
 import type { CanonicalTool } from "../schema/vocabulary.js";
 import type { Constraint, FidelityRecord } from "./fidelity.js";
 
-export type HostFile =
+/**
+ * How `harness install` puts a file into a project root that may already have one (src/install/).
+ * An adapter declares it; the core merges. Undeclared = `{ mode: "whole" }`.
+ *
+ * - `whole`: harness writes and owns the whole file. A file of that path that harness did not write
+ *   is never overwritten. Several hosts may emit the same whole file only with identical bytes.
+ * - `merge` (json, toml): a file the project shares. Harness owns only what it adds: object keys the
+ *   project lacks (down to the leaves), array entries the project lacks (Claude Code hook entries,
+ *   permission rule strings), and containers it had to create. A key whose value differs from the
+ *   project's is a conflict, never overwritten without --force. `units` lists dotted paths (`*` =
+ *   any one key) whose value harness owns as one piece (e.g. `agent.*`, `permissions.*`): a
+ *   different value already there is a conflict instead of a key-by-key mix.
+ * - `block` (markdown, text): a file the project shares; harness owns one marked block and leaves the
+ *   text around it alone. Hosts emitting the same path compose one block: their texts must be equal
+ *   except each host's `entry` (a substring of its text, e.g. "start a run with /pebble"), and the
+ *   block carries every installed host's entry in host-id order.
+ */
+export type InstallMode =
+  | { mode: "whole" }
+  | { mode: "merge"; units?: readonly string[] }
+  | { mode: "block"; entry?: string };
+
+export type HostFile = (
   | { path: string; kind: "markdown"; frontmatter?: Record<string, unknown>; body: string }
   | { path: string; kind: "json"; data: unknown }
   | { path: string; kind: "yaml"; data: unknown }
   | { path: string; kind: "toml"; data: Record<string, unknown> }
   /** Prose or scripts only; never structured data. */
-  | { path: string; kind: "text"; text: string; executable?: boolean };
+  | { path: string; kind: "text"; text: string; executable?: boolean }
+) & { install?: InstallMode };
 
 export interface Capabilities {
   subagents: boolean;
@@ -23,7 +46,13 @@ export interface Capabilities {
 
 export interface CheckedAgainst {
   program: string; // e.g. "Claude Code"
-  version: string; // exact version the real-host tests pin
+  version: string; // exact version the real-host tests pin; for basis "docs", the docs' date
+  /**
+   * "docs": the host has no CLI this project can install (Cursor, Antigravity), so its files rest on
+   * the documentation of `version` alone: no pin, no real-host test, no proofs, and MAPPING.md says
+   * "not proven on the real host". Default "real-host".
+   */
+  basis?: "real-host" | "docs";
 }
 
 export interface Lowered {

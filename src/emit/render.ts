@@ -1,12 +1,14 @@
 // Stage 5: structured HostFiles → exact bytes. The only place structured text is produced.
 import { stringify as yamlStringify } from "yaml";
 import { stringify as tomlStringify } from "smol-toml";
-import type { HostFile } from "../adapter/types.js";
+import type { HostFile, InstallMode } from "../adapter/types.js";
 
 export interface RenderedFile {
   path: string; // POSIX, relative to out/<host>/
   content: string;
   executable: boolean;
+  /** How `harness install` places it in a project (the adapter's declaration; default whole). */
+  install?: InstallMode;
 }
 
 /** Keys sorted at every depth, so JSON bytes never depend on construction order. */
@@ -64,5 +66,8 @@ export function renderFile(file: HostFile): RenderedFile {
         return ensureTrailingNewline(file.text.replace(/\r\n?/g, "\n"));
     }
   })();
-  return { path: file.path, content, executable: file.kind === "text" && file.executable === true };
+  const executable = file.kind === "text" && file.executable === true;
+  if (file.install?.mode === "block" && file.install.entry !== undefined && content.split(file.install.entry).length !== 2)
+    throw new Error(`${file.path}: its install entry must occur exactly once in its text`);
+  return file.install && file.install.mode !== "whole" ? { path: file.path, content, executable, install: file.install } : { path: file.path, content, executable };
 }

@@ -6,6 +6,7 @@ import { closest } from "../schema/diagnose.js";
 import { ARTIFACT_REF } from "../schema/role.js";
 import type { StageData } from "../schema/pipeline.js";
 import type { ValidProject } from "./validate.js";
+import { describeNeed, hopNeed } from "./hops.js";
 
 export interface CheckContext {
   project: ValidProject;
@@ -36,12 +37,22 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
     else flat.push({ stage: entry, path: ["stages", i], group: i });
   });
   const stageIds = flat.map((f) => f.stage.id);
+  // Indexes built once, so the checks below stay linear in roles and stages.
+  const roleIds = new Set(ctx.allRoleIds);
+  const roleById = new Map(roles.map((r) => [r.loaded.id, r] as const));
+  const stagesByRole = new Map<string, typeof flat>();
+  for (const f of flat) {
+    const list = stagesByRole.get(f.stage.role);
+    if (list) list.push(f);
+    else stagesByRole.set(f.stage.role, [f]);
+  }
+  const stageIdSet = new Set(stageIds);
   const seenStages = new Set<string>();
   for (const { stage, path } of flat) {
     if (seenStages.has(stage.id))
       err("E_DUPLICATE_ID", locate(src, [...path, "id"]), fp(path, "id"), `stage id "${stage.id}" is used twice. Give each stage its own id.`);
     seenStages.add(stage.id);
-    if (!ctx.allRoleIds.includes(stage.role))
+    if (!roleIds.has(stage.role))
       err("E_UNKNOWN_ROLE", locate(src, [...path, "role"]), fp(path, "role"), `no role "${stage.role}". ${suggest(stage.role, ctx.allRoleIds)}Create ${stage.role}.md in the roles folder or name an existing role (${ctx.allRoleIds.join(", ")}).`);
     if (stage.when && !conditions.includes(stage.when))
       err("E_UNKNOWN_CONDITION", locate(src, [...path, "when"]), fp(path, "when"), `no condition "${stage.when}". ${suggest(stage.when, conditions)}Define it under "conditions".`);
@@ -50,22 +61,22 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
       if (!artifacts.includes(stage.gate.approve))
         err("E_UNKNOWN_ARTIFACT", locate(src, gatePath), fp(path, "gate.approve"), `the gate approves "${stage.gate.approve}", which is no artifact. ${suggest(stage.gate.approve, artifacts)}Name one of: ${artifacts.join(", ")}.`);
       else {
-        const role = roles.find((r) => r.loaded.id === stage.role);
+        const role = roleById.get(stage.role);
         if (role && !role.data.writes.includes(stage.gate.approve))
           err("E_GATE_NOTHING", locate(src, gatePath), fp(path, "gate.approve"), `the gate approves "${stage.gate.approve}", but role "${stage.role}" does not write it, so there is nothing to approve. Approve an artifact this stage writes, or add it to the role's "writes".`);
       }
     }
   }
   for (const id of ctx.allRoleIds)
-    if (!flat.some((f) => f.stage.role === id)) {
-      const role = roles.find((r) => r.loaded.id === id);
+    if (!stagesByRole.has(id)) {
+      const role = roleById.get(id);
       // A role file whose front matter did not load still has a path next to pipeline.yaml.
       const file = role?.loaded.source.file ?? `${src.file.replace(/[^/]*$/, "")}${id}.md`;
       err("E_ROLE_UNUSED", { file, line: 1, column: 1 }, "", `role "${id}" runs in no stage. Add a stage with role: ${id} to pipeline.yaml, or delete the file.`);
     }
 
   const stageRef = (value: string, path: (string | number)[], what: string) => {
-    if (!stageIds.includes(value))
+    if (!stageIdSet.has(value))
       err("E_UNKNOWN_STAGE", locate(src, path), fp(path), `${what} "${value}" is no stage. ${suggest(value, stageIds)}Stages: ${[...new Set(stageIds)].join(", ")}.`);
   };
   for (const [kind, wk] of Object.entries(pipeline.work_kinds))
@@ -92,10 +103,14 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
   }
 
   // Artifacts: known names, and never read before a stage writes them.
+  const loopStages = new Set(pipeline.loop?.stages ?? []);
   const written = new Map<string, number>(); // artifact → group that first writes it
+  const writtenInLoop = new Set<string>(); // artifacts some loop stage writes
   for (const { stage, group } of flat) {
-    const role = roles.find((r) => r.loaded.id === stage.role);
-    for (const a of role?.data.writes ?? []) if (!written.has(a)) written.set(a, group);
+    for (const a of roleById.get(stage.role)?.data.writes ?? []) {
+      if (!written.has(a)) written.set(a, group);
+      if (loopStages.has(stage.id)) writtenInLoop.add(a);
+    }
   }
   for (const { loaded, data } of roles) {
     const rs = loaded.source;
@@ -112,14 +127,13 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
           err("E_UNKNOWN_ARTIFACT", locate(rs, ["permissions", key, i]), `permissions.${key}[${i}]`, `no artifact "${ref[1]}". ${suggest(ref[1]!, artifacts)}Artifacts: ${artifacts.join(", ")}.`);
       }),
     );
-    const ownStages = flat.filter((f) => f.stage.role === loaded.id);
+    const ownStages = stagesByRole.get(loaded.id) ?? [];
     const firstGroup = Math.min(...ownStages.map((f) => f.group));
-    const loopStages = pipeline.loop?.stages ?? [];
+    const inLoop = ownStages.some((o) => loopStages.has(o.stage.id));
     data.reads.forEach((a, i) => {
       const w = written.get(a);
       // A stage inside the loop may read what a later loop stage wrote in the previous round.
-      const writers = flat.filter((f) => roles.find((r) => r.loaded.id === f.stage.role)?.data.writes.includes(a));
-      const loopBack = ownStages.some((o) => loopStages.includes(o.stage.id)) && writers.some((f) => loopStages.includes(f.stage.id));
+      const loopBack = inLoop && writtenInLoop.has(a);
       if (artifacts.includes(a) && w !== undefined && w >= firstGroup && !loopBack)
         err("E_READ_BEFORE_WRITE", locate(rs, ["reads", i]), `reads[${i}]`, `"${a}" is read before any stage writes it (it is first written in a later or parallel stage). Move the stage that writes it earlier, or drop it from reads.`);
     });
@@ -138,6 +152,14 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
           err("E_SCOPE_CONFLICT", locate(rs, ["writes"]), "writes", `the role writes "${a}" (${p}), but its never_write covers that path, so the write can never happen. Narrow never_write or drop "${a}" from writes.`);
       }
     }
+  }
+
+  // A hop cap below what the pipeline's own retries and loop allow would stop runs that are still within them.
+  const cap = pipeline.policies.max_hops;
+  if (cap !== undefined) {
+    const need = hopNeed(pipeline, (id) => roleById.get(id)?.data.isolation);
+    if (cap < need.total)
+      warn("W_MAX_HOPS_LOW", locate(src, ["policies", "max_hops"]), "policies.max_hops", `${cap} is below the ${need.total} delegations a run can need (${describeNeed(need)}); the orchestrator would stop runs still within their retries and loop rounds. Raise it to ${need.total}, or remove it to use that default.`);
   }
 
   // Hosts and accepted losses.

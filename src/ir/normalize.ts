@@ -5,6 +5,7 @@ import { fieldPositions } from "../load/yaml-source.js";
 import { CANONICAL_TOOLS, ID_PATTERN } from "../schema/vocabulary.js";
 import { checkProgram, expandEntry } from "./checks.js";
 import { pathWarnings } from "./paths.js";
+import { hopNeed } from "./hops.js";
 import type { PipelineIR, RoleIR, StageIR } from "./types.js";
 import { validateProject, type ValidProject } from "./validate.js";
 
@@ -49,7 +50,18 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
         index: stages.length,
       });
   });
-  const firstStage = (id: string) => stages.findIndex((s) => s.role === id);
+  // Indexes, so normalizing stays linear in roles and stages.
+  const stageIdsByRole = new Map<string, string[]>();
+  const stageIndex = new Map<string, number>();
+  for (const s of stages) {
+    if (!stageIndex.has(s.id)) stageIndex.set(s.id, s.index);
+    const list = stageIdsByRole.get(s.role);
+    if (list) list.push(s.id);
+    else stageIdsByRole.set(s.role, [s.id]);
+  }
+  const firstStageOf = new Map<string, number>();
+  for (const s of stages) if (!firstStageOf.has(s.role)) firstStageOf.set(s.role, s.index);
+  const firstStage = (id: string) => firstStageOf.get(id) ?? -1;
   const roles: RoleIR[] = project.roles
     .map(({ loaded, data }): RoleIR => {
       const own = [...data.writes.flatMap((a) => p.artifacts[a]?.paths ?? []), ...data.permissions.write.flatMap((e) => expandEntry(e, p.artifacts))];
@@ -83,16 +95,18 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
         ...(data.max_turns !== undefined ? { maxTurns: data.max_turns } : {}),
         ...(data.effort ? { effort: data.effort } : {}),
         body: loaded.body,
-        stages: stages.filter((s) => s.role === loaded.id).map((s) => s.id),
+        stages: [...(stageIdsByRole.get(loaded.id) ?? [])],
         source: { file: loaded.source.file, fields: fieldPositions(loaded.source) },
       };
     })
     .sort((a, b) => firstStage(a.id) - firstStage(b.id) || a.id.localeCompare(b.id));
 
-  const order = (ids: readonly string[]) => [...ids].sort((a, b) => stages.findIndex((s) => s.id === a) - stages.findIndex((s) => s.id === b));
+  const at = (id: string) => stageIndex.get(id) ?? -1;
+  const order = (ids: readonly string[]) => [...ids].sort((a, b) => at(a) - at(b));
   const commands = Object.entries(p.commands).map(([id, c]) => ({ id, run: c.run, description: c.description, after: order(c.after) }));
-  const loopExtra = p.loop ? (p.loop.max_rounds - 1) * p.loop.stages.filter((id) => roles.find((r) => r.id === stages.find((s) => s.id === id)?.role)?.isolation === "subagent").length : 0;
-  const delegations = stages.filter((s) => roles.find((r) => r.id === s.role)?.isolation === "subagent").length + loopExtra;
+  const isolationOf = new Map<string, string>();
+  for (const r of roles) if (!isolationOf.has(r.id)) isolationOf.set(r.id, r.isolation);
+  const delegations = hopNeed(p, (id) => isolationOf.get(id)).total;
 
   return {
     name: p.name,

@@ -1,5 +1,6 @@
 // Harness globs (picomatch, dotfiles matchable) → Codex 0.171 permission paths: write lists never
 // grow, never_write lists never shrink inside the write folders (or the loss is reported).
+import { HOST_IDS } from "../../adapters/index.js";
 import path from "node:path";
 import fc from "fast-check";
 import picomatch from "picomatch";
@@ -10,7 +11,7 @@ import { readPipeline } from "../../src/ir/normalize.js";
 import type { RoleIR } from "../../src/ir/types.js";
 
 const PM = { dot: true };
-const mini = readPipeline(path.resolve(import.meta.dirname, "../fixtures/mini"), { knownHosts: ["claude-code", "opencode", "codex"] }).pipeline;
+const mini = readPipeline(path.resolve(import.meta.dirname, "../fixtures/mini"), { knownHosts: HOST_IDS }).pipeline;
 const writer = mini.roles.find((r) => r.id === "writer")!;
 const role = (write: string[], neverWrite: string[], extra: Partial<RoleIR> = {}): RoleIR => ({ ...writer, write, neverWrite, reads: [], ...extra });
 

@@ -1,5 +1,6 @@
 // Hostile text cannot break out of anything the Codex adapter writes: TOML (agent roles, config),
 // Starlark (.rules), POSIX shell (launchers, with a real /bin/sh), YAML front matter (skills).
+import { HOST_IDS } from "../../adapters/index.js";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,7 +18,7 @@ import type { PipelineIR } from "../../src/ir/types.js";
 import { splitFrontMatter } from "../helpers/markdown.js";
 
 const MINI = path.resolve(import.meta.dirname, "../fixtures/mini");
-const base = readPipeline(MINI, { knownHosts: ["claude-code", "opencode", "codex"] }).pipeline;
+const base = readPipeline(MINI, { knownHosts: HOST_IDS }).pipeline;
 
 /** Strings built from the pieces most likely to end a literal early, plus any Unicode. */
 const NASTY = ['"""', "'''", '"', "'", "\\", "\\n", "\n", "\r\n", "\r", "\t", "\u0000", "\u0001", "\u001b[0m", "\u007f", "\u0085", "\u2028", "\u2029", "\ufeff", "#", "[x]", "{a}", "$(id)", "`id`", "${HOME}", "*", "😀", "é", "e\u0301", "-c", "--", ") ", "prefix_rule(", "--- \n"];

@@ -1,4 +1,5 @@
 // Parse back everything the Codex adapter emits and compare it with the IR.
+import { HOST_IDS } from "../../adapters/index.js";
 import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
@@ -16,7 +17,7 @@ import { splitFrontMatter } from "../helpers/markdown.js";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PEBBLE = path.join(ROOT, "roles");
 const MINI = path.join(ROOT, "test/fixtures/mini");
-const readCodex = (dir: string): PipelineIR => readPipeline(dir, { knownHosts: ["claude-code", "opencode", "codex"] }).pipeline;
+const readCodex = (dir: string): PipelineIR => readPipeline(dir, { knownHosts: HOST_IDS }).pipeline;
 
 // Keys of a Codex 0.171 agent role file we write (all valid: name/description/developer_instructions
 // plus config.toml keys; the real program rejects unknown ones).

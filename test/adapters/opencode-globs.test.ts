@@ -4,8 +4,8 @@
 import fc from "fast-check";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
-import { translateGlob, type Translation } from "../../adapters/opencode/globs.js";
-import { expandHome, intersects, wildcardMatch } from "../../adapters/opencode/wildcard.js";
+import { translateGlob, type Translation } from "../../src/adapter/opencode-permission/globs.js";
+import { expandHome, intersects, wildcardMatch } from "../../src/adapter/opencode-permission/wildcard.js";
 
 const pm = (glob: string, path: string) => picomatch.isMatch(path, glob, { dot: true });
 const oc = (pattern: string, path: string) => wildcardMatch(expandHome(pattern, "/HOME"), path);

@@ -1,21 +1,22 @@
 // The OpenCode adapter, parsed back: every emitted file is read with a real parser (yaml for front
 // matter, JSON.parse for opencode.json) and its meaning compared with the IR, using OpenCode
-// 1.18.33's own rule evaluation (last matching rule wins; see adapters/opencode/wildcard.ts).
+// 1.18.33's own rule evaluation (last matching rule wins; see src/adapter/opencode-permission/wildcard.ts).
+import { HOST_IDS } from "../../adapters/index.js";
 import path from "node:path";
 import fc from "fast-check";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { OpenCodeAdapter, orchestratorName } from "../../adapters/opencode/index.js";
-import { bashRules, editRules, lowerPermissions, orchestratorPermission, OUTSIDE } from "../../adapters/opencode/permissions.js";
-import { evaluate, flattenPermission, wildcardMatch, type Rule } from "../../adapters/opencode/wildcard.js";
+import { bashRules, editRules, lowerPermissions, orchestratorPermission, OUTSIDE } from "../../src/adapter/opencode-permission/permissions.js";
+import { evaluate, flattenPermission, wildcardMatch, type Rule } from "../../src/adapter/opencode-permission/wildcard.js";
 import { CONSTRAINTS } from "../../src/adapter/fidelity.js";
 import { compileHost } from "../../src/compile.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const read = (dir: string) => readPipeline(path.join(ROOT, dir), { knownHosts: ["claude-code", "opencode", "codex"] }).pipeline;
+const read = (dir: string) => readPipeline(path.join(ROOT, dir), { knownHosts: HOST_IDS }).pipeline;
 
 function frontMatter(text: string): { data: Record<string, unknown>; body: string; keys: string[] } {
   expect(text.startsWith("---\n"), "file starts with front matter").toBe(true);
@@ -317,8 +318,8 @@ describe("lowering decisions", () => {
 
 describe("OpenCode rule maps keep hostile keys", () => {
   it('a never-write glob named "__proto__" is never lost (denied exactly or more widely)', async () => {
-    const { editRules } = await import("../../adapters/opencode/permissions.js");
-    const { evaluate, flattenPermission } = await import("../../adapters/opencode/wildcard.js");
+    const { editRules } = await import("../../src/adapter/opencode-permission/permissions.js");
+    const { evaluate, flattenPermission } = await import("../../src/adapter/opencode-permission/wildcard.js");
     for (const [write, never, path] of [
       [["src/**"], ["src/__proto__"], "src/__proto__"],
       [["**"], ["__proto__"], "__proto__"],

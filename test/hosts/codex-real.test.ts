@@ -1,6 +1,7 @@
 // Load the Codex trees with the real pinned Codex 0.171.0 CLI, offline (CODEX_BIN overrides the
 // pinned install in .cache/hosts/).
 // Scratch folders live under <repo>/.cache (never /tmp: Codex's sandbox refuses helpers there).
+import { HOST_IDS } from "../../adapters/index.js";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -48,7 +49,7 @@ describe("real Codex 0.171.0 loads the generated trees", () => {
     ["mini", path.join(ROOT, "test/fixtures/mini")],
   ] as const) {
     it(`${name}: every profile starts clean, every agent and skill is offered, the rules parse`, () => {
-      const pipeline = readPipeline(dir, { knownHosts: ["claude-code", "opencode", "codex"] }).pipeline;
+      const pipeline = readPipeline(dir, { knownHosts: HOST_IDS }).pipeline;
       const out = compileHost(pipeline, CodexAdapter);
       const s = scratch(name, out.files);
       try {

@@ -4,6 +4,8 @@
 //   - the emitted MAPPING.md cites each proof beside a native/guard record of its constraint;
 //   - every native/guard record in the emitted MAPPING.md names the proof of its constraint (an adapter
 //     change that raises a constraint to native/guard without a real-host test fails here).
+// A docs-only adapter (checkedAgainst.basis "docs": no installable CLI) is held to the opposite:
+// no pin, no proofs, MAPPING.md says "not proven on the real host" and no row names a proof.
 // No host CLI runs here.
 import fs from "node:fs";
 import path from "node:path";
@@ -36,6 +38,10 @@ async function mappingRows(host: string): Promise<string[][]> {
   return rows.slice(header + 2, end < 0 ? undefined : end - 1);
 }
 
+/** Registered hosts whose adapter declares checkedAgainst.basis "docs" (resolved before the tests are declared). */
+const DOCS_ONLY: string[] = [];
+for (const h of REGISTERED_HOSTS) if ((await HOSTS[h]!()).checkedAgainst.basis === "docs") DOCS_ONLY.push(h);
+
 describe("adapter proofs and pins", () => {
   const names = enforceOutTests();
 
@@ -46,6 +52,20 @@ describe("adapter proofs and pins", () => {
 
   for (const host of REGISTERED_HOSTS) {
     const adapter = (): Promise<Adapter> => HOSTS[host]!();
+    if (DOCS_ONLY.includes(host)) {
+      it(`${host}: a docs-only adapter claims no proof and no pin, and its MAPPING.md says so`, async () => {
+        const a = await adapter();
+        expect(a.proofs, `adapters/${host}: a host with no installable CLI cannot cite a real-host test`).toEqual({});
+        expect(HOST_VERSIONS as Record<string, string>, `${host} is pinned in versions.json but declares basis "docs"`).not.toHaveProperty(host);
+        expect(a.checkedAgainst.version, "checkedAgainst.version of a docs-only adapter is the docs' date").toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        const mapping = fs.readFileSync(path.join(await emittedTree(host), "MAPPING.md"), "utf8");
+        expect(mapping).toContain("not proven on the real host");
+        const rows = await mappingRows(host);
+        expect(rows.length).toBeGreaterThan(0);
+        expect(rows.filter((r) => r[5] !== "").map((r) => r.join(" | ")), "rows naming a proof").toEqual([]);
+      });
+      continue;
+    }
 
     it(`${host}: every proofs entry names an enforce-out test of this host`, async () => {
       const a = await adapter();
@@ -59,7 +79,7 @@ describe("adapter proofs and pins", () => {
 
     it(`${host}: checkedAgainst.version equals the pinned CLI version`, async () => {
       const a = await adapter();
-      expect(a.checkedAgainst.version, `adapters/${host} checkedAgainst vs test/hosts/versions.json`).toBe(HOST_VERSIONS[host]);
+      expect(a.checkedAgainst.version, `adapters/${host} checkedAgainst vs test/hosts/versions.json`).toBe((HOST_VERSIONS as Record<string, string>)[host]);
     });
 
     it(`${host}: the emitted MAPPING.md cites each proof beside a native or guard record`, async () => {

@@ -1,4 +1,5 @@
-// Role limits → OpenCode 1.18.33 V1 `permission` objects (hosts note §3.4).
+// Role limits → OpenCode 1.18.33 V1 `permission` objects (hosts note §3.4); shared with Kilo 7.7.7,
+// which runs the same permission engine (verified with `kilo agent list`).
 //
 // OpenCode flattens a permission object in key order and the LAST matching rule wins, so the
 // order of keys is the semantics: a catch-all first, then allows, then denies (never-write last,
@@ -6,10 +7,10 @@
 // and a pattern that JavaScript would hoist to the front (an array-index key such as "2024") is
 // rewritten or dropped rather than silently reordered.
 import { translateGlob } from "./globs.js";
-import { globMatcher } from "../../src/glob.js";
-import type { PipelineIR, RoleIR, ShellPolicyIR } from "../../src/ir/types.js";
+import { globMatcher } from "../../glob.js";
+import type { PipelineIR, RoleIR, ShellPolicyIR } from "../../ir/types.js";
 import { evaluate, flattenPermission, intersects, witness, type Action } from "./wildcard.js";
-import { OPENCODE_TOOLS } from "./tools.js";
+import { V1_TOOLS as OPENCODE_TOOLS } from "./tools.js";
 
 export interface Narrowing {
   constraint: "write-scope" | "never-write" | "shell";

@@ -1,13 +1,23 @@
-// How each constraint is realised on OpenCode 1.18.33, per role. Data for MAPPING.md, build and diff.
-import type { FidelityRecord, LossCode } from "../../src/adapter/fidelity.js";
-import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+// How each constraint is realised by a host with OpenCode's V1 permission engine (OpenCode 1.18.33,
+// Kilo 7.7.7), per role. Data for MAPPING.md, build and diff.
+import type { FidelityRecord, LossCode } from "../fidelity.js";
+import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import type { LoweredPermission, Narrowing } from "./permissions.js";
-import { OPENCODE_TOOLS } from "./tools.js";
+import { V1_TOOLS as OPENCODE_TOOLS } from "./tools.js";
 
+
+/** What differs between the hosts that share the engine. */
+export interface V1Host {
+  name: string; // "OpenCode"
+  config: string; // the project config file: "opencode.json"
+  /** how `steps:` behaves at the cap (checked per host by a real-host test) */
+  steps(cap: number): string;
+}
 
 const texts = (ns: readonly Narrowing[], c: Narrowing["constraint"]) => ns.filter((n) => n.constraint === c).map((n) => n.text);
 
-export function opencodeFidelity(
+export function v1Fidelity(
+  host: V1Host,
   pipeline: PipelineIR,
   lowered: ReadonlyMap<string, LoweredPermission>,
   modelFor: (p: PipelineIR, r: RoleIR) => string | undefined,
@@ -31,7 +41,7 @@ export function opencodeFidelity(
         ? role.shell
           ? "edit: deny; the shell is the only way to write"
           : "no file-writing tool (edit and bash denied)"
-        : `permission.edit: "*" deny, then ${Object.values(edit as object).filter((a) => a === "allow").length} allow patterns, then denies (paths relative to the git worktree; outside a git repository OpenCode matches from "/" and the scope does not hold)`;
+        : `permission.edit: "*" deny, then ${Object.values(edit as object).filter((a) => a === "allow").length} allow patterns, then denies (paths relative to the git worktree; outside a git repository ${host.name} matches from "/" and the scope does not hold)`;
     const scopeNarrowed = texts(narrowed, "write-scope");
     if (role.shell) {
       rec({ constraint: "write-scope", level: "native", how: `${editHow}; shell commands can still write files (redirections, interpreters), which bash patterns cannot see`, loss: "L_SHELL_WRITE_GAP", field: "permissions.write" });
@@ -68,8 +78,8 @@ export function opencodeFidelity(
         });
     } else rec({ constraint: "shell", level: "native", how: "bash: deny", field: "tools" });
 
-    rec({ constraint: "git-deny", level: "native", how: role.shell ? "permission.bash deny patterns of the agent (and opencode.json)" : "bash: deny" });
-    rec({ constraint: "spawn", level: "native", how: role.canSpawn ? `task: allow (opencode.json subagent_depth)` : "task: deny", field: "tools" });
+    rec({ constraint: "git-deny", level: "native", how: role.shell ? `permission.bash deny patterns of the agent (and ${host.config})` : "bash: deny" });
+    rec({ constraint: "spawn", level: "native", how: role.canSpawn ? `task: allow (${host.config} subagent_depth)` : "task: deny", field: "tools" });
     rec({
       constraint: "isolation",
       level: "native",
@@ -77,22 +87,21 @@ export function opencodeFidelity(
       field: "isolation",
     });
     if (role.worktree)
-      rec({ constraint: "isolation", level: "lost", how: "OpenCode has no per-agent git worktree; the role works in the shared checkout", loss: "L_WORKTREE_UNSUPPORTED", field: "worktree" });
+      rec({ constraint: "isolation", level: "lost", how: `${host.name} has no per-agent git worktree; the role works in the shared checkout`, loss: "L_WORKTREE_UNSUPPORTED", field: "worktree" });
     const model = modelFor(pipeline, role);
-    rec(model ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" } : { constraint: "model", level: "lost", how: "no model: (OpenCode's default model)", loss: "L_MODEL_UNMAPPED", field: "model" });
+    rec(model ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" } : { constraint: "model", level: "lost", how: `no model: (${host.name}'s default model)`, loss: "L_MODEL_UNMAPPED", field: "model" });
     rec({ constraint: "temperature", level: "native", how: `temperature: ${role.temperature.value} (${role.temperature.class})`, field: "temperature" });
-    // 1.18.33 adds a "MAXIMUM STEPS REACHED … tools are disabled" message at the cap but keeps
-    // offering and running tools (real-host test "opencode: steps only tells subagent jade to stop").
+    // Neither host stops an agent at `steps` (real-host tests of each); see host.steps.
     if (role.maxTurns !== undefined)
-      rec({ constraint: "max-turns", level: "instructed", how: `steps: ${role.maxTurns} (at the cap OpenCode adds a "tools are disabled" message but keeps offering and running tools)`, loss: "L_TURNS_INSTRUCTED", field: "max_turns" });
+      rec({ constraint: "max-turns", level: "instructed", how: host.steps(role.maxTurns), loss: "L_TURNS_INSTRUCTED", field: "max_turns" });
     if (role.reads.length) rec({ constraint: "handoffs", level: "instructed", how: "artifact paths in the brief and prompt", loss: "L_HANDOFF_INSTRUCTED", field: "reads" });
   }
   const cmd = `/${pipeline.name}`;
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `the ${orchestrator} agent (${cmd}) stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `the ${orchestrator} agent (${cmd}) runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `the ${orchestrator} agent (${cmd}) caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
-  out.push({ role: null, constraint: "git-deny", level: "native", how: "opencode.json permission.bash denies (every agent, built-in ones too) and each agent's own" });
+  out.push({ role: null, constraint: "git-deny", level: "native", how: `${host.config} permission.bash denies (every agent, built-in ones too) and each agent's own` });
   const subs = pipeline.roles.filter((r) => r.isolation === "subagent").map((r) => r.id);
-  out.push({ role: null, constraint: "spawn", level: "native", how: `the ${orchestrator} agent: task allowed for ${subs.join(", ") || "no agent"} only${pipeline.policies.nestedAgents ? "" : "; opencode.json subagent_depth: 1"}` });
+  out.push({ role: null, constraint: "spawn", level: "native", how: `the ${orchestrator} agent: task allowed for ${subs.join(", ") || "no agent"} only${pipeline.policies.nestedAgents ? "" : `; ${host.config} subagent_depth: 1`}` });
   return out;
 }
