@@ -28,6 +28,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   E_FIDELITY: "Under --strict, a constraint listed in required_enforcement is only instructed or lost on a host. Accepting the loss does not satisfy --strict.",
   W_ACCEPT_UNUSED: "An accepted_losses entry matches no loss; remove it, or it would hide a future regression.",
   W_WRITE_WITHOUT_TOOL: "A role has a write scope but neither edit nor write among its tools.",
+  W_MAX_HOPS_LOW: "policies.max_hops is below the delegations a run can need (every stage, each check's retries, the loop's rounds); the orchestrator would stop runs that are still within their limits. Raise it, or remove it to use that default.",
   W_PATH_FOLDER: "A plain path such as \"src\" matches one file of that name, not the folder's contents; write \"src/**\".",
   W_STRAY: "build found a file in out/<host>/ that harness did not write; it leaves it alone and check reports it. Delete it.",
   W_ORPHANED_HOST: "build found a host folder from an earlier build whose host pipeline.yaml no longer lists. Delete the folder, or list the host.",

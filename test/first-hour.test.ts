@@ -287,3 +287,21 @@ describe("hosts and explain", () => {
     expect(bad.stderr).toContain('no code "L_SCOPE". Did you mean "L_SCOPE_INSTRUCTED"?');
   });
 });
+
+describe("one explanation per code", () => {
+  it("every diagnostic code src/ emits has a `harness explain` text (src/codes.ts)", async () => {
+    const { DIAGNOSTIC_CODES } = await import("../src/codes.js");
+    const { readdirSync: list, statSync } = await import("node:fs");
+    const found = new Set<string>();
+    const walk = (dir: string) => {
+      for (const name of list(dir)) {
+        const p = path.join(dir, name);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (p.endsWith(".ts") && !p.endsWith(".gen.ts") && !p.endsWith("codes.ts"))
+          for (const m of readFileSync(p, "utf8").matchAll(/\b[EW]_[A-Z]+(?:_[A-Z]+)*\b/g)) found.add(m[0]);
+      }
+    };
+    walk(path.join(path.dirname(PEBBLE_ROLES), "src"));
+    expect([...found].filter((c) => !(c in DIAGNOSTIC_CODES)).sort()).toEqual([]);
+  });
+});
