@@ -151,7 +151,7 @@ describe("loss errors hand over the fix", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain("or change the role");
     expect(r.stderr).toContain("Each is a host limit that no role change fixes. To accept them, paste into roles/pipeline.yaml (edit each reason):");
-    expect(r.stderr).toMatch(/Exit 1: the build still wrote \d+ file\(s\) so you can read out\/codex\/MAPPING\.md/);
+    expect(r.stderr).toMatch(/Exit 1, and \d+ file\(s\) written: out\/codex is up to date so you can read its MAPPING\.md; `harness check` fails until/);
     const yamlText = r.stderr.slice(r.stderr.indexOf("accepted_losses:"), r.stderr.indexOf("\nExit 1"));
     const pasted = parse(yamlText) as { accepted_losses: Record<string, string>[] };
     expect(pasted.accepted_losses.every((e) => e.host === "codex" && e.constraint && e.loss && e.reason)).toBe(true);

@@ -68,7 +68,7 @@ export async function build(options: BuildOptions): Promise<number> {
   }
   const written = plans.reduce((n, p) => n + p.write.length, 0);
   if (blocking.length || prepared.findings.length)
-    err(`Exit 1: the build still wrote ${written} file(s) so you can read ${plans.length === 1 ? `${displayPath(plans[0]!.dir)}/MAPPING.md` : "each host's MAPPING.md"}; \`${commandLine("check", options)}\` fails until every error-level loss is accepted or fixed.`);
+    err(`Exit 1, and ${written} file(s) written: ${plans.length === 1 ? displayPath(plans[0]!.dir) : displayPath(prepared.outDir)} is up to date so you can read ${plans.length === 1 ? "its MAPPING.md" : "each host's MAPPING.md"}; \`${commandLine("check", options)}\` fails until every error-level loss is accepted or fixed.`);
   return blocking.length || prepared.findings.length ? 1 : 0;
 }
 

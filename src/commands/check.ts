@@ -39,7 +39,7 @@ export async function check(options: CheckOptions): Promise<number> {
   if (!options.host?.length) drift.push(...orphanedHosts(prepared.outDir, prepared.outputs.map((o) => o.adapter.id), Object.keys(options.registry)));
   const blocking = prepared.losses.filter(isBlocking);
   const where = (d: Drift) => (d.path ? `${displayPath(prepared.hostDir(d.host))}/${d.path}` : displayPath(prepared.hostDir(d.host)));
-  const rolesDir = `${displayPath(prepared.pipeline.source.file).replace(/[^/]*$/, "") || "./"}`;
+  const rolesDir = prepared.pipeline.rolesDir;
   const rebuild = commandLine("build", options);
   if (options.json) {
     out(
