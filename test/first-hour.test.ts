@@ -305,3 +305,10 @@ describe("one explanation per code", () => {
     expect([...found].filter((c) => !(c in DIAGNOSTIC_CODES)).sort()).toEqual([]);
   });
 });
+
+describe("list-vs-string hint", () => {
+  it("quotes items that YAML would misread in the suggested list", () => {
+    const out = diagnose(edit("writer.md", 'never_write: ["artifact:outline"]', 'never_write: "**/*.secret"'));
+    expect(out.errors[0]).toContain('permissions.never_write: expected a list, got a string. Write never_write: ["**/*.secret"].');
+  });
+});

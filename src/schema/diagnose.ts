@@ -96,7 +96,8 @@ function explain(issue: z.core.$ZodIssue, value: unknown, path: readonly Propert
     const expected = (issue as { expected?: string }).expected;
     if (expected === "array" && typeof value === "string") {
       const items = value.split(",").map((v) => v.trim()).filter(Boolean);
-      return `expected a list, got a string. Write ${String(path.at(-1))}: [${items.join(", ")}].`;
+      const item = (i: string) => (/^[A-Za-z0-9_./-]+$/.test(i) ? i : JSON.stringify(i)); // "**/x" would read as an alias
+      return `expected a list, got a string. Write ${String(path.at(-1))}: [${items.map(item).join(", ")}].`;
     }
     if (expected === "array" || expected === "object" || expected === "record")
       return `expected ${expected === "array" ? "a list" : "a mapping"}, got ${describe(value)}.`;
