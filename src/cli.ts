@@ -74,6 +74,7 @@ program
   .option("--role <id>", "only this role")
   .option("--all", "a matrix of every host listed in pipeline.yaml")
   .option("--json", "print the full comparison as JSON on stdout")
+  .option("--wide", "do not shorten the how column")
   .addHelpText("after", "\nExamples:\n  harness diff claude-code codex\n  harness diff claude-code opencode --role quartz\n  harness diff --all\n  harness diff claude-code codex --json\n\nExit codes: 0 shown, 2 invalid input or usage.")
   .action(async (hosts: string[], opts) => run(async () => (await import("./commands/diff.js")).diff(hosts, { ...opts, registry })));
 

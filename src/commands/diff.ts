@@ -13,7 +13,11 @@ export interface DiffOptions {
   role?: string;
   json?: boolean;
   all?: boolean;
+  wide?: boolean;
 }
+
+/** Whether pipeline.yaml accepts a loss of this host × role × constraint (marked in the output). */
+type Accepted = (host: string, role: string, constraint: string) => boolean;
 
 const LEVEL_COLOR: Record<string, (s: string) => string> = {
   native: color.green,
@@ -36,9 +40,11 @@ export async function diff(hosts: string[], options: DiffOptions): Promise<numbe
   // Keep the order the user asked for (A then B …).
   const outputs = hosts.length ? [...new Set(hosts)].map((h) => prepared.outputs.find((o) => o.adapter.id === h)!) : prepared.outputs;
   const result = diffHosts(prepared.pipeline, outputs, options.role);
+  const accepted: Accepted = (host, role, constraint) =>
+    prepared.losses.some((l) => l.accepted && l.host === host && (l.role ?? "(pipeline)") === role && l.record.constraint === constraint);
   if (options.json) out(JSON.stringify(result, null, 2));
-  else if (options.all || outputs.length !== 2) printMatrix(result);
-  else printPair(result);
+  else if (options.all || outputs.length !== 2) printMatrix(result, accepted);
+  else printPair(result, accepted, options.wide ? Infinity : 90);
   return 0;
 }
 
@@ -46,16 +52,16 @@ function levelsOf(row: RoleDiff["constraints"][number], host: string): string {
   return row.sides[host]!.map((s) => s.level).join("+") || "—";
 }
 
-function printPair(d: HostDiff): void {
+function printPair(d: HostDiff, accepted: Accepted, width: number): void {
   const [a, b] = d.hosts as [string, string];
+  const how = (row: RoleDiff["constraints"][number], host: string, role: string) =>
+    `${accepted(host, role, row.constraint) ? color.dim("(accepted loss) ") : ""}${clip(row.sides[host]!.map((s) => s.how).join("; ") || "—", width)}`;
   for (const role of d.roles) {
     out(color.bold(`${role.role}`));
     for (const row of role.constraints) {
       const mark = row.same ? " " : color.yellow("≠");
-      const sa = row.sides[a]!.map((s) => s.how).join("; ") || "—";
-      const sb = row.sides[b]!.map((s) => s.how).join("; ") || "—";
-      out(`  ${mark} ${pad(row.constraint, 12)} ${pad(a, 12)} ${paint(pad(levelsOf(row, a), 10))} ${clip(sa, 90)}`);
-      out(`    ${pad("", 12)} ${pad(b, 12)} ${paint(pad(levelsOf(row, b), 10))} ${clip(sb, 90)}`);
+      out(`  ${mark} ${pad(row.constraint, 12)} ${pad(a, 12)} ${paint(pad(levelsOf(row, a), 10))} ${how(row, a, role.role)}`);
+      out(`    ${pad("", 12)} ${pad(b, 12)} ${paint(pad(levelsOf(row, b), 10))} ${how(row, b, role.role)}`);
     }
     if (role.role !== "(pipeline)") {
       out(`    ${pad("files", 12)} ${pad(a, 12)} ${role.files[a]!.join(", ") || "—"}`);
@@ -75,13 +81,15 @@ function printPair(d: HostDiff): void {
   for (const h of d.hosts) out(`  ${pad(h, 12)} ${d.sharedFiles[h]!.join(", ")}`);
 }
 
-function printMatrix(d: HostDiff): void {
+function printMatrix(d: HostDiff, accepted: Accepted): void {
   // Every column as wide as its widest cell, plus two spaces: cells never run together.
   const rows = d.roles.flatMap((role) => role.constraints.map((row) => ({ role: role.role, row })));
   const roleWidth = Math.max(4, ...rows.map((r) => r.role.length)) + 2;
   const constraintWidth = Math.max(10, ...rows.map((r) => r.row.constraint.length)) + 2;
-  const widths = d.hosts.map((h) => Math.max(h.length, ...rows.map((r) => levelsOf(r.row, h).length)) + 2);
+  const cell = (row: RoleDiff["constraints"][number], host: string, role: string) => `${levelsOf(row, host)}${accepted(host, role, row.constraint) ? "*" : ""}`;
+  const widths = d.hosts.map((h) => Math.max(h.length, ...rows.map((r) => cell(r.row, h, r.role).length)) + 2);
   out(`${pad("role", roleWidth)}${pad("constraint", constraintWidth)}${d.hosts.map((h, i) => pad(h, widths[i]!)).join("")}`.trimEnd());
   for (const { role, row } of rows)
-    out(`${pad(role, roleWidth)}${pad(row.constraint, constraintWidth)}${d.hosts.map((h, i) => paint(pad(levelsOf(row, h), widths[i]!))).join("")}`.trimEnd());
+    out(`${pad(role, roleWidth)}${pad(row.constraint, constraintWidth)}${d.hosts.map((h, i) => paint(pad(cell(row, h, role), widths[i]!))).join("")}`.trimEnd());
+  out(color.dim("* a loss that pipeline.yaml accepts. Levels: native, guard, audit, instructed, lost; a+b = realised both ways (e.g. a prompt and a launcher)."));
 }
