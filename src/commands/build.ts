@@ -10,6 +10,7 @@ import { color, out, err } from "../ui.js";
 import { commandLine, prepare, type CommonOptions } from "./prepare.js";
 import { acceptanceYaml, lossKey, printHostLosses, printWarnings } from "./report.js";
 import { UsageError } from "../errors.js";
+import { ignoredWarning } from "../gitignore.js";
 
 export interface BuildOptions extends CommonOptions {
   quiet?: boolean;
@@ -31,7 +32,8 @@ export async function build(options: BuildOptions): Promise<number> {
   applyPlans(plans);
   const blocking = prepared.losses.filter(isBlocking);
   if (!options.quiet) {
-    printWarnings(prepared.warnings);
+    const ignored = ignoredWarning(prepared.outDir, `Commit it anyway by adding "!/${path.basename(prepared.outDir)}/" after that line, build into another --out, or use \`harness install\` and \`harness check --installed\`.`);
+    printWarnings(ignored ? [...prepared.warnings, ignored] : prepared.warnings);
     for (const plan of plans) {
       const o = prepared.outputs.find((x) => x.adapter.id === plan.host)!;
       const losses = prepared.losses.filter((l) => l.host === plan.host);

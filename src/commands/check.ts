@@ -7,6 +7,7 @@ import { isBlocking } from "../losses.js";
 import { color, out, err } from "../ui.js";
 import { commandLine, prepare, type CommonOptions } from "./prepare.js";
 import { formatLoss, printWarnings } from "./report.js";
+import { ignoredWarning } from "../gitignore.js";
 
 export interface CheckOptions extends CommonOptions {
   json?: boolean;
@@ -80,6 +81,8 @@ export async function check(options: CheckOptions): Promise<number> {
   }
   for (const l of blocking) err(color.red(formatLoss(l)));
   for (const f of prepared.findings) err(color.red(`${f.file}:${f.line}:${f.column}: error E_FIDELITY ${f.message}`));
+  const ignored = drift.length && drift.every((d) => d.kind === "missing") ? ignoredWarning(prepared.outDir, "That is why its files are missing here: un-ignore it and commit them.") : null;
+  if (ignored) printWarnings([ignored]);
   const inSync = `${prepared.outputs.map((o) => `${o.adapter.id} (${o.files.length + 1} files)`).join(", ")} in sync with ${displayPath(prepared.pipeline.source.file)}`;
   if (drift.length) err(`${drift.length} path(s) out of sync; each line above says what fixes it.`);
   else if (blocking.length || prepared.findings.length)

@@ -22,6 +22,7 @@ type Accepted = (host: string, role: string, constraint: string) => boolean;
 const LEVEL_COLOR: Record<string, (s: string) => string> = {
   native: color.green,
   guard: color.cyan,
+  audit: color.magenta,
   instructed: color.yellow,
   lost: color.red,
 };
