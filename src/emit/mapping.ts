@@ -11,8 +11,8 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
  * does not have.
  */
 export const BUNDLED_PIPELINE = "pebble";
-function proofCell(pipeline: PipelineIR, host: string, constraint: string, test: string): string {
-  return pipeline.name === BUNDLED_PIPELINE ? test : `${host} ${constraint}: test/hosts/enforce-out.test.ts (run on the bundled pipeline)`;
+function proofCell(pipeline: PipelineIR, host: string, constraint: string, test: string, file: string): string {
+  return pipeline.name === BUNDLED_PIPELINE ? test : `${host} ${constraint}: test/hosts/${file} (run on the bundled pipeline)`;
 }
 
 /** What a user can do about a loss: one source for MAPPING.md, build output and `harness explain`. */
@@ -40,7 +40,7 @@ export function renderMapping(adapter: Adapter, pipeline: PipelineIR, fidelity: 
   ];
   for (const r of fidelity) {
     const test = r.level === "native" || r.level === "guard" ? adapter.proofs[r.constraint] : r.level === "audit" ? adapter.auditProofs?.[r.constraint] : undefined;
-    const proof = test ? proofCell(pipeline, adapter.id, r.constraint, test) : "";
+    const proof = test ? proofCell(pipeline, adapter.id, r.constraint, test, r.level === "audit" ? "audit-out.test.ts" : "enforce-out.test.ts") : "";
     lines.push(`| ${r.role ?? "(pipeline)"} | ${r.constraint} | ${r.level} | ${cell(r.how)} | ${r.loss ?? ""} | ${cell(proof)} |`);
   }
   const codes = [...new Set(fidelity.map((r) => r.loss).filter((c): c is LossCode => Boolean(c)))].sort();
