@@ -11,7 +11,7 @@ import { BLOCK_BEGIN } from "../../src/install/block.js";
 import { LOCK_FILE, readLock } from "../../src/install/lock.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import { MINI_ROLES, PEBBLE_ROLES } from "../helpers/cli.js";
-import { snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
+import { repositoryScope, snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
 
 let cwd: string;
 beforeEach(() => {
@@ -33,7 +33,7 @@ const stderr = () => (process.stderr.write as unknown as { mock: { calls: unknow
 
 describe("install into a project with its own config, then uninstall", () => {
   it("keeps every entry of the project's own files, and uninstall gives back their exact bytes", async () => {
-    const dir = teamProject(PEBBLE_ROLES);
+    const dir = repositoryScope(teamProject(PEBBLE_ROLES));
     const before = snapshot(dir);
     expect(await install(opts(dir))).toBe(0);
 
@@ -128,7 +128,7 @@ describe("refusals", () => {
 
 describe("hand edits", () => {
   it("are reported by check --installed, kept by install, overwritten with --force", async () => {
-    const dir = teamProject(PEBBLE_ROLES);
+    const dir = repositoryScope(teamProject(PEBBLE_ROLES));
     expect(await install(opts(dir))).toBe(0);
     writeFileSync(path.join(dir, ".claude/agents/jade.md"), `${read(dir, ".claude/agents/jade.md")}\nMy own line.\n`);
     const settings = json(dir, ".claude/settings.json");
