@@ -27,7 +27,7 @@ describe("harness build", () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/claude-code\s+out\/claude-code: \d+ files, 0 written, \d+ unchanged, 0 removed/);
     expect(snapshot(path.join(dir, "out"))).toEqual(before);
-    expect(statSync(path.join(dir, "out/claude-code/.claude/hooks/harness-guard.mjs")).mode & 0o111).not.toBe(0);
+    expect(statSync(path.join(dir, "out/claude-code/.claude/hooks/harness-guard.cjs")).mode & 0o111).not.toBe(0);
   });
 
   it("exits 2 with file:line:col on a broken role and writes nothing", () => {

@@ -46,7 +46,7 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(settings.permissions.deny).toContain("Edit(.env)");
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("echo audit >/dev/null");
-    expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.mjs");
+    expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.cjs");
     const teamPost = JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse;
     expect(settings.hooks.PostToolUse.slice(0, teamPost.length)).toEqual(teamPost); // the team's entries first, unchanged
     expect(settings.hooks.PostToolUse.slice(teamPost.length).map((e: any) => e.hooks[0].command).join("\n")).toContain("harness-audit.mjs");
