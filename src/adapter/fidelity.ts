@@ -25,12 +25,14 @@ export const LOSS_CODES = {
   L_SPAWN_INSTRUCTED: { severity: "error", text: "the host cannot stop this role from starting agents" },
   L_TOOL_MISSING: { severity: "warning", text: "a canonical tool has no equivalent on this host and was dropped (narrower)" },
   L_GLOB_NARROWED: { severity: "warning", text: "a glob could not be written exactly in the host's dialect and was narrowed" },
+  L_FILE_VIA_FOLDER: { severity: "warning", text: "the host grants writes to folders only: a single file is granted through its folder, where every other artifact path stays read-only but new files no artifact names are writable too (wider)" },
   L_MODEL_UNMAPPED: { severity: "info", text: "no model mapping for this tier; the host default is used" },
   L_TOOLS_SHARED: { severity: "warning", text: "the host gives every agent the same tools; tools the role does not list are withheld only by its prompt" },
   L_WORKTREE_UNSUPPORTED: { severity: "warning", text: "the host cannot give this role its own worktree; it shares the checkout" },
   L_SHELL_PATTERN_LITERAL: { severity: "warning", text: "command rules match the literal command text; a denied command written differently (spacing, quotes, env/sh -c wrappers, a full path) gets the role's default action" },
   L_TURNS_INSTRUCTED: { severity: "warning", text: "at the turn cap the host only tells the agent to stop; a model that keeps calling tools is not stopped" },
   L_TURNS_MAIN_SESSION: { severity: "warning", text: "the host ignores the turn cap when the role runs in the main session" },
+  L_POLICY_OPT_IN: { severity: "warning", text: "the host ignores project policy files; the rules bind only a session started with the flag or launcher that loads them" },
   L_TURNS_UNSUPPORTED: { severity: "info", text: "the host has no per-agent turn cap; the orchestrator enforces it" },
 } as const satisfies Record<string, { severity: Severity; text: string }>;
 export type LossCode = keyof typeof LOSS_CODES;

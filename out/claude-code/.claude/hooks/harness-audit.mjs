@@ -222,6 +222,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -324,6 +339,16 @@ const POLICY = {
           "flags": "s",
           "glob": "k8s/**",
           "re": "^(?:k8s(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -558,6 +583,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -595,6 +635,16 @@ const POLICY = {
           "flags": "s",
           "glob": "e2e/**",
           "re": "^(?:e2e(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -894,6 +944,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -921,6 +986,16 @@ const POLICY = {
           "flags": "s",
           "glob": "e2e/**",
           "re": "^(?:e2e(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1065,6 +1140,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1087,6 +1177,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1286,6 +1386,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1308,6 +1423,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1422,6 +1547,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1444,6 +1584,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
