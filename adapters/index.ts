@@ -6,6 +6,7 @@ export const HOSTS: AdapterRegistry = {
   "claude-code": async () => (await import("./claude-code/index.js")).ClaudeCodeAdapter,
   codex: async () => (await import("./codex/index.js")).CodexAdapter,
   cursor: async () => (await import("./cursor/index.js")).CursorAdapter,
+  "gemini-cli": async () => (await import("./gemini-cli/index.js")).GeminiCliAdapter,
   opencode: async () => (await import("./opencode/index.js")).OpenCodeAdapter,
 };
 

@@ -1,12 +1,12 @@
-import { HOST_IDS } from "../adapters/index.js";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, InputError } from "../src/errors.js";
 import { readPipeline } from "../src/ir/normalize.js";
 import { MINI_ROLES, PEBBLE_ROLES, tempDir } from "./helpers/cli.js";
+import { HOST_IDS } from "../adapters/index.js";
 
-const HOSTS = ["claude-code", "opencode", "codex"];
+const HOSTS = HOST_IDS;
 
 /** Copy the mini fixture, apply edits, and return every diagnostic line (cwd = the copy). */
 function errorsAfter(edits: Record<string, (text: string) => string>): string[] {
@@ -82,7 +82,7 @@ describe("validation", () => {
     ["id that is not a plain name", { "pipeline.yaml": (t) => t.replace("id: plan", "id: Plan_1") }, ['pipeline.yaml:25:9: error E_PIPELINE_SCHEMA stages[0].id: not a plain name; use lowercase letters, digits and single hyphens, starting with a letter (e.g. "jade", "bug-fix").']],
     ["file name that is not a plain name", { "Bad_Name.md": () => "---\ntitle: x\n---\n" }, ['Bad_Name.md:1:1: error E_ROLE_ID the file name "Bad_Name" is not a plain role id; rename the file: use lowercase letters, digits and single hyphens, starting with a letter (e.g. "jade", "bug-fix").']],
     ["nested agents against policy", { "writer.md": (t) => t.replace("tools: [read,", "tools: [spawn-agent, read,") }, ['writer.md:9:8: error E_POLICY_CONFLICT tools: the pipeline forbids nested agents (policies.nested_agents: false), but this role has "spawn-agent". Remove it from tools.']],
-    ["unknown host", { "pipeline.yaml": (t) => t.replace("claude-code:", "claude:") }, ['pipeline.yaml:55:3: error E_UNKNOWN_HOST hosts.claude: no adapter "claude". Did you mean "claude-code"? Known hosts: claude-code, opencode, codex.']],
+    ["unknown host", { "pipeline.yaml": (t) => t.replace("claude-code:", "claude:") }, [`pipeline.yaml:55:3: error E_UNKNOWN_HOST hosts.claude: no adapter "claude". Did you mean "claude-code"? Known hosts: ${HOSTS.join(", ")}.`]],
     ["on_failure routed forward", { "pipeline.yaml": (t) => t.replace("on_failure: write", "on_failure: verify") }, ['pipeline.yaml:46:17: error E_ROUTE_FORWARD checks[0].on_failure: on_failure sends work forward to "verify", past the failed stage. Route to "write" or an earlier stage, or to "human".']],
     ["role's own artifact in its never_write", { "writer.md": (t) => t.replace("artifact:outline", "articles/**") }, ['writer.md:11:9: error E_SCOPE_CONFLICT writes: the role writes "article" (articles/*.md), but its never_write covers that path, so the write can never happen. Narrow never_write or drop "article" from writes.']],
   ];

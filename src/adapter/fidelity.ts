@@ -31,6 +31,7 @@ export const LOSS_CODES = {
   L_SHELL_PATTERN_LITERAL: { severity: "warning", text: "command rules match the literal command text; a denied command written differently (spacing, quotes, env/sh -c wrappers, a full path) gets the role's default action", limit: true, fix: "accept it, or set the role's shell `default: deny` and allow only what it needs" },
   L_TURNS_INSTRUCTED: { severity: "warning", text: "at the turn cap the host only tells the agent to stop; a model that keeps calling tools is not stopped", limit: true, fix: "accept it, or drop `max_turns`" },
   L_TURNS_MAIN_SESSION: { severity: "warning", text: "the host ignores the turn cap when the role runs in the main session", fix: "make the role `isolation: subagent`, drop `max_turns`, or accept it" },
+  L_POLICY_OPT_IN: { severity: "warning", text: "the host ignores project policy files; the rules bind only a session started with the flag or launcher that loads them", limit: true, fix: "start sessions through the launcher or flag that loads the policy, and accept it with a reason" },
   L_TURNS_UNSUPPORTED: { severity: "info", text: "the host has no per-agent turn cap; the orchestrator enforces it", limit: true, fix: "nothing to change; the orchestrator enforces it" },
 } as const satisfies Record<string, LossInfo>;
 export type LossCode = keyof typeof LOSS_CODES;

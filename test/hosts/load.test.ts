@@ -61,7 +61,7 @@ interface Corruption {
 }
 
 /** Break jade's agent file in the form each host reads agents in (front matter / TOML). */
-const CORRUPT: Record<HostId, Corruption[]> = {
+const CORRUPT: Partial<Record<HostId, Corruption[]>> = {
   "claude-code": [
     {
       name: "an unterminated quoted description",
@@ -80,6 +80,16 @@ const CORRUPT: Record<HostId, Corruption[]> = {
   ],
   opencode: [{ name: "front matter that is not YAML", file: ".opencode/agents/jade.md", break: (t) => t.replace(/^---\n/, "---\nbroken: [unclosed\n"), expect: [/jade\.md/] }],
   codex: [{ name: "an unterminated TOML string", file: ".codex/agents/jade.toml", break: (t) => t.replace(/^name = "jade"$/m, 'name = "jade'), expect: [/jade\.toml/] }],
+  "gemini-cli": [
+    {
+      // the strict agent schema refuses an unknown key (a camelCase maxTurns instead of max_turns)
+      name: "a key outside the strict schema",
+      file: ".gemini/agents/jade.md",
+      break: (t) => t.replace(/^max_turns: /m, "maxTurns: "),
+      expect: [/Agent loading error.*jade\.md|Unrecognized key.*maxTurns/, /agent 'jade' is not offered/],
+      notLoaded: "jade",
+    },
+  ],
 };
 
 describe.concurrent("a corrupted emitted agent file makes the loader complain", () => {

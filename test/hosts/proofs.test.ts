@@ -19,7 +19,7 @@ import { emittedTree, REGISTERED_HOSTS } from "./helpers.js";
 import { HOST_VERSIONS } from "./versions.js";
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
-const PROOF_FILES = ["enforce-out.test.ts", "audit-out.test.ts"].map((f) => path.join(HERE, f));
+const PROOF_FILES = fs.readdirSync(HERE).filter((f) => /^(enforce|audit)-out(-[a-z0-9-]+)?\.test\.ts$/.test(f)).map((f) => path.join(HERE, f));
 
 /** the names of the tests declared in the proof files (string literals passed to it(…)) */
 function enforceOutTests(): string[] {

@@ -3,7 +3,7 @@
 // this module re-exports it with types. Adapters' `checkedAgainst` must equal HOST_VERSIONS.
 import pins from "./versions.json" with { type: "json" };
 
-export type HostId = "claude-code" | "opencode" | "codex";
+export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli";
 
 export interface HostPin {
   /** npm package that ships the CLI */
@@ -22,4 +22,6 @@ export const HOST_VERSIONS: Readonly<Record<HostId, string>> = {
   "claude-code": pins["claude-code"].version,
   opencode: pins.opencode.version,
   codex: pins.codex.version,
+  copilot: pins.copilot.version,
+  "gemini-cli": pins["gemini-cli"].version,
 };

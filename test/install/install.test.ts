@@ -9,6 +9,7 @@ import { HOSTS } from "../../adapters/index.js";
 import { checkInstalled, install, uninstall, type InstallOptions } from "../../src/commands/install.js";
 import { BLOCK_BEGIN } from "../../src/install/block.js";
 import { LOCK_FILE, readLock } from "../../src/install/lock.js";
+import { readPipeline } from "../../src/ir/normalize.js";
 import { MINI_ROLES, PEBBLE_ROLES } from "../helpers/cli.js";
 import { snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
 
@@ -23,6 +24,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** the hosts the bundled pipeline lists, which install takes by default */
+const PEBBLE_HOSTS = Object.keys(readPipeline(PEBBLE_ROLES).pipeline.hosts).sort();
 const opts = (dir: string, more: Partial<InstallOptions> = {}): InstallOptions => ({ registry: HOSTS, version: "0.0.0-test", roles: path.join(dir, "roles"), into: dir, quiet: true, ...more });
 const read = (dir: string, rel: string) => readFileSync(path.join(dir, rel), "utf8");
 const json = (dir: string, rel: string) => JSON.parse(read(dir, rel));
@@ -44,7 +47,9 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("echo audit >/dev/null");
     expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.mjs");
-    expect(settings.hooks.PostToolUse).toEqual(JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse);
+    const teamPost = JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse;
+    expect(settings.hooks.PostToolUse.slice(0, teamPost.length)).toEqual(teamPost); // the team's entries first, unchanged
+    expect(settings.hooks.PostToolUse.slice(teamPost.length).map((e: any) => e.hooks[0].command).join("\n")).toContain("harness-audit.mjs");
 
     const oc = json(dir, "opencode.json");
     expect(oc.mcp.docs.command).toEqual(["true"]);
@@ -67,7 +72,7 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(read(dir, ".claude/agents/docs-bot.md")).toBe(TEAM_FILES[".claude/agents/docs-bot.md"]);
     expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(true);
     expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
-    expect(readLock(dir)!.hosts).toEqual(["claude-code", "codex", "opencode"]);
+    expect(readLock(dir)!.hosts).toEqual(PEBBLE_HOSTS);
 
     expect(await checkInstalled(opts(dir))).toBe(0);
     expect(await install(opts(dir))).toBe(0);
@@ -88,7 +93,7 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(agents).toContain("In OpenCode, start a run");
     expect(existsSync(path.join(dir, ".codex/agents"))).toBe(false);
     expect(read(dir, ".codex/config.toml")).toBe(TEAM_FILES[".codex/config.toml"]);
-    expect(readLock(dir)!.hosts).toEqual(["claude-code", "opencode"]);
+    expect(readLock(dir)!.hosts).toEqual(PEBBLE_HOSTS.filter((h) => h !== "codex"));
     expect(await checkInstalled(opts(dir))).toBe(0);
     expect(await uninstall(opts(dir))).toBe(0);
     expect(snapshot(dir)).toEqual(snapshot(teamProject(PEBBLE_ROLES)));

@@ -3,22 +3,26 @@
 import { loadClaudeCode } from "./claude-code.js";
 import { loadCodex } from "./codex.js";
 import { loadOpenCode } from "./opencode.js";
+import { loadGeminiCli } from "./gemini-cli.js";
 import type { HostId, LoadOptions, LoadResult } from "./types.js";
 
 export * from "./types.js";
-export { loadClaudeCode, loadCodex, loadOpenCode };
+export { loadClaudeCode, loadCodex, loadOpenCode, loadGeminiCli };
 export { createHostEnv, REPO_ROOT, SCRATCH_ROOT, DEAD_URL, type HostEnv, type HostEnvOptions } from "./env.js";
 export { run, stripAnsi, describeRun, type RunResult, type RunOptions } from "./run.js";
 export { ensureHosts, type HostInstallMap, type HostInstall } from "./install.js";
 
-export const LOADERS: Record<HostId, (tree: string, opts: LoadOptions) => Promise<LoadResult>> = {
+export const LOADERS: Partial<Record<HostId, (tree: string, opts: LoadOptions) => Promise<LoadResult>>> = {
   "claude-code": loadClaudeCode,
   opencode: loadOpenCode,
   codex: loadCodex,
+  "gemini-cli": loadGeminiCli,
 };
 
 export function loadTree(host: HostId, tree: string, opts: LoadOptions): Promise<LoadResult> {
-  return LOADERS[host](tree, opts);
+  const load = LOADERS[host];
+  if (!load) throw new Error(`no real-host loader for ${host} in test/hosts/lib/index.ts`);
+  return load(tree, opts);
 }
 
 /** Multi-line summary for assertion messages. */

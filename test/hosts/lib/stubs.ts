@@ -312,3 +312,55 @@ export function startResponsesStub(script: Conversation[]): Promise<Stub> {
   };
   return startStub(adapter, script, true);
 }
+
+// ---------------------------------------------------------------- Gemini API (Gemini CLI via GOOGLE_GEMINI_BASE_URL)
+
+/**
+ * POST /v1beta/models/<model>:streamGenerateContent (SSE) or :generateContent (JSON); :countTokens is
+ * answered with a count. Side requests that ask for JSON (the model router's classifier, next-speaker
+ * checks) offer no tools and get a fixed JSON object, so they never consume a scripted step.
+ */
+export function startGeminiStub(script: Conversation[]): Promise<Stub> {
+  type Part = { text?: string; functionCall?: unknown; functionResponse?: { response?: unknown } };
+  const parts = (b: Record<string, unknown>): Part[] => (asArray(b.contents) as { parts?: unknown }[]).flatMap((c) => asArray(c.parts) as Part[]);
+  const wantsJson = (b: Record<string, unknown>) => /responseMimeType|responseJsonSchema|responseSchema/.test(JSON.stringify(b.generationConfig ?? {}));
+  const adapter: Adapter = {
+    isModelCall: (method, url) => method === "POST" && /:(stream)?generateContent/i.test(url),
+    parse(url, b) {
+      const sys = b.systemInstruction as { parts?: unknown } | undefined;
+      return {
+        url,
+        system: (asArray(sys?.parts) as Part[]).map((p) => p.text ?? "").join("\n"),
+        tools: wantsJson(b) ? [] : (asArray(b.tools) as { functionDeclarations?: { name?: string }[] }[]).flatMap((t) => (t.functionDeclarations ?? []).map((d) => d.name ?? "")),
+        toolResults: parts(b).filter((p) => p.functionResponse).length,
+        body: b,
+      };
+    },
+    reply(res, b, step, seq) {
+      const json = wantsJson(b) && !("tool" in step);
+      const text = json ? '{"reasoning":"scripted stub","model_choice":"flash","complexity_reasoning":"stub","complexity_score":1,"next_speaker":"user"}' : "tool" in step ? "" : step.text;
+      const part = "tool" in step ? { functionCall: { id: `call_${seq}`, name: step.tool, args: step.input } } : { text };
+      const out = {
+        candidates: [{ content: { role: "model", parts: [part] }, finishReason: "STOP", index: 0 }],
+        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+        modelVersion: "stub",
+      };
+      if (/:streamGenerateContent/i.test(res.req.url ?? "")) {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(`data: ${JSON.stringify(out)}\r\n\r\n`);
+      } else {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(out));
+      }
+    },
+    other(url) {
+      return url.includes(":countTokens") ? { totalTokens: 10 } : {};
+    },
+    resultTexts(b) {
+      return parts(b)
+        .filter((p) => p.functionResponse)
+        .map((p) => textOf(p.functionResponse!.response));
+    },
+  };
+  return startStub(adapter, script, false);
+}

@@ -1,0 +1,85 @@
+// harness globs and command patterns → regular expressions for Gemini CLI 0.61 policy `argsPattern`.
+//
+// The policy engine tests argsPattern against its "stable" JSON of the tool arguments: keys sorted,
+// each top-level pair wrapped in NUL characters (`\0"file_path":"src/a.ts"\0`), values as
+// JSON.stringify writes them (so `"` and `\` inside a value are escaped). Anchoring on `\x00"key":"`
+// and on the closing `"\x00` makes a pattern see exactly one top-level argument.
+//
+// The loader rejects a pattern its ReDoS test flags: any parenthesised group that contains a
+// quantifier, followed anywhere later by a `)` with a quantifier (isSafeRegExp in
+// packages/core/src/policy/utils.ts, 0.61.0). So no group here is ever quantified; optional parts
+// are written as alternations with an empty branch, `(?:x|)`. Every pattern is checked with the
+// same test before it is emitted (`isSafe`), and one that fails is narrowed by the caller.
+//
+// Paths: the model passes file_path as it likes (relative or absolute); the engine sees it raw.
+// Patterns match paths relative to the project root, with an optional leading "./". Absolute paths
+// and ".." are refused by separate rules (rules.ts), since a build cannot know the project's absolute
+// location and a suffix match would allow too much.
+
+/** The 0.61 loader's own ReDoS test, verbatim. */
+export function isSafe(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+  } catch {
+    return false;
+  }
+  return pattern.length <= 2048 && !/\([^)]*[*+?{].*\)[*+?{]/.test(pattern);
+}
+
+/** Regex-escape text as it appears inside a JSON string value. */
+function lit(text: string): string {
+  return JSON.stringify(text)
+    .slice(1, -1)
+    .replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
+
+/** Glob characters this translation does not model (braces, classes, extglobs, negation). */
+const UNSUPPORTED = /[{}[\]()!+@]/;
+
+/**
+ * A harness glob (picomatch, `dot: true`) as a regex over a JSON-encoded relative path, or null when
+ * the glob uses syntax this translation does not model. `*` and `?` stay within a path segment;
+ * `**` spans segments.
+ */
+export function globToPathRegex(glob: string): string | null {
+  if (UNSUPPORTED.test(glob) || glob.startsWith("/") || glob.split("/").includes("..")) return null;
+  const segs = glob.split("/");
+  let out = "";
+  segs.forEach((seg, i) => {
+    const last = i === segs.length - 1;
+    if (seg === "**") {
+      // "**" last: anything below (at least one character); elsewhere: zero or more directories
+      out += last ? '[^"]*' : '(?:[^"]*/|)';
+      return;
+    }
+    out += [...seg].map((c) => (c === "*" ? '[^/"]*' : c === "?" ? '[^/"]' : lit(c))).join("") + (last ? "" : "/");
+  });
+  return out;
+}
+
+/** `\0"file_path":"<path>"\0`, the path optionally after "./". */
+export function filePathPattern(pathRegex: string): string {
+  return `\\x00"file_path":"(?:\\./|)${pathRegex}"\\x00`;
+}
+
+/**
+ * A harness command pattern (`*` any run of characters; a trailing " *" also matches the bare
+ * command) as a regex over `\0"command":"…"\0`. `mode` picks how a `*` before the end is written:
+ * "deny" uses `.*` (may match more, never less), "allow" uses `[^"]*` (may match less, never more).
+ * A `*` at the end is `.*` in both: the command must begin with the literal text either way.
+ */
+export function commandPattern(pattern: string, mode: "allow" | "deny"): string {
+  const optionalTail = pattern.endsWith(" *");
+  const body = optionalTail ? pattern.slice(0, -2) : pattern;
+  const parts = body.split("*");
+  let re = parts.map(lit).join(mode === "deny" ? ".*" : '[^"]*');
+  if (optionalTail) re += "(?: .*|)";
+  else if (body.endsWith("*")) re = `${parts.slice(0, -1).map(lit).join(mode === "deny" ? ".*" : '[^"]*')}.*`;
+  return `\\x00"command":"${re}"\\x00`;
+}
+
+/** A deny pattern that failed the ReDoS test, made broader: the literal text before its first wildcard. */
+export function broadenedCommandDeny(pattern: string): string {
+  const head = pattern.split("*")[0] ?? "";
+  return `\\x00"command":"${lit(head)}.*"\\x00`;
+}
