@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Wires commands to the compiler and the host registry. The only file that sets the exit code. Imports lazily.
+import "./tune.js";
 import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
 // The registry is a table of lazy loaders: importing it loads no adapter.

@@ -172,7 +172,9 @@ describe("fidelity findings", () => {
     const dir = scratchProject();
     const r = harness(["build", "--host", "codex"], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^roles\/writer\.md:\d+:\d+: error L_SCOPE_INSTRUCTED codex writer write-scope \(permissions\.write\) is instructed: .* Host limit: no role change fixes it on codex; accept it with a reason\.$/m);
+    // planner runs in the orchestrator's session (no stage boundary for the audit); writer, a spawned agent, is audited
+    expect(r.stderr).toMatch(/^roles\/planner\.md:\d+:\d+: error L_SCOPE_INSTRUCTED codex planner write-scope \(permissions\.write\) is instructed: .* Host limit: no role change fixes it on codex; accept it with a reason\.$/m);
+    expect(r.stderr).not.toMatch(/error L_SCOPE_INSTRUCTED codex writer/);
     expect(r.stderr).toContain("unaccepted error-level loss(es). Each is a host limit that no role change fixes.");
     const pipeline = path.join(dir, "roles/pipeline.yaml");
     writeFileSync(
@@ -185,7 +187,8 @@ describe("fidelity findings", () => {
     expect(accepted.code).toBe(0);
     const strict = harness(["check", "--host", "codex", "--strict"], dir);
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toMatch(/^roles\/pipeline\.yaml:\d+:\d+: error E_FIDELITY write-scope is required \(required_enforcement\) but instructed on codex for writer/m);
+    expect(strict.stderr).toMatch(/^roles\/pipeline\.yaml:\d+:\d+: error E_FIDELITY write-scope is required \(required_enforcement\) but instructed on codex for planner/m);
+    expect(strict.stderr).not.toContain("instructed on codex for writer");
     expect(harness(["check", "--host", "claude-code", "--strict"], dir).stderr).not.toContain("E_FIDELITY");
   });
 

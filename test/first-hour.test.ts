@@ -169,7 +169,7 @@ describe("loss errors hand over the fix", () => {
     const r = harness(["check", "--host", "codex"], dir);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^files codex \(\d+ files\) in sync with roles\/pipeline\.yaml; failing on \d+ unaccepted error-level loss\(es\)/);
-    expect(r.stderr).toMatch(/^roles\/writer\.md:\d+:\d+: error L_SCOPE_INSTRUCTED codex writer write-scope/m);
+    expect(r.stderr).toMatch(/^roles\/planner\.md:\d+:\d+: error L_SCOPE_INSTRUCTED codex planner write-scope/m); // writer, a spawned agent, is audited
   });
 });
 

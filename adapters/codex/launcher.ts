@@ -3,7 +3,8 @@
 // Codex 0.171 applies a per-role profile: a spawned agent runs in its parent's sandbox
 // (openai/codex #45482; verified), and a sandboxed orchestrator cannot start this script (its
 // sandbox has no network for the child's model calls). For people and CI. The script says which
-// writes Codex cannot grant (single files, folders missing at start) before it starts codex.
+// writes Codex cannot grant (files at the root, globs with no folder form) and creates the write
+// folders that do not exist yet (the sandbox grants only folders present at start) before it starts codex.
 //
 // Every value in the script is a literal from a quoting function: shellQuote for shell words,
 // tomlValue (smol-toml) for the `-c key=<TOML value>` overrides Codex parses, commentText for
@@ -11,23 +12,15 @@
 import { stringify as tomlStringify } from "smol-toml";
 import type { RoleIR } from "../../src/ir/types.js";
 import type { RoleProfile } from "./permissions.js";
+import { commentText, shellQuote } from "../../src/adapter/shell.js";
 
-/** One POSIX shell word holding exactly `s` (single quotes; `'` becomes `'\''`). */
-export function shellQuote(s: string): string {
-  if (s.includes("\0")) throw new Error("a shell word cannot hold a NUL character");
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+export { commentText, shellQuote };
 
 /** The TOML form of one value, as written by smol-toml (never built by hand). */
 export function tomlValue(v: string | number | boolean): string {
   const line = tomlStringify({ v }).replace(/\n+$/, "");
   if (!line.startsWith("v = ") || line.includes("\n")) throw new Error(`unexpected TOML for a single value: ${line}`);
   return line.slice(4);
-}
-
-/** Text for a `#` comment line: no line breaks or other control characters can end the comment. */
-export function commentText(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, " ");
 }
 
 /** `-c key=<TOML value>` as two shell words. */
@@ -44,6 +37,9 @@ export interface LauncherInput {
   model?: string;
   instructions: string;
 }
+
+/** Folders Codex 0.171.0 mounts read-only inside every write folder (and leaves behind as empty directories). */
+const CODEX_MOUNT_POINTS = [".git", ".codex", ".agents", ".aws"];
 
 export function launcherPath(roleId: string): string {
   return `.codex/bin/${roleId}.sh`;
@@ -77,11 +73,46 @@ export function renderLauncher(input: LauncherInput): string {
   if (profile.narrowedWrites.length)
     lines.push(note(`Codex cannot grant these writes of ${role.id}, so this run cannot make them: ${profile.narrowedWrites.map((n) => n.glob).join(", ")}`));
   const trees = profile.writes.filter((w) => w.path !== ".").map((w) => w.path);
-  if (trees.length) lines.push("# Codex can only grant writes under folders that exist when the session starts.");
-  for (const t of trees) lines.push(`[ -d ${shellQuote(t)} ] || ${note(`${t}/ does not exist, so this run cannot write there; create it first if the task needs it.`)}`);
+  // Codex also leaves the mount points of its protected folders (.git, .codex, .agents, .aws) behind in
+  // each write folder, as empty directories. Folders the run made and left empty are removed afterwards.
+  const mounts = [...trees.flatMap((t) => CODEX_MOUNT_POINTS.map((d) => `${t}/${d}`)), ...trees];
+  if (trees.length) {
+    lines.push(`pre=; for d in ${mounts.map(shellQuote).join(" ")}; do [ -e "$d" ] && pre="$pre|$d|"; done`);
+    lines.push("# Codex can only grant writes under folders that exist when the session starts: create them.");
+    lines.push(`mkdir -p -- ${trees.map(shellQuote).join(" ")} || exit 1`);
+  }
+  // A read-only path inside a write folder that does not exist yet is bind-mounted from a placeholder
+  // Codex creates and removes per sandbox; concurrent sandboxes race on it (0.171.0: "bwrap: Can't find
+  // source path …", the session fails to start). Create missing ones first, remove them if still empty.
+  const holes = profile.readOnly.filter((r) => profile.writes.some((w) => w.path !== r.path && (w.path === "." || r.path.startsWith(`${w.path}/`))));
+  const cleanup = holes.length > 0 || mounts.length > 0;
+  if (holes.length) {
+    lines.push("# Read-only paths inside the write folders must exist before Codex starts (placeholders, removed afterwards if unused).");
+    lines.push("made=");
+    holes.forEach((h, i) => {
+      const q = shellQuote(h.path);
+      lines.push(h.tree ? `[ -e ${q} ] || { mkdir -p -- ${q} && made="$made ${i}"; }` : `[ -e ${q} ] || { mkdir -p -- "$(dirname -- ${q})" && : > ${q} && made="$made ${i}"; }`);
+    });
+  }
+  if (cleanup) {
+    lines.push("cleanup() {");
+    holes.forEach((h, i) => {
+      const q = shellQuote(h.path);
+      lines.push(`  case " $made " in *" ${i} "*) ${h.tree ? `rmdir -- ${q} 2>/dev/null` : `[ -s ${q} ] || rm -f -- ${q}`} ;; esac`);
+    });
+    if (mounts.length) lines.push(`  for d in ${mounts.map(shellQuote).join(" ")}; do case "$pre" in *"|$d|"*) ;; *) rmdir -- "$d" 2>/dev/null ;; esac; done`);
+    lines.push("  :");
+    lines.push("}");
+  }
   lines.push("set -- \\");
   for (const a of args) lines.push(`  ${a} \\`);
   lines.push('  "$@"');
-  lines.push('if [ "$mode" = exec ]; then exec "${CODEX_BIN:-codex}" exec "$@"; else exec "${CODEX_BIN:-codex}" "$@"; fi');
+  if (cleanup) {
+    lines.push("trap 'cleanup; exit 130' INT TERM");
+    lines.push('if [ "$mode" = exec ]; then "${CODEX_BIN:-codex}" exec "$@"; else "${CODEX_BIN:-codex}" "$@"; fi');
+    lines.push("rc=$?");
+    lines.push("cleanup");
+    lines.push('exit "$rc"');
+  } else lines.push('if [ "$mode" = exec ]; then exec "${CODEX_BIN:-codex}" exec "$@"; else exec "${CODEX_BIN:-codex}" "$@"; fi');
   return `${lines.join("\n")}\n`;
 }

@@ -25,13 +25,14 @@ export const LOSS_CODES = {
   L_SPAWN_INSTRUCTED: { severity: "error", text: "the host cannot stop this role from starting agents", limit: true, fix: "accept it with a reason" },
   L_TOOL_MISSING: { severity: "warning", text: "a canonical tool has no equivalent on this host and was dropped (narrower)", fix: "drop the tool from the role's `tools`, or accept the loss" },
   L_GLOB_NARROWED: { severity: "warning", text: "a glob could not be written exactly in the host's dialect and was narrowed", fix: "write the path in a form the host can express exactly (e.g. `folder/**`), or accept the narrowing" },
+  L_FILE_VIA_FOLDER: { severity: "warning", text: "the host grants writes to folders only: a single file is granted through its folder, where every other artifact path stays read-only but new files no artifact names are writable too (wider)", limit: true, fix: "put the artifact in a folder of its own, or accept the wider grant with a reason" },
   L_MODEL_UNMAPPED: { severity: "warning", text: "no model mapping for this tier; the host default is used", fix: "map the tier under `hosts.<host>.models` in pipeline.yaml" },
   L_TOOLS_SHARED: { severity: "warning", text: "the host gives every agent the same tools; tools the role does not list are withheld only by its prompt", limit: true, fix: "accept it with a reason" },
   L_WORKTREE_UNSUPPORTED: { severity: "warning", text: "the host cannot give this role its own worktree; it shares the checkout", limit: true, fix: "accept it, or set `worktree: false`" },
   L_SHELL_PATTERN_LITERAL: { severity: "warning", text: "command rules match the literal command text; a denied command written differently (spacing, quotes, env/sh -c wrappers, a full path) gets the role's default action", limit: true, fix: "accept it, or set the role's shell `default: deny` and allow only what it needs" },
   L_TURNS_INSTRUCTED: { severity: "warning", text: "at the turn cap the host only tells the agent to stop; a model that keeps calling tools is not stopped", limit: true, fix: "accept it, or drop `max_turns`" },
   L_TURNS_MAIN_SESSION: { severity: "warning", text: "the host ignores the turn cap when the role runs in the main session", fix: "make the role `isolation: subagent`, drop `max_turns`, or accept it" },
-  L_POLICY_OPT_IN: { severity: "warning", text: "the host ignores project policy files; the rules bind only a session started with the flag or launcher that loads them", limit: true, fix: "start sessions through the launcher or flag that loads the policy, and accept it with a reason" },
+  L_POLICY_OPT_IN: { severity: "warning", text: "the host ignores project policy files; the rules bind only a session started with the flag or launcher that loads them", limit: true, fix: "start the host with the flag or launcher MAPPING.md names, and accept it with a reason" },
   L_TURNS_UNSUPPORTED: { severity: "info", text: "the host has no per-agent turn cap; the orchestrator enforces it", limit: true, fix: "nothing to change; the orchestrator enforces it" },
 } as const satisfies Record<string, LossInfo>;
 export type LossCode = keyof typeof LOSS_CODES;

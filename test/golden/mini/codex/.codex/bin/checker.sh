@@ -10,10 +10,24 @@ set -u
 cd -- "$(dirname -- "$0")/../.." || exit 1
 mode=exec
 if [ "${1-}" = "-i" ]; then mode=interactive; shift; fi
-printf '%s\n' 'note: Codex cannot grant these writes of checker, so this run cannot make them: drafts/notes.md' >&2
+pre=; for d in 'drafts/.git' 'drafts/.codex' 'drafts/.agents' 'drafts/.aws' 'drafts'; do [ -e "$d" ] && pre="$pre|$d|"; done
+# Codex can only grant writes under folders that exist when the session starts: create them.
+mkdir -p -- 'drafts' || exit 1
+# Read-only paths inside the write folders must exist before Codex starts (placeholders, removed afterwards if unused).
+made=
+[ -e 'drafts/outline.md' ] || { mkdir -p -- "$(dirname -- 'drafts/outline.md')" && : > 'drafts/outline.md' && made="$made 0"; }
+cleanup() {
+  case " $made " in *" 0 "*) [ -s 'drafts/outline.md' ] || rm -f -- 'drafts/outline.md' ;; esac
+  for d in 'drafts/.git' 'drafts/.codex' 'drafts/.agents' 'drafts/.aws' 'drafts'; do case "$pre" in *"|$d|"*) ;; *) rmdir -- "$d" 2>/dev/null ;; esac; done
+  :
+}
 set -- \
   -c 'default_permissions="checker"' \
   -c 'agents.enabled=false' \
   -c 'developer_instructions="You check facts. Quote each claim, then its source.\n\n## Limits (enforced where the host can; always binding)\n\n- Forbidden: Editing the article.\n- Done means: Every claim is marked verified or wrong, with a source.\n- You may write only: `drafts/notes.md`\n- You must never write: `secrets/**`\n- You run no shell commands.\n- Never run: `rm -rf *`. The human owns these.\n- Your tools: `read`, `grep`, `write`, `web-fetch`. Codex offers every agent the same tools; use no others (no shell commands).\n- The Codex sandbox or the project'\''s command rules may refuse a write or a command. If one is refused, do not work around it: report \"blocked\" with the refusal text.\n- Never start other agents. If the work needs another role, say so in your report and stop.\n"' \
   "$@"
-if [ "$mode" = exec ]; then exec "${CODEX_BIN:-codex}" exec "$@"; else exec "${CODEX_BIN:-codex}" "$@"; fi
+trap 'cleanup; exit 130' INT TERM
+if [ "$mode" = exec ]; then "${CODEX_BIN:-codex}" exec "$@"; else "${CODEX_BIN:-codex}" "$@"; fi
+rc=$?
+cleanup
+exit "$rc"

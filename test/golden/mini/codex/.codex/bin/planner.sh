@@ -10,10 +10,24 @@ set -u
 cd -- "$(dirname -- "$0")/../.." || exit 1
 mode=exec
 if [ "${1-}" = "-i" ]; then mode=interactive; shift; fi
-printf '%s\n' 'note: Codex cannot grant these writes of planner, so this run cannot make them: drafts/outline.md' >&2
+pre=; for d in 'drafts/.git' 'drafts/.codex' 'drafts/.agents' 'drafts/.aws' 'drafts'; do [ -e "$d" ] && pre="$pre|$d|"; done
+# Codex can only grant writes under folders that exist when the session starts: create them.
+mkdir -p -- 'drafts' || exit 1
+# Read-only paths inside the write folders must exist before Codex starts (placeholders, removed afterwards if unused).
+made=
+[ -e 'drafts/notes.md' ] || { mkdir -p -- "$(dirname -- 'drafts/notes.md')" && : > 'drafts/notes.md' && made="$made 0"; }
+cleanup() {
+  case " $made " in *" 0 "*) [ -s 'drafts/notes.md' ] || rm -f -- 'drafts/notes.md' ;; esac
+  for d in 'drafts/.git' 'drafts/.codex' 'drafts/.agents' 'drafts/.aws' 'drafts'; do case "$pre" in *"|$d|"*) ;; *) rmdir -- "$d" 2>/dev/null ;; esac; done
+  :
+}
 set -- \
   -c 'default_permissions="planner"' \
   -c 'agents.enabled=false' \
   -c 'developer_instructions="You plan. Ask the human what the piece is for, then write the outline.\n\n---\n\nA line of three dashes above must stay body text. {{not a template}} and $ARGUMENTS stay literal.\n\n## Limits (enforced where the host can; always binding)\n\n- Forbidden: Writing the article itself.\n- Done means: An outline the human approved.\n- You may write only: `drafts/outline.md`\n- You must never write: `secrets/**`\n- You run no shell commands.\n- Never run: `rm -rf *`. The human owns these.\n- Your tools: `read`, `write`, `ask-human`. Codex offers every agent the same tools; use no others (no shell commands).\n- The Codex sandbox or the project'\''s command rules may refuse a write or a command. If one is refused, do not work around it: report \"blocked\" with the refusal text.\n- Never start other agents. If the work needs another role, say so in your report and stop.\n"' \
   "$@"
-if [ "$mode" = exec ]; then exec "${CODEX_BIN:-codex}" exec "$@"; else exec "${CODEX_BIN:-codex}" "$@"; fi
+trap 'cleanup; exit 130' INT TERM
+if [ "$mode" = exec ]; then "${CODEX_BIN:-codex}" exec "$@"; else "${CODEX_BIN:-codex}" "$@"; fi
+rc=$?
+cleanup
+exit "$rc"
