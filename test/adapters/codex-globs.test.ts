@@ -8,6 +8,7 @@ import { denyGlob, exactPath, mayMatchUnder, roleProfile, scopedDenies } from ".
 import { planRules } from "../../adapters/codex/rules.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import type { RoleIR } from "../../src/ir/types.js";
+import { HOST_IDS } from "../../adapters/index.js";
 
 const PM = { dot: true };
 const mini = readPipeline(path.resolve(import.meta.dirname, "../fixtures/mini"), { knownHosts: HOST_IDS }).pipeline;

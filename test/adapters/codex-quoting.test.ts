@@ -15,6 +15,7 @@ import { compileHost } from "../../src/compile.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { splitFrontMatter } from "../helpers/markdown.js";
+import { HOST_IDS } from "../../adapters/index.js";
 
 const MINI = path.resolve(import.meta.dirname, "../fixtures/mini");
 const base = readPipeline(MINI, { knownHosts: HOST_IDS }).pipeline;

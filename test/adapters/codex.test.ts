@@ -12,6 +12,7 @@ import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { CANONICAL_TOOLS } from "../../src/schema/vocabulary.js";
 import { splitFrontMatter } from "../helpers/markdown.js";
+import { HOST_IDS } from "../../adapters/index.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PEBBLE = path.join(ROOT, "roles");

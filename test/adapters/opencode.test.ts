@@ -13,6 +13,7 @@ import { CONSTRAINTS } from "../../src/adapter/fidelity.js";
 import { compileHost } from "../../src/compile.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { HOST_IDS } from "../../adapters/index.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (dir: string) => readPipeline(path.join(ROOT, dir), { knownHosts: HOST_IDS }).pipeline;
