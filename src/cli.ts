@@ -58,11 +58,38 @@ common(program.command("build"))
   .action(async (opts) => run(async () => (await import("./commands/build.js")).build({ ...opts, registry })));
 
 common(program.command("check"))
-  .description("compile in memory and compare with out/; exit 1 on drift (changed, missing or stray files)")
+  .description("compile in memory and compare with out/ (or, with --installed, with the files harness installed); exit 1 on drift (changed, missing or stray files)")
   .option("--json", "print a machine-readable report on stdout")
   .option("-q, --quiet", "print only the drifted paths")
-  .addHelpText("after", "\nExamples:\n  harness check\n  harness check --json --host claude-code\n\nExit codes: 0 in sync, 1 drift or unaccepted losses, 2 invalid input or usage.")
-  .action(async (opts) => run(async () => (await import("./commands/check.js")).check({ ...opts, registry })));
+  .option("--installed", "check the files `harness install` put into the project (--into) against harness.lock.json and roles/")
+  .option("--into <dir>", "with --installed: the project root", ".")
+  .addHelpText("after", "\nExamples:\n  harness check\n  harness check --json --host claude-code\n  harness check --installed\n\nExit codes: 0 in sync, 1 drift or unaccepted losses, 2 invalid input or usage.")
+  .action(async (opts) => run(async () => (opts.installed ? (await import("./commands/install.js")).checkInstalled({ ...opts, registry, version: version() }) : (await import("./commands/check.js")).check({ ...opts, registry }))));
+
+program
+  .command("install")
+  .description("compile roles/ and install the hosts into a project root, merging the files it shares with the project (settings.json, opencode.json, config.toml, AGENTS.md …) by what harness owns; records ownership in harness.lock.json")
+  .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
+  .option("--into <dir>", "project root to install into", ".")
+  .option("--host <id>", "install this host (repeatable; default: the hosts in pipeline.yaml); hosts already installed stay installed", collect)
+  .option("--dry-run", "print the plan as a diff; write nothing")
+  .option("--force", "overwrite parts harness owns that were edited by hand, and take over conflicting keys (uninstall gives them back)")
+  .option("--json", "print the plan and result as JSON on stdout")
+  .option("-q, --quiet", "print nothing but problems")
+  .addHelpText("after", "\nExamples:\n  harness install\n  harness install --host claude-code --host codex --dry-run\n  harness install --into ../app\n\nExit codes: 0 installed, 1 something was kept (hand edits, conflicts, files harness does not own) or unaccepted losses, 2 invalid input or usage (nothing written).")
+  .action(async (opts) => run(async () => (await import("./commands/install.js")).install({ ...opts, registry, version: version() })));
+
+program
+  .command("uninstall")
+  .description("remove what harness installed (harness.lock.json): harness-only files go, shared files get their own content back")
+  .option("--into <dir>", "project root", ".")
+  .option("--host <id>", "uninstall only this host (repeatable)", collect)
+  .option("--dry-run", "print the plan as a diff; write nothing")
+  .option("--force", "also remove parts harness installed that were edited by hand")
+  .option("--json", "print the result as JSON on stdout")
+  .option("-q, --quiet", "print nothing but problems")
+  .addHelpText("after", "\nExamples:\n  harness uninstall\n  harness uninstall --host opencode\n\nExit codes: 0 removed, 1 hand-edited parts were kept, 2 invalid input or usage (nothing written).")
+  .action(async (opts) => run(async () => (await import("./commands/install.js")).uninstall({ ...opts, registry, version: version() })));
 
 program
   .command("diff")

@@ -6,7 +6,7 @@ import type { HostOutput } from "./compile.js";
 import type { PipelineIR } from "./ir/types.js";
 
 export interface ConstraintSide {
-  level: string; // "native" | "guard" | "instructed" | "lost" | "—" (no record: not applicable)
+  level: string; // "native" | "guard" | "audit" | "instructed" | "lost" | "—" (no record: not applicable)
   how: string;
   loss?: string;
 }

@@ -3,7 +3,11 @@ import fc from "fast-check";
 import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { splitFrontMatter } from "./helpers/markdown.js";
-import { renderFile, renderJson, renderMarkdown, renderToml, sortKeys } from "../src/emit/render.js";
+import { parse as parseYaml, stringify } from "yaml";
+import { renderFile, renderJson, renderMarkdown, renderToml, sortKeys, YAML_OPTIONS } from "../src/emit/render.js";
+import { writeBlockYaml } from "../src/emit/yaml-block.js";
+import { PEBBLE_ROLES } from "./helpers/cli.js";
+import { compileAll } from "./helpers/compile.js";
 
 const nasty = fc.oneof(
   fc.string({ unit: "grapheme" }),
@@ -56,5 +60,42 @@ describe("serializers round-trip hostile strings", () => {
 
   it("sortKeys drops undefined and keeps arrays in order", () => {
     expect(sortKeys({ b: 1, a: undefined, c: [3, 1] })).toEqual({ b: 1, c: [3, 1] });
+  });
+});
+
+describe("block YAML writer", () => {
+  it("writes exactly what yaml.stringify writes, or declines (generated data)", () => {
+    const str = fc.oneof(
+      fc.string(),
+      fc.constantFrom("", " a", "a ", "-", "- a", "?", "? a", "a: b", "a:b", "a #b", "a#b", "#a", "*", "*.env", "src/**", "!x", "&x", "'q'", '"q"', "it's", 'say "hi"', `"'`,
+        "1", "1.5", "1e3", ".inf", "-.INF", ".nan", "0x1F", "0o17", "+1", "~", "null", "NULL", "true", "False", "yes", "on", "1_000", "%x", "@x", "`x", "---", "...x", "a\nb", "é", "日本", "\u2028", "a\tb", "{a}", "[a]", "a,b", "|", ">"),
+    );
+    const leafArb = fc.oneof(str, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined));
+    const { node } = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, leafArb, fc.array(fc.oneof(leafArb, tie("node")), { maxLength: 3 }), fc.dictionary(str, tie("node"), { maxKeys: 4 })),
+    }));
+    let written = 0;
+    fc.assert(
+      fc.property(fc.dictionary(str, node, { maxKeys: 6 }), (data) => {
+        const mine = writeBlockYaml(data);
+        if (mine === null) return;
+        written++;
+        expect(mine).toBe(stringify(data, YAML_OPTIONS));
+      }),
+      { numRuns: Number(process.env.BLOCK_YAML_RUNS ?? 3000) },
+    );
+    expect(written).toBeGreaterThan(100); // the property must exercise the writer, not only its refusals
+  });
+
+  it("covers every front matter of the bundled build (so yaml is not loaded to write it)", async () => {
+    const { outputs } = await compileAll(PEBBLE_ROLES);
+    let seen = 0;
+    for (const f of outputs.flatMap((o) => o.files)) {
+      const m = /^---\n([\s\S]*?\n)---\n/.exec(f.content);
+      if (!f.path.endsWith(".md") || !m) continue;
+      seen++;
+      expect(writeBlockYaml(parseYaml(m[1]!)), f.path).toBe(m[1]);
+    }
+    expect(seen).toBeGreaterThan(10);
   });
 });

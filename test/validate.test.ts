@@ -1,10 +1,10 @@
-import { HOST_IDS } from "../adapters/index.js";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, InputError } from "../src/errors.js";
 import { readPipeline } from "../src/ir/normalize.js";
 import { MINI_ROLES, PEBBLE_ROLES, tempDir } from "./helpers/cli.js";
+import { HOST_IDS } from "../adapters/index.js";
 
 const HOSTS = HOST_IDS;
 

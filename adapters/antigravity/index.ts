@@ -88,7 +88,7 @@ export const AntigravityAdapter: Adapter = {
         body: renderOrchestrator(pipeline, vocab),
       },
       rulesFile(pipeline),
-      { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry) },
+      { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } },
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
     const gaps = [

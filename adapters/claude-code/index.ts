@@ -8,6 +8,7 @@ import { renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/e
 import { CLAUDE_TOOLS, SPAWN_TOOL } from "./tools.js";
 import { GUARD_KILL_SWITCH_ENV, GUARD_KILL_SWITCH_FILE, GUARD_PATH, GUARD_PATH_GAPS, GUARD_SHELL_GAPS, GUARDED_TOOLS_MATCHER, guardHookCommand, renderGuard } from "./guard.js";
 import { claudeFidelity } from "./fidelity.js";
+import { CLAUDE_AUDIT_PROOFS, withClaudeAudit } from "./audit.js";
 import { claudeMd } from "./templates.gen.js";
 
 export const HOST_ID = "claude-code";
@@ -115,6 +116,7 @@ export const ClaudeCodeAdapter: Adapter = {
     model: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
     "max-turns": "claude-code: maxTurns caps subagent jade's turns",
   },
+  auditProofs: CLAUDE_AUDIT_PROOFS,
   lower(pipeline: PipelineIR): Lowered {
     const files: HostFile[] = [
       ...pipeline.roles.map((r) => agentFile(pipeline, r)),
@@ -126,6 +128,6 @@ export const ClaudeCodeAdapter: Adapter = {
     ];
     const fidelity: FidelityRecord[] = claudeFidelity(pipeline, modelFor);
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocabulary)]));
-    return { files, fidelity, prompts, gaps: [...GUARD_SHELL_GAPS, ...GUARD_PATH_GAPS].map((g) => `guard: ${g}`) };
+    return withClaudeAudit(pipeline, { files, fidelity, prompts, gaps: [...GUARD_SHELL_GAPS, ...GUARD_PATH_GAPS].map((g) => `guard: ${g}`) });
   },
 };

@@ -67,8 +67,8 @@ export const CursorAdapter: Adapter = {
       ...pipeline.roles.filter((r) => r.isolation === "subagent").map((r) => agentFile(pipeline, r, vocab)),
       { path: `.cursor/commands/${pipeline.name}.md`, kind: "markdown", body: renderOrchestrator(pipeline, vocab) },
       ...pipeline.roles.filter((r) => r.isolation === "main" && r.id !== pipeline.name).map((r) => mainRoleCommand(pipeline, r, vocab)),
-      { path: ".cursor/cli.json", kind: "json", data: { permissions: { allow: [], deny: perms.deny } } },
-      { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry) },
+      { path: ".cursor/cli.json", kind: "json", data: { permissions: { allow: [], deny: perms.deny } }, install: { mode: "merge" } },
+      { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } },
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
     const gaps = [

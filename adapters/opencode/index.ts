@@ -103,7 +103,8 @@ function config(pipeline: PipelineIR): HostFile {
     path: "opencode.json",
     kind: "json",
     // Shared with the project's model, providers and MCP servers: install merges by key.
-    install: { mode: "merge", units: ["agent.*", "command.*"] },
+    // A project's `"edit": "ask"` is `{"*": "ask"}`; harness's rules go after it (the last match wins).
+    install: { mode: "merge", units: ["agent.*", "command.*"], shorthand: { "permission.*": "*" } },
     data: {
       $schema: CONFIG_SCHEMA,
       permission: globalPermission(pipeline),

@@ -14,7 +14,9 @@ import type { Constraint, FidelityRecord } from "./fidelity.js";
  *   permission rule strings), and containers it had to create. A key whose value differs from the
  *   project's is a conflict, never overwritten without --force. `units` lists dotted paths (`*` =
  *   any one key) whose value harness owns as one piece (e.g. `agent.*`, `permissions.*`): a
- *   different value already there is a conflict instead of a key-by-key mix.
+ *   different value already there is a conflict instead of a key-by-key mix. `shorthand` maps a path
+ *   pattern to a key: a scalar there means `{ [key]: scalar }` (OpenCode's `"edit": "ask"` is
+ *   `{"*": "ask"}`), so harness's rules merge in after the project's instead of conflicting.
  * - `block` (markdown, text): a file the project shares; harness owns one marked block and leaves the
  *   text around it alone. Hosts emitting the same path compose one block: their texts must be equal
  *   except each host's `entry` (a substring of its text, e.g. "start a run with /pebble"), and the
@@ -22,7 +24,7 @@ import type { Constraint, FidelityRecord } from "./fidelity.js";
  */
 export type InstallMode =
   | { mode: "whole" }
-  | { mode: "merge"; units?: readonly string[] }
+  | { mode: "merge"; units?: readonly string[]; shorthand?: Readonly<Record<string, string>> }
   | { mode: "block"; entry?: string };
 
 export type HostFile = (
@@ -81,5 +83,7 @@ export interface Adapter {
    * constraint on the pinned host version. Static data: build never runs tests.
    */
   proofs: Readonly<Partial<Record<Constraint, string>>>;
+  /** The same for `audit` records: the real-host test that shows the stage-end audit restoring and failing. */
+  auditProofs?: Readonly<Partial<Record<Constraint, string>>>;
   lower(pipeline: PipelineIR): Lowered;
 }

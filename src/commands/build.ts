@@ -6,6 +6,8 @@ import { color, out, err } from "../ui.js";
 import { prepare, type CommonOptions } from "./prepare.js";
 import { printLosses, printWarnings } from "./report.js";
 import { UsageError } from "../errors.js";
+import { ignoredWarning } from "../gitignore.js";
+import path from "node:path";
 
 export interface BuildOptions extends CommonOptions {
   quiet?: boolean;
@@ -25,7 +27,8 @@ export async function build(options: BuildOptions): Promise<number> {
   if (problems.length) throw new UsageError(problems.map((p) => `${displayPath(p.dir)}: ${p.message}`).join("\n"));
   applyPlans(plans);
   if (!options.quiet) {
-    printWarnings(prepared.warnings);
+    const ignored = ignoredWarning(prepared.outDir, `Commit it anyway by adding "!/${path.basename(prepared.outDir)}/" after that line, build into another --out, or use \`harness install\` and \`harness check --installed\`.`);
+    printWarnings(ignored ? [...prepared.warnings, ignored] : prepared.warnings);
     for (const plan of plans) {
       const o = prepared.outputs.find((x) => x.adapter.id === plan.host)!;
       const losses = prepared.losses.filter((l) => l.host === plan.host);

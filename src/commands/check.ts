@@ -9,6 +9,7 @@ import { isBlocking } from "../losses.js";
 import { color, out, err } from "../ui.js";
 import { prepare, type CommonOptions } from "./prepare.js";
 import { printWarnings } from "./report.js";
+import { ignoredWarning } from "../gitignore.js";
 
 export interface CheckOptions extends CommonOptions {
   json?: boolean;
@@ -66,6 +67,8 @@ export async function check(options: CheckOptions): Promise<number> {
     }
     for (const l of blocking) err(`${color.red("E_LOSS")} ${l.file}:${l.line}:${l.column}: ${l.host} ${l.role ?? ""} ${l.record.constraint} is ${l.record.level} (${l.record.loss}). Accept it in pipeline.yaml with a reason, or change the role.`);
     for (const f of prepared.findings) err(`${color.red("E_FIDELITY")} ${f.message}`);
+    const ignored = drift.length && drift.every((d) => d.kind === "missing") ? ignoredWarning(prepared.outDir, "That is why its files are missing here: un-ignore it and commit them.") : null;
+    if (ignored) printWarnings([ignored]);
     if (drift.length) err(`${drift.length} file(s) out of sync. Run \`harness build\` and commit the result.`);
     else if (!options.quiet && !blocking.length && !prepared.findings.length) out(`${color.green("ok")} ${prepared.outputs.map((o) => `${o.adapter.id} (${o.files.length + 1} files)`).join(", ")} in sync with ${displayPath(prepared.pipeline.source.file)}`);
   }

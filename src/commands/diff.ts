@@ -17,6 +17,7 @@ export interface DiffOptions {
 const LEVEL_COLOR: Record<string, (s: string) => string> = {
   native: color.green,
   guard: color.cyan,
+  audit: color.magenta,
   instructed: color.yellow,
   lost: color.red,
 };

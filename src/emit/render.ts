@@ -2,6 +2,7 @@
 import { stringify as yamlStringify } from "yaml";
 import { stringify as tomlStringify } from "smol-toml";
 import type { HostFile, InstallMode } from "../adapter/types.js";
+import { writeBlockYaml } from "./yaml-block.js";
 
 export interface RenderedFile {
   path: string; // POSIX, relative to out/<host>/
@@ -30,8 +31,11 @@ export function renderYaml(data: unknown): string {
   // lineWidth 0: never fold long strings (hosts differ in how they read folded scalars).
   // blockQuote false: multi-line strings are double-quoted with escapes. A block scalar that keeps
   // trailing newlines (`|+`) loses one when a host splits front matter at the closing `---`.
-  return yamlStringify(data, { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false, blockQuote: false });
+  // writeBlockYaml covers the usual shapes with the same bytes, without yaml's cold start.
+  return writeBlockYaml(data) ?? yamlStringify(data, YAML_OPTIONS);
 }
+
+export const YAML_OPTIONS = { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false, blockQuote: false } as const;
 
 export function renderJson(data: unknown): string {
   return `${JSON.stringify(sortKeys(data), null, 2)}\n`;

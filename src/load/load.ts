@@ -1,7 +1,6 @@
 // Stage 1: read `roles/` into YAML sources with positions. Reads files; decides nothing.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import matter from "gray-matter";
 import type { Diagnostic } from "../errors.js";
 import { InputError } from "../errors.js";
 import { parseYamlSource, type YamlSource } from "./yaml-source.js";
@@ -91,19 +90,7 @@ function splitRoleFile(file: string, id: string, text: string, diagnostics: Diag
     });
     return null;
   }
-  // gray-matter splits; `yaml` parses with positions. The options object keeps gray-matter off its text-keyed cache.
-  let split: { matter: string; content: string };
-  try {
-    split = matter(text, { engines: { yaml: () => ({}) } }) as unknown as { matter: string; content: string };
-  } catch (error) {
-    diagnostics.push({
-      code: "E_NO_FRONT_MATTER",
-      severity: "error",
-      position: { file, line: 1, column: 1 },
-      message: `front matter could not be split: ${(error as Error).message}. Close it with a line "---".`,
-    });
-    return null;
-  }
+  const split = splitFrontMatter(text);
   const closed = /\n---[ \t]*(\n|$)/.test(text.slice(3));
   if (!closed) {
     diagnostics.push({
@@ -119,4 +106,18 @@ function splitRoleFile(file: string, id: string, text: string, diagnostics: Diag
   diagnostics.push(...parsed.errors);
   const bodyLine = 1 + frontMatter.split("\n").length + 1;
   return { id, source: parsed.source, body: split.content.replace(/^\n+/, "").trimEnd() + "\n", bodyLine };
+}
+
+/**
+ * The front matter after the opening "---" up to the first "\n---", and the text after that line
+ * break: the split gray-matter made before it was dropped (it loaded js-yaml 3 and esprima).
+ */
+export function splitFrontMatter(text: string): { matter: string; content: string } {
+  const rest = text.slice(3);
+  const close = rest.indexOf("\n---");
+  if (close < 0) return { matter: rest, content: "" };
+  let content = rest.slice(close + 4);
+  if (content[0] === "\r") content = content.slice(1);
+  if (content[0] === "\n") content = content.slice(1);
+  return { matter: rest.slice(0, close), content };
 }

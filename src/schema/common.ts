@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import picomatch from "picomatch";
 import { ID_HINT, ID_PATTERN } from "./vocabulary.js";
 

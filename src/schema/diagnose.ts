@@ -1,5 +1,5 @@
 // zod issues → compiler diagnostics with positions and a fix for each.
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Diagnostic } from "../errors.js";
 import { locate, type YamlSource } from "../load/yaml-source.js";
 

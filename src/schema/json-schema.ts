@@ -1,5 +1,5 @@
 // JSON Schemas for editors, generated from the zod schemas (the single source), committed under schema/.
-import { z } from "zod";
+import * as z from "zod";
 import { PipelineFile } from "./pipeline.js";
 import { RoleFrontMatter } from "./role.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { CommandPattern, Glob, Id, NonEmptyText } from "./common.js";
 import { CONSTRAINTS, MODEL_TIERS, TEMPERATURES } from "./vocabulary.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { CommandPattern, Glob, Id, NonEmptyText } from "./common.js";
 import { CANONICAL_TOOLS, EFFORTS, ISOLATIONS, MODEL_TIERS, SHELL_ACTIONS, TEMPERATURES } from "./vocabulary.js";
 

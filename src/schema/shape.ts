@@ -1,5 +1,5 @@
 // The field names a schema accepts at a path, for "did you mean" hints.
-import type { z } from "zod";
+import type * as z from "zod";
 
 type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType };
 

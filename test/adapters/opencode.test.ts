@@ -1,7 +1,6 @@
 // The OpenCode adapter, parsed back: every emitted file is read with a real parser (yaml for front
 // matter, JSON.parse for opencode.json) and its meaning compared with the IR, using OpenCode
 // 1.18.33's own rule evaluation (last matching rule wins; see src/adapter/opencode-permission/wildcard.ts).
-import { HOST_IDS } from "../../adapters/index.js";
 import path from "node:path";
 import fc from "fast-check";
 import picomatch from "picomatch";
@@ -14,6 +13,7 @@ import { CONSTRAINTS } from "../../src/adapter/fidelity.js";
 import { compileHost } from "../../src/compile.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { HOST_IDS } from "../../adapters/index.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (dir: string) => readPipeline(path.join(ROOT, dir), { knownHosts: HOST_IDS }).pipeline;

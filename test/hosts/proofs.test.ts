@@ -1,9 +1,11 @@
 // The adapters' static claims about the real-host suite stay true:
-//   - every `proofs` entry names a test that exists in enforce-out.test.ts, for that host, once;
+//   - every `proofs` / `auditProofs` entry names a test that exists in enforce-out.test.ts or
+//     audit-out.test.ts, for that host, once;
 //   - each adapter's `checkedAgainst.version` is the CLI version this suite pins (versions.json);
 //   - the emitted MAPPING.md cites each proof beside a native/guard record of its constraint;
 //   - every native/guard record in the emitted MAPPING.md names the proof of its constraint (an adapter
-//     change that raises a constraint to native/guard without a real-host test fails here).
+//     change that raises a constraint to native/guard without a real-host test fails here);
+//   - the same for `audit` records and `auditProofs`.
 // A docs-only adapter (checkedAgainst.basis "docs": no installable CLI) is held to the opposite:
 // no pin, no proofs, MAPPING.md says "not proven on the real host" and no row names a proof.
 // No host CLI runs here.
@@ -17,12 +19,11 @@ import { emittedTree, REGISTERED_HOSTS } from "./helpers.js";
 import { HOST_VERSIONS } from "./versions.js";
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
-/** enforce-out.test.ts and the per-host enforce-out-<host>.test.ts files */
-const ENFORCE_OUT = fs.readdirSync(HERE).filter((f) => /^enforce-out(-[a-z0-9-]+)?\.test\.ts$/.test(f)).map((f) => path.join(HERE, f));
+const PROOF_FILES = fs.readdirSync(HERE).filter((f) => /^(enforce|audit)-out(-[a-z0-9-]+)?\.test\.ts$/.test(f)).map((f) => path.join(HERE, f));
 
-/** the names of the tests declared in the enforce-out files (string literals passed to it(…)) */
+/** the names of the tests declared in the proof files (string literals passed to it(…)) */
 function enforceOutTests(): string[] {
-  const src = ENFORCE_OUT.map((f) => fs.readFileSync(f, "utf8")).join("\n");
+  const src = PROOF_FILES.map((f) => fs.readFileSync(f, "utf8")).join("\n");
   return [...src.matchAll(/\bit(?:\.\w+)*\(\s*(["'`])((?:(?!\1)[^\\]|\\.)*)\1/g)].map((m) => m[2]!);
 }
 
@@ -47,7 +48,7 @@ for (const h of REGISTERED_HOSTS) if ((await HOSTS[h]!()).checkedAgainst.basis =
 describe("adapter proofs and pins", () => {
   const names = enforceOutTests();
 
-  it("enforce-out.test.ts declares uniquely named tests", () => {
+  it("enforce-out.test.ts and audit-out.test.ts declare uniquely named tests", () => {
     expect(names.length).toBeGreaterThan(0);
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
   });
@@ -58,6 +59,7 @@ describe("adapter proofs and pins", () => {
       it(`${host}: a docs-only adapter claims no proof and no pin, and its MAPPING.md says so`, async () => {
         const a = await adapter();
         expect(a.proofs, `adapters/${host}: a host with no installable CLI cannot cite a real-host test`).toEqual({});
+        expect(a.auditProofs ?? {}, `adapters/${host}: a host with no installable CLI cannot cite a real-host audit test`).toEqual({});
         expect(HOST_VERSIONS as Record<string, string>, `${host} is pinned in versions.json but declares basis "docs"`).not.toHaveProperty(host);
         expect(a.checkedAgainst.version, "checkedAgainst.version of a docs-only adapter is the docs' date").toMatch(/^\d{4}-\d{2}-\d{2}$/);
         const mapping = fs.readFileSync(path.join(await emittedTree(host), "MAPPING.md"), "utf8");
@@ -77,6 +79,20 @@ describe("adapter proofs and pins", () => {
         expect(names, `proofs["${constraint}"] names a test that enforce-out.test.ts does not have`).toContain(test);
         expect(test, `proofs["${constraint}"] names another host's test`).toMatch(new RegExp(`^${host.replace(/[-]/g, "\\-")}: `));
       }
+    });
+
+    it(`${host}: every auditProofs entry names a real-host test of this host, cited beside each audit record`, async () => {
+      const a = await adapter();
+      const rows = await mappingRows(host);
+      for (const [constraint, test] of Object.entries(a.auditProofs ?? {})) {
+        expect(CONSTRAINTS as readonly string[], `auditProofs key ${constraint}`).toContain(constraint);
+        expect(names, `auditProofs["${constraint}"] names a test that the proof files do not have`).toContain(test);
+        expect(test, `auditProofs["${constraint}"] names another host's test`).toMatch(new RegExp(`^${host.replace(/[-]/g, "\\-")}: `));
+        const cited = rows.filter((r) => r[1] === constraint && r[2] === "audit");
+        expect(cited.length, `no audit record of ${constraint} in ${host}'s MAPPING.md: the proof is never shown`).toBeGreaterThan(0);
+      }
+      const unproven = rows.filter((r) => r[2] === "audit" && (!r[5] || r[5] !== a.auditProofs?.[r[1] as keyof Adapter["proofs"]]));
+      expect(unproven.map((r) => `${r[0]} | ${r[1]} | ${r[3]}`), `audit records with no proof: add an audit-out test and cite it in adapters/${host} auditProofs, or lower the level`).toEqual([]);
     });
 
     it(`${host}: checkedAgainst.version equals the pinned CLI version`, async () => {

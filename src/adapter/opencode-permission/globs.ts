@@ -225,7 +225,21 @@ function literalPrefix(glob: string): string {
 /** picomatch's fast path for these forms wants at least one character after the last dot. */
 const FAST_PATH_MIN1: Readonly<Record<string, string>> = { "*.*": "*.?*", "**/*.*": "**/*.?*" };
 
+// A pure function of (glob, mode), asked again for every role about the same pipeline-wide globs.
+// Callers only read the result, so one frozen copy is shared.
+const translations = { allow: new Map<string, Translation>(), deny: new Map<string, Translation>() };
 export function translateGlob(glob: string, mode: Mode): Translation {
+  let hit = translations[mode].get(glob);
+  if (!hit) translations[mode].set(glob, (hit = deepFreeze(lowerGlob(glob, mode))));
+  return hit;
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const v of Object.values(value)) if (v && typeof v === "object") Object.freeze(v);
+  return Object.freeze(value);
+}
+
+function lowerGlob(glob: string, mode: Mode): Translation {
   let alts: Tok[][];
   try {
     alts = flatten(parse(FAST_PATH_MIN1[glob] ?? glob)).flatMap((flat) => lowerSegs(segments(flat)));

@@ -63,7 +63,19 @@ const toks = (p: string): T[][] => {
 
 /** Whether some text matches both patterns (OpenCode semantics). */
 export function intersects(a: string, b: string): boolean {
-  return toks(a).some((x) => toks(b).some((y) => intersectToks(x, y)));
+  return memo2(intersections, a, b, () => toks(a).some((x) => toks(b).some((y) => intersectToks(x, y))));
+}
+
+// Pure functions of two strings, asked again for every role about the same pipeline-wide globs.
+const intersections = new Map<string, Map<string, boolean>>();
+const witnesses = new Map<string, Map<string, string | null>>();
+function memo2<T>(cache: Map<string, Map<string, T>>, a: string, b: string, compute: () => T): T {
+  let row = cache.get(a);
+  if (!row) cache.set(a, (row = new Map()));
+  if (row.has(b)) return row.get(b)!;
+  const value = compute();
+  row.set(b, value);
+  return value;
 }
 
 function intersectToks(a: T[], b: T[]): boolean {
@@ -89,6 +101,10 @@ function intersectToks(a: T[], b: T[]): boolean {
  * "\u0002" stand for `*` and `?` that do not match "/" (a glob's own meaning).
  */
 export function witness(a: string, b: string): string | null {
+  return memo2(witnesses, a, b, () => findWitness(a, b));
+}
+
+function findWitness(a: string, b: string): string | null {
   const ta = toks(a)[0]!, tb = toks(b)[0]!;
   // state: position in a, position in b, whether the current `*` of each has taken a character
   const key = (i: number, j: number, x: boolean, y: boolean) => `${i},${j},${+x},${+y}`;

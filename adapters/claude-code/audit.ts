@@ -1,0 +1,71 @@
+// Claude Code wiring of the stage-end scope audit (src/adapter/audit/). Verified on 2.1.332 with a
+// scripted model (test/hosts/enforce-out.test.ts):
+// - SubagentStart and SubagentStop hooks (settings-level) receive `agent_id` and `agent_type` (the
+//   role's name); the start hook runs before the subagent's first model call.
+// - Exit 2 from SubagentStop does not end the stage: the subagent gets stderr and keeps working.
+//   So `stop` never blocks; it restores and records a verdict.
+// - PostToolUse on the parent's Agent tool carries `tool_response.agentId` and `.status`; exit 2
+//   there hands stderr to the orchestrator's model ("PostToolUse:Agent hook blocking error"), so
+//   `report` is how the stage ends failed. (`updatedToolOutput` was ignored for Agent.)
+// Main-session roles get no audit: the main thread has no stage boundary a hook can see.
+import type { FidelityRecord } from "../../src/adapter/fidelity.js";
+import type { HostFile, Lowered } from "../../src/adapter/types.js";
+import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript, withAuditRecords } from "../../src/adapter/audit/index.js";
+
+export const AUDIT_PATH = ".claude/hooks/harness-audit.mjs";
+/** The enforcement config no audited role may change, whatever its scope. */
+export const AUDIT_PROTECT = [".claude/hooks/**", ".claude/settings.json", ".claude/settings.local.json", ".claude/agents/**", ".claude/commands/**", ".claude/skills/**"];
+
+/** The real-host test that proves the audit (cited in MAPPING.md beside every audit record). */
+export const CLAUDE_AUDIT_PROOFS = {
+  "write-scope": "claude-code: audit restores what jade's code wrote to tests/ during npm test and fails the stage",
+  "never-write": "claude-code: audit restores what jade's code wrote to tests/ during npm test and fails the stage",
+} as const;
+
+export function auditedRoles(pipeline: PipelineIR): RoleIR[] {
+  return pipeline.roles.filter((r) => r.isolation === "subagent" && canWrite(r));
+}
+
+// stop never blocks on Claude Code (exit 2 would keep the subagent running); report fails closed
+const command = (mode: "start" | "stop" | "report") => auditHookCommand(`"$CLAUDE_PROJECT_DIR/${AUDIT_PATH}"`, mode, mode !== "stop");
+
+function addHooks(settings: HostFile): void {
+  if (settings.kind !== "json") throw new Error(".claude/settings.json is not a JSON file");
+  const data = settings.data as { hooks?: Record<string, unknown[]> };
+  const hooks = (data.hooks ??= {});
+  const entry = (mode: "start" | "stop" | "report", timeout: number) => ({ type: "command", command: command(mode), timeout });
+  hooks.SubagentStart = [...(hooks.SubagentStart ?? []), { hooks: [entry("start", 60)] }];
+  hooks.SubagentStop = [...(hooks.SubagentStop ?? []), { hooks: [entry("stop", 120)] }];
+  hooks.PostToolUse = [...(hooks.PostToolUse ?? []), { matcher: "Agent|Task", hooks: [{ ...entry("report", 120), onFailure: "block" }] }];
+}
+
+/** Adds the audit script, its hooks, its fidelity records and its limits to the lowered tree. */
+export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered {
+  const roles = auditedRoles(pipeline);
+  if (!roles.length) return lowered;
+  const settings = lowered.files.find((f) => f.path === ".claude/settings.json");
+  if (!settings) throw new Error("the Claude Code adapter emitted no .claude/settings.json to wire the audit into");
+  addHooks(settings);
+  const script: HostFile = {
+    path: AUDIT_PATH,
+    kind: "text",
+    executable: true,
+    text: renderAuditScript(pipeline, { host: "Claude Code", scriptPath: AUDIT_PATH, projectEnv: "CLAUDE_PROJECT_DIR", stopBlocks: false, protect: AUDIT_PROTECT, roles }),
+  };
+  const how = (r: RoleIR) =>
+    `${AUDIT_PATH}: tree recorded at SubagentStart (agent_type "${r.id}"); at SubagentStop every change outside the scope, whatever wrote it, is restored, and the orchestrator is told the stage failed (PostToolUse on Agent)`;
+  const records: FidelityRecord[] = auditRecords(roles, how);
+  const main = pipeline.roles.filter((r) => r.isolation === "main" && canWrite(r)).map((r) => r.id);
+  const gaps = [
+    ...AUDIT_GAPS.map((g) => `audit: ${g}`),
+    ...(main.length ? [`audit: main-session roles (${main.join(", ")}) are not audited: Claude Code marks no stage boundary on the main thread, so the guard is their only layer`] : []),
+    "audit: a subagent started in the background is audited and restored when it stops, but only a foreground Agent call (run_in_background: false) hands the verdict to the orchestrator",
+  ];
+  return {
+    ...lowered,
+    files: [...lowered.files, script],
+    fidelity: withAuditRecords(lowered.fidelity, records),
+    gaps: [...(lowered.gaps ?? []), ...gaps],
+  };
+}

@@ -1,0 +1,167 @@
+// The stage-end scope audit, shared by every host whose hooks mark the start and the end of a
+// stage (a subagent's run): the generated script, its policy, its fidelity records and its limits.
+// A host adapter supplies only the wiring (which hook calls `start`, `stop` and `report`), in its
+// own audit.ts. See runtime.ts for what the script does.
+//
+// Why an audit: a command filter cannot be complete for a role that writes code which its allowed
+// test command then runs. The audit looks at what changed in the work tree, whatever wrote it, and
+// puts back everything outside the role's write scope (the same globs the guard uses: the role's
+// write globs minus its never-write globs, picomatch with dot files, compiled to RegExp here).
+import picomatch from "picomatch";
+import type { FidelityRecord } from "../fidelity.js";
+import type { PipelineIR, RoleIR } from "../../ir/types.js";
+import { sortKeys } from "../../emit/render.js";
+import { AUDIT_MAIN_SOURCE, AUDIT_RUNTIME_SOURCE } from "./runtime.js";
+
+export interface AuditGlob {
+  glob: string;
+  re: string;
+  flags: string;
+}
+export interface AuditRole {
+  write: AuditGlob[];
+  neverWrite: AuditGlob[];
+}
+export interface AuditPolicy {
+  format: 1;
+  pipeline: string;
+  host: string;
+  /** Where the script lives, relative to the project root (it finds the root from its own location). */
+  scriptPath: string;
+  /** Environment variable holding the project root when the host sets one (CLAUDE_PROJECT_DIR). */
+  projectEnv: string | null;
+  /** Hosts with no report hook: the stop hook blocks once so the stage itself hears the verdict. */
+  stopBlocks: boolean;
+  /** Paths no audited role may change: the host's hook scripts and settings. */
+  protect: AuditGlob[];
+  roles: Record<string, AuditRole>;
+}
+
+export interface AuditOptions {
+  host: string;
+  scriptPath: string;
+  projectEnv: string | null;
+  stopBlocks: boolean;
+  protect: readonly string[];
+  /** The roles the host can audit (those that run where its start/stop hooks fire). */
+  roles: readonly RoleIR[];
+}
+
+/** What the audit cannot do; adapters list these under MAPPING.md's Known gaps. */
+export const AUDIT_GAPS: readonly string[] = [
+  "it cannot undo what leaves the repository: a push, a network call, a write outside the project folder (a symbolic link in scope that points outside is followed by whatever writes through it)",
+  "paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored",
+  "empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed",
+  "submodules and nested repositories count as one path (their checked-out commit), not file by file",
+  "while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file)",
+  "it runs git with the repository's own configuration: code that rewrites .git/config during the stage (for example a clean filter) can hide a change; the audit script and its state under .git/harness-audit/ are trusted",
+  "changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it",
+];
+
+/** picomatch's RegExp, with `s` so that `.` also matches a newline (a legal file-name character). */
+export function auditGlob(glob: string): AuditGlob {
+  const re = picomatch.makeRe(glob, { dot: true, windows: false });
+  return { glob, re: re.source, flags: re.flags.includes("s") ? re.flags : `${re.flags}s` };
+}
+
+/** Roles that can change files at all (edit, write or a shell): the ones worth auditing. */
+export function canWrite(role: RoleIR): boolean {
+  return role.tools.includes("edit") || role.tools.includes("write") || role.shell !== null;
+}
+
+export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): AuditPolicy {
+  const roles: Record<string, AuditRole> = {};
+  for (const r of [...o.roles].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
+    roles[r.id] = { write: r.write.map(auditGlob), neverWrite: r.neverWrite.map(auditGlob) };
+  const policy: AuditPolicy = {
+    format: 1,
+    pipeline: pipeline.name,
+    host: o.host,
+    scriptPath: o.scriptPath,
+    projectEnv: o.projectEnv,
+    stopBlocks: o.stopBlocks,
+    protect: o.protect.map(auditGlob),
+    roles,
+  };
+  // fail the build, not the hook, if a compiled expression is invalid
+  for (const g of [...policy.protect, ...Object.values(roles).flatMap((r) => [...r.write, ...r.neverWrite])]) new RegExp(g.re, g.flags);
+  return policy;
+}
+
+function header(o: AuditOptions): string {
+  const lines = [
+    `harness stage-end scope audit (${o.host}). Generated by harness from the pipeline definition; do not edit, rebuild instead.`,
+    "",
+    "  node " + o.scriptPath + " start    (hook input on stdin: agent_id, agent_type) records the tree at the start of a stage",
+    "  node " + o.scriptPath + " stop     (same) compares, restores every change outside the role's write scope, records a verdict",
+    "  node " + o.scriptPath + " report   (the parent's tool call that waited for the stage) exit 2 + reasons when a stage failed",
+    "  node " + o.scriptPath + " run-start|run-stop <role> <key>   the same around one whole session (launchers)",
+    "State lives in <git dir>/harness-audit/; the work tree's index, HEAD and refs are never touched.",
+    "Any error fails the stage (fail closed). Limits:",
+    ...AUDIT_GAPS.map((g) => "  - " + g),
+  ];
+  return lines.map((l) => (l ? "// " + l : "//")).join("\n");
+}
+
+/** The full text of the audit script for this pipeline and host. */
+export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string {
+  const policy = compileAuditPolicy(pipeline, o);
+  return [
+    header(o),
+    'import cp from "node:child_process";',
+    'import fs from "node:fs";',
+    'import path from "node:path";',
+    'import { fileURLToPath } from "node:url";',
+    "",
+    "const POLICY = " + JSON.stringify(sortKeys(policy), null, 2) + ";",
+    AUDIT_RUNTIME_SOURCE.trim(),
+    "",
+    AUDIT_MAIN_SOURCE.trim(),
+    "",
+  ].join("\n");
+}
+
+/**
+ * The hook command for one mode, POSIX sh. `blocking`: fail closed when node is missing or the
+ * script crashes (any exit code but 0 and 2 becomes 2, with a line saying so). A stop hook on a host
+ * where exit 2 keeps the stage running is not blocking (a crash must not trap the agent in a loop):
+ * its stage then has a snapshot and no verdict, and the report hook audits it or fails it.
+ */
+export function auditHookCommand(script: string, mode: "start" | "stop" | "report", blocking = true): string {
+  if (!blocking) return `node ${script} ${mode}; exit 0`;
+  return [
+    `command -v node >/dev/null 2>&1 || { echo "harness audit: node is not on PATH, so the stage-end scope audit cannot run (fail closed)." >&2; exit 2; }`,
+    `node ${script} ${mode}`,
+    `rc=$?`,
+    `[ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || { echo "harness audit: the audit script failed (exit $rc) (fail closed)." >&2; exit 2; }`,
+    `exit "$rc"`,
+  ].join("; ");
+}
+
+/**
+ * Insert audit records after the last record of the same role and constraint, so MAPPING.md shows
+ * both layers together (guard first, then the audit that is the boundary).
+ */
+export function withAuditRecords(records: readonly FidelityRecord[], audit: readonly FidelityRecord[]): FidelityRecord[] {
+  const out = [...records];
+  for (const a of audit) {
+    let at = -1;
+    out.forEach((r, i) => {
+      if (r.role === a.role && r.constraint === a.constraint) at = i;
+    });
+    if (at < 0)
+      out.forEach((r, i) => {
+        if (r.role === a.role) at = i;
+      });
+    out.splice(at < 0 ? out.length : at + 1, 0, a);
+  }
+  return out;
+}
+
+/** The write-scope and never-write records of the audited roles. */
+export function auditRecords(roles: readonly RoleIR[], how: (role: RoleIR) => string): FidelityRecord[] {
+  return roles.flatMap((role): FidelityRecord[] => [
+    { role: role.id, constraint: "write-scope", level: "audit", how: how(role), field: "permissions.write" },
+    { role: role.id, constraint: "never-write", level: "audit", how: how(role), field: "permissions.never_write" },
+  ]);
+}

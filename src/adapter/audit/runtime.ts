@@ -1,0 +1,405 @@
+// The runtime of the stage-end scope audit, kept as JavaScript source text (pasted verbatim into
+// the generated script after its imports and `const POLICY = {…}`), so the output is
+// byte-identical however harness itself runs.
+//
+// Rules for editing: ES2022 that Node 20 runs as a module; free variables `fs`, `path`, `cp`
+// (node:child_process), `fileURLToPath`, POLICY. A String.raw template: never write a backtick or
+// the dollar-brace pair. No dependencies: git (plumbing only) does the hashing.
+//
+// How it works (all git calls use a private index file and never touch the work tree's index,
+// HEAD, refs or config):
+//   start <key> <role>  copy .git/index to <gitdir>/harness-audit/<key>.index (its stat cache makes
+//                       the next step cheap), `git add -A` into it, `git write-tree` -> the start tree.
+//   stop  <key>         `git add -A` again into a copy of the start index, diff the start tree with
+//                       it; every created/modified/deleted/type-changed path outside the role's
+//                       scope is restored (created paths removed, the rest checked out of the start
+//                       tree); then it audits again until nothing out of scope is left (a restored
+//                       .gitignore can reveal files it hid). The verdict is written next to the state.
+//   report              the parent's tool call that waited for the stage (Claude Code Agent,
+//                       Codex wait_agent): every audited stage it names with a failed or missing
+//                       verdict is reported (exit 2, the reasons on stderr, which the host hands to
+//                       the orchestrator's model), so a stage whose audit could not run is failed.
+// Paths ignored by .gitignore / .git/info/exclude / core.excludesFile (as they were at the start)
+// are not audited; changes to those rules are, and .git/info/exclude is restored if changed.
+export const AUDIT_RUNTIME_SOURCE = String.raw`
+const AUDIT_DIR_NAME = "harness-audit";
+const AUDIT_MAX_PASSES = 3;
+const AUDIT_STALE_MS = 7 * 24 * 3600 * 1000;
+
+function auditOneLine(s, max) {
+  let t = String(s).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/ {2,}/g, " ").trim();
+  if (t.length > max) t = t.slice(0, max - 1) + "\u2026";
+  return t;
+}
+/** A path as shown in a report: JSON-quoted when it holds anything unusual (newlines, quotes). */
+function auditShowPath(p) { return /^[\x21-\x7e ]+$/.test(p) && !p.includes('"') ? p : JSON.stringify(p); }
+
+function auditKey(raw) {
+  const s = String(raw == null ? "" : raw);
+  if (/^[A-Za-z0-9._-]{1,100}$/.test(s) && !/^\.+$/.test(s)) return s;
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619) >>> 0; }
+  return "k" + h.toString(16) + "-" + s.replace(/[^A-Za-z0-9]/g, "").slice(0, 40);
+}
+
+const auditReCache = new Map();
+function auditMatch(globs, rel) {
+  for (const g of globs) {
+    let re = auditReCache.get(g.re + "/" + g.flags);
+    if (!re) { re = new RegExp(g.re, g.flags); auditReCache.set(g.re + "/" + g.flags, re); }
+    if (re.test(rel)) return g;
+  }
+  return null;
+}
+
+/** Is the project-relative path writable by any of these roles? Never-write and protect win. */
+function auditInScope(policy, roles, rel) {
+  if (auditMatch(policy.protect, rel)) return false;
+  for (const id of roles) {
+    const r = policy.roles[id];
+    if (!r) continue;
+    if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel)) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------- git plumbing
+
+function auditGit(ctx, args, opts) {
+  const o = opts || {};
+  const env = Object.assign({}, process.env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", LC_ALL: "C" }, o.env || {});
+  delete env.GIT_DIR; delete env.GIT_WORK_TREE; delete env.GIT_COMMON_DIR; delete env.GIT_OBJECT_DIRECTORY; delete env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
+  if (!o.env || !o.env.GIT_INDEX_FILE) delete env.GIT_INDEX_FILE;
+  const pre = ["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null"];
+  if (ctx && ctx.excludesFile) pre.push("-c", "core.excludesFile=" + ctx.excludesFile);
+  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : "utf8" });
+  if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
+  if (r.status !== 0) throw new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300));
+  return r.stdout;
+}
+
+/** The project root: the host's project variable, else the folder the script is installed in. */
+function auditProjectRoot(input) {
+  const fromEnv = POLICY.projectEnv ? process.env[POLICY.projectEnv] : "";
+  if (fromEnv) return path.resolve(fromEnv);
+  let here = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < POLICY.scriptPath.split("/").length - 1; i++) here = path.dirname(here);
+  return here;
+}
+
+function auditContext(root) {
+  const out = auditGit(null, ["rev-parse", "--show-toplevel", "--absolute-git-dir"], { cwd: root }).split("\n");
+  const top = fs.realpathSync(out[0]);
+  const gitDir = out[1];
+  const realRoot = fs.realpathSync(root);
+  const prefix = path.relative(top, realRoot).split(path.sep).join("/");
+  if (prefix.startsWith("..")) throw new Error("the project " + root + " is not inside its git work tree " + top);
+  const dir = path.join(gitDir, AUDIT_DIR_NAME);
+  fs.mkdirSync(dir, { recursive: true });
+  return { top: top, gitDir: gitDir, prefix: prefix, dir: dir, excludesFile: null };
+}
+
+function auditFile(ctx, key, ext) { return path.join(ctx.dir, key + "." + ext); }
+function auditReadJson(p) { return JSON.parse(fs.readFileSync(p, "utf8")); }
+function auditWriteJson(p, v) { const t = p + ".tmp" + process.pid; fs.writeFileSync(t, JSON.stringify(v, null, 1) + "\n"); fs.renameSync(t, p); }
+function auditReadOr(p, dflt) { try { return fs.readFileSync(p); } catch (e) { if (e.code === "ENOENT") return dflt; throw e; } }
+
+/** The user's global excludes file as git would read it (content only; copied at start). */
+function auditGlobalExcludes(ctx) {
+  let p = "";
+  try { p = auditGit(ctx, ["config", "--path", "core.excludesFile"]).trim(); } catch (e) { p = ""; }
+  if (!p) {
+    const xdg = process.env.XDG_CONFIG_HOME || (process.env.HOME ? path.join(process.env.HOME, ".config") : "");
+    p = xdg ? path.join(xdg, "git", "ignore") : "";
+  }
+  return p ? auditReadOr(p, Buffer.alloc(0)) : Buffer.alloc(0);
+}
+
+/** Stage every non-ignored file into the given index file; returns the tree id. */
+function auditSnapshot(ctx, indexFile) {
+  const env = { GIT_INDEX_FILE: indexFile };
+  auditGit(ctx, ["add", "-A", "--ignore-errors", "--", "."], { env: env });
+  return auditGit(ctx, ["write-tree"], { env: env }).trim();
+}
+
+/** [{status, path, oldMode, newMode}] between the start tree and the index file (raw diff, -z). */
+function auditChanges(ctx, tree, indexFile) {
+  const raw = auditGit(ctx, ["diff-index", "--cached", "-z", "--no-renames", "--raw", "--abbrev=40", tree], { env: { GIT_INDEX_FILE: indexFile } });
+  const parts = raw.split("\0");
+  const out = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const meta = parts[i];
+    if (!meta) { i--; continue; }
+    const m = /^:(\d{6}) (\d{6}) [0-9a-f]+ [0-9a-f]+ ([A-Z])/.exec(meta);
+    if (!m) throw new Error("unexpected git diff output: " + auditOneLine(meta, 120));
+    out.push({ status: m[3], path: parts[i + 1], oldMode: m[1], newMode: m[2] });
+  }
+  return out;
+}
+
+/** Project-relative form of a path relative to the git top level; null when outside the project. */
+function auditRel(ctx, p) {
+  if (!ctx.prefix) return p;
+  return p.startsWith(ctx.prefix + "/") ? p.slice(ctx.prefix.length + 1) : null;
+}
+
+// ---------------------------------------------------------------- start
+
+function auditStart(key, role) {
+  const ctx = auditContext(auditProjectRoot());
+  auditSweep(ctx);
+  const excludes = auditFile(ctx, key, "excludes");
+  fs.writeFileSync(excludes, auditGlobalExcludes(ctx));
+  ctx.excludesFile = excludes;
+  const index = auditFile(ctx, key, "index");
+  const real = path.join(ctx.gitDir, "index");
+  if (fs.existsSync(real)) fs.copyFileSync(real, index); else fs.rmSync(index, { force: true });
+  const tree = auditSnapshot(ctx, index);
+  const infoExclude = auditReadOr(path.join(ctx.gitDir, "info", "exclude"), null);
+  // stages running beside this one (parallel groups): each audit allows the others' scopes too
+  const activeDir = path.join(ctx.dir, "active");
+  fs.mkdirSync(activeDir, { recursive: true });
+  const peers = [];
+  for (const other of fs.readdirSync(activeDir)) {
+    if (other === key) continue;
+    let otherRole = "";
+    try { otherRole = fs.readFileSync(path.join(activeDir, other), "utf8"); } catch (e) { continue; }
+    peers.push(otherRole);
+    const pd = path.join(ctx.dir, "peers", other);
+    fs.mkdirSync(pd, { recursive: true });
+    fs.writeFileSync(path.join(pd, key), role);
+  }
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 1, key: key, role: role, tree: tree, peers: peers, infoExclude: infoExclude === null ? null : infoExclude.toString("base64") });
+  fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
+  fs.writeFileSync(path.join(activeDir, key), role);
+}
+
+/** Remove state files of stages that never ended, after a week. */
+function auditSweep(ctx) {
+  const now = Date.now();
+  for (const f of fs.readdirSync(ctx.dir)) {
+    const p = path.join(ctx.dir, f);
+    try { if (fs.statSync(p).isFile() && now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) fs.rmSync(p, { force: true }); } catch (e) { /* raced */ }
+  }
+}
+
+// ---------------------------------------------------------------- stop
+
+/** Remove a created path, then the folders it leaves empty (empty folders are invisible to git). */
+function auditRemove(ctx, p) {
+  const abs = path.join(ctx.top, p);
+  fs.rmSync(abs, { recursive: true, force: true });
+  let d = path.dirname(p);
+  while (d && d !== "." && d !== "/") {
+    const absD = path.join(ctx.top, d);
+    let entries;
+    try { entries = fs.readdirSync(absD); } catch (e) { break; }
+    if (entries.length) break;
+    fs.rmdirSync(absD);
+    d = path.dirname(d);
+  }
+}
+
+function auditCheckout(ctx, tree, paths, key) {
+  if (!paths.length) return;
+  const idx = auditFile(ctx, key, "restore-index");
+  const env = { GIT_INDEX_FILE: idx };
+  try {
+    auditGit(ctx, ["read-tree", tree], { env: env });
+    // a folder standing where a file must come back: remove it first (its files were out of scope too)
+    for (const p of paths) {
+      const abs = path.join(ctx.top, p);
+      let st = null;
+      try { st = fs.lstatSync(abs); } catch (e) { st = null; }
+      if (st && st.isDirectory()) fs.rmSync(abs, { recursive: true, force: true });
+    }
+    auditGit(ctx, ["checkout-index", "-f", "-z", "--stdin"], { env: env, input: paths.join("\0") + "\0" });
+  } finally {
+    fs.rmSync(idx, { force: true });
+  }
+}
+
+const AUDIT_KIND = { A: "created", D: "deleted", M: "modified", T: "type changed" };
+
+function auditStop(key, roleHint) {
+  const ctx = auditContext(auditProjectRoot());
+  const statePath = auditFile(ctx, key, "state");
+  let state;
+  try { state = auditReadJson(statePath); } catch (e) { throw new Error("no stage-start snapshot for this stage (" + (e.code || e.message) + ")"); }
+  if (roleHint && state.role !== roleHint) throw new Error("the stage-start snapshot belongs to " + state.role + ", not " + roleHint);
+  ctx.excludesFile = auditFile(ctx, key, "excludes");
+  if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
+  const peersDir = path.join(ctx.dir, "peers", key);
+  let late = [];
+  try { late = fs.readdirSync(peersDir).map((f) => fs.readFileSync(path.join(peersDir, f), "utf8")); } catch (e) { late = []; }
+  const allowed = [state.role].concat(state.peers || [], late);
+  const violations = [];
+  // .git/info/exclude decides what is audited: put it back if the stage changed it
+  const infoPath = path.join(ctx.gitDir, "info", "exclude");
+  const infoNow = auditReadOr(infoPath, null);
+  const infoThen = state.infoExclude == null ? null : Buffer.from(state.infoExclude, "base64");
+  if (!(infoNow === null && infoThen === null) && !(infoNow && infoThen && infoNow.equals(infoThen))) {
+    if (infoThen === null) fs.rmSync(infoPath, { force: true }); else { fs.mkdirSync(path.dirname(infoPath), { recursive: true }); fs.writeFileSync(infoPath, infoThen); }
+    violations.push({ path: ".git/info/exclude", kind: infoThen === null ? "created" : infoNow === null ? "deleted" : "modified", restored: true });
+  }
+  const work = auditFile(ctx, key, "work-index");
+  const seen = new Set();
+  try {
+    for (let pass = 1; ; pass++) {
+      fs.copyFileSync(auditFile(ctx, key, "index"), work);
+      auditSnapshot(ctx, work);
+      const out = auditChanges(ctx, state.tree, work).filter((c) => {
+        const rel = auditRel(ctx, c.path);
+        return rel === null || !auditInScope(POLICY, allowed, rel);
+      });
+      if (!out.length) break;
+      if (pass > AUDIT_MAX_PASSES) throw new Error("changes outside the scope are still there after " + AUDIT_MAX_PASSES + " restore passes: " + out.slice(0, 5).map((c) => auditShowPath(c.path)).join(", "));
+      for (const c of out) {
+        if (seen.has(c.path)) continue;
+        seen.add(c.path);
+        violations.push({ path: auditRel(ctx, c.path) === null ? c.path : auditRel(ctx, c.path), kind: AUDIT_KIND[c.status] || c.status, restored: true });
+      }
+      for (const c of out) if (c.status === "A") auditRemove(ctx, c.path);
+      auditCheckout(ctx, state.tree, out.filter((c) => c.status !== "A").map((c) => c.path), key);
+    }
+  } finally {
+    fs.rmSync(work, { force: true });
+  }
+  return { role: state.role, allowed: allowed, violations: violations };
+}
+
+function auditFinishState(ctx, key) {
+  for (const ext of ["index", "excludes", "state"]) fs.rmSync(auditFile(ctx, key, ext), { force: true });
+  fs.rmSync(path.join(ctx.dir, "active", key), { force: true });
+  fs.rmSync(path.join(ctx.dir, "peers", key), { recursive: true, force: true });
+}
+
+/** Audit one stage and record its verdict; never throws (an error is a failed verdict). */
+function auditStopAndRecord(key, roleHint) {
+  let verdict;
+  try {
+    const r = auditStop(key, roleHint);
+    verdict = { key: key, role: r.role, ok: r.violations.length === 0, violations: r.violations };
+  } catch (e) {
+    verdict = { key: key, role: roleHint || null, ok: false, error: auditOneLine(e && e.message ? e.message : String(e), 600), violations: [] };
+  }
+  try {
+    const ctx = auditContext(auditProjectRoot());
+    auditWriteJson(auditFile(ctx, key, "verdict"), verdict);
+    if (!verdict.error) auditFinishState(ctx, key);
+  } catch (e) {
+    verdict.ok = false;
+    verdict.error = (verdict.error ? verdict.error + "; " : "") + "the verdict could not be recorded: " + auditOneLine(e.message || String(e), 200);
+  }
+  return verdict;
+}
+
+function auditDescribe(v) {
+  const who = (v.role || "a pipeline role") + " (stage " + v.key + ")";
+  if (v.error) return "harness audit: stage FAILED: " + who + ": the stage-end scope audit could not run (" + v.error + "), so its changes are unverified; treat the stage as failed and have a human check the work tree (git status).";
+  const lines = ["harness audit: stage FAILED: " + who + " changed paths outside its write scope; harness restored them to their state at the start of the stage:"];
+  for (const x of v.violations.slice(0, 50)) lines.push("  - " + auditShowPath(x.path) + " (" + x.kind + (x.kind === "created" ? "; removed" : "; restored") + ")");
+  if (v.violations.length > 50) lines.push("  - \u2026 and " + (v.violations.length - 50) + " more");
+  lines.push("Treat this stage as failed: its other changes are kept; do not retry the same way. Report the paths above.");
+  return lines.join("\n");
+}
+`;
+
+export const AUDIT_MAIN_SOURCE = String.raw`
+function auditInput() {
+  const raw = fs.readFileSync(0, "utf8");
+  const v = raw.trim() ? JSON.parse(raw) : {};
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("the hook input is not a JSON object");
+  return v;
+}
+function auditPick(v, names) { for (const n of names) if (typeof v[n] === "string" && v[n]) return v[n]; return ""; }
+function auditParseMaybe(v) { if (typeof v !== "string") return v; try { return JSON.parse(v); } catch (e) { return v; } }
+
+/** Agent ids a parent's tool call names: Claude Code Agent (tool_response.agentId), Codex wait_agent (targets, status keys). */
+function auditReportedIds(input) {
+  const ids = new Set();
+  const resp = auditParseMaybe(input.tool_response);
+  const args = auditParseMaybe(input.tool_input) || {};
+  if (resp && typeof resp === "object") {
+    for (const k of ["agentId", "agent_id"]) if (typeof resp[k] === "string") ids.add(resp[k]);
+    if (resp.status && typeof resp.status === "object") for (const k of Object.keys(resp.status)) ids.add(k);
+  }
+  if (Array.isArray(args.targets)) for (const t of args.targets) if (typeof t === "string") ids.add(t);
+  return [...ids];
+}
+
+/** Did the tool response say this agent has finished? (A background launch has not: its stop audits it.) */
+function auditCompleted(resp, id) {
+  if (!resp || typeof resp !== "object") return false;
+  if (resp.status === "completed") return true;
+  const st = resp.status && typeof resp.status === "object" ? resp.status[id] : null;
+  return Boolean(st && typeof st === "object" && !("running" in st) && !("pending_init" in st));
+}
+
+function auditMain() {
+  const t0 = Date.now();
+  const mode = process.argv[2];
+  let code = 0;
+  let msg = "";
+  try {
+    if (mode === "run-start" || mode === "run-stop") {
+      // a launcher around one whole session: node harness-audit.mjs run-start <role> <key>
+      const role = process.argv[3], key = auditKey(process.argv[4]);
+      if (!POLICY.roles[role]) throw new Error("no audited role " + JSON.stringify(role));
+      if (mode === "run-start") auditStart(key, role);
+      else { const v = auditStopAndRecord(key, role); if (!v.ok) { code = 3; msg = auditDescribe(v); } else msg = "harness audit: " + role + " stayed inside its write scope."; }
+    } else {
+      const input = auditInput();
+      const role = auditPick(input, ["agent_type", "agentType"]);
+      const id = auditPick(input, ["agent_id", "agentId"]);
+      if (mode === "start") {
+        if (POLICY.roles[role]) {
+          if (!id) throw new Error("the SubagentStart input has no agent_id");
+          try { auditStart(auditKey(id), role); }
+          catch (e) { code = 1; msg = "harness audit: could not record the start of " + role + "'s stage (" + auditOneLine(e.message || String(e), 300) + "); the stage will be reported as failed."; }
+        }
+      } else if (mode === "stop") {
+        if (POLICY.roles[role]) {
+          if (!id) throw new Error("the SubagentStop input has no agent_id");
+          const v = auditStopAndRecord(auditKey(id), role);
+          if (!v.ok) {
+            msg = auditDescribe(v);
+            // hosts without a report hook tell the stage itself, once (a second stop is let through)
+            code = POLICY.stopBlocks && !input.stop_hook_active ? 2 : 0;
+          }
+        }
+      } else if (mode === "report") {
+        const failed = [];
+        const spawned = auditParseMaybe(input.tool_input) || {};
+        const resp = auditParseMaybe(input.tool_response);
+        const ids = auditReportedIds(input);
+        let ctx = null;
+        try { ctx = auditContext(auditProjectRoot()); } catch (e) { ctx = null; }
+        for (const raw of ids) {
+          const key = auditKey(raw);
+          if (!ctx) { failed.push({ key: key, role: null, ok: false, error: "the audit cannot find the git repository", violations: [] }); continue; }
+          const vp = auditFile(ctx, key, "verdict");
+          const sp = auditFile(ctx, key, "state");
+          let v = null;
+          const done = auditCompleted(resp, raw);
+          if (fs.existsSync(vp)) v = auditReadJson(vp);
+          else if (fs.existsSync(sp)) { if (done) v = auditStopAndRecord(key, ""); }
+          else if (done && POLICY.roles[spawned.subagent_type])
+            v = { key: key, role: spawned.subagent_type, ok: false, error: "no record of this stage's start (the SubagentStart hook did not run)", violations: [] };
+          if (v && !v.ok) failed.push(v);
+          if (v) fs.rmSync(vp, { force: true });
+        }
+        if (failed.length) { code = 2; msg = failed.map(auditDescribe).join("\n\n"); }
+      } else throw new Error("unknown mode " + JSON.stringify(mode) + " (expected start, stop, report, run-start or run-stop)");
+    }
+  } catch (e) {
+    code = 2;
+    msg = "harness audit: " + auditOneLine(e && e.message ? e.message : String(e), 600) + " (fail closed: the stage counts as failed).";
+  }
+  if (msg) fs.writeSync(2, msg + "\n");
+  // the audit's own time, without node's start-up (for measurements)
+  if (process.env.HARNESS_AUDIT_TIMING === "1") fs.writeSync(2, "harness audit: " + mode + " took " + (Date.now() - t0) + " ms\n");
+  process.exit(code);
+}
+auditMain();
+`;

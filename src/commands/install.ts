@@ -1,0 +1,179 @@
+// harness install | uninstall | check --installed: put the compiled hosts into a project root (merging
+// the files it shares with the project), take them out again, and verify them against the lock.
+import { createTwoFilesPatch } from "diff";
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import type { AdapterRegistry } from "../adapter/types.js";
+import { compileHost, MAPPING_FILE } from "../compile.js";
+import { InputError, UsageError } from "../errors.js";
+import { readPipeline } from "../ir/normalize.js";
+import { displayPath } from "../load/load.js";
+import { collectLosses, findings, isBlocking } from "../losses.js";
+import { applyWrites, type ApplyHooks, type Write } from "../install/apply.js";
+import { LOCK_FILE, LOCK_VERSION, readLock, sourceDigest, type Lock } from "../install/lock.js";
+import { pending, planInstall, planUninstall, type FileChange, type HostFiles, type Plan } from "../install/plan.js";
+import { readCurrent } from "../install/safe-path.js";
+import { color, err, out } from "../ui.js";
+import { resolveHosts } from "./prepare.js";
+import { printWarnings } from "./report.js";
+import { driftReport } from "./installed-report.js";
+
+export interface InstallOptions {
+  registry: AdapterRegistry;
+  version: string;
+  roles?: string;
+  into?: string;
+  host?: string[];
+  dryRun?: boolean;
+  force?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  /** Tests only: fail a step of the apply on purpose. */
+  hooks?: ApplyHooks;
+}
+
+function projectRoot(into: string | undefined): string {
+  const root = path.resolve(into ?? ".");
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`--into ${into}: no such folder. Create the project folder first.`);
+  return root;
+}
+
+/** Install problems name files relative to the project root; show them relative to the current folder. */
+async function located<T>(root: string, action: () => T | Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof InputError && error.constructor !== InputError)
+      throw new InputError(error.diagnostics.map((d) => ({ ...d, position: { ...d.position, file: displayPath(path.join(root, d.position.file)) } })));
+    throw error;
+  }
+}
+
+interface Compiled {
+  outputs: HostFiles[];
+  blocking: number;
+  header: Omit<Lock, "files" | "hosts">;
+}
+
+async function compile(options: InstallOptions, root: string, lock: Lock | null, hostsFromLock: boolean): Promise<Compiled> {
+  const rolesDir = path.resolve(options.roles ?? "roles");
+  const known = Object.keys(options.registry);
+  const { pipeline, warnings } = readPipeline(rolesDir, { knownHosts: known });
+  if (!options.quiet && !options.json) printWarnings(warnings);
+  for (const h of lock?.hosts ?? [])
+    if (!known.includes(h)) throw new UsageError(`${displayPath(path.join(root, LOCK_FILE))} lists host "${h}", which this harness does not know. Use the harness version that installed it.`);
+  const requested = hostsFromLock && lock ? (options.host?.length ? options.host : lock.hosts) : resolveHosts(options.host, pipeline, options.registry);
+  resolveHosts(requested, pipeline, options.registry); // validates the ids
+  const hosts = [...new Set([...requested, ...(lock?.hosts ?? [])])].sort();
+  const adapters = await Promise.all(hosts.map((h) => options.registry[h]!()));
+  const compiled = adapters.map((a) => compileHost(pipeline, a));
+  const blocking = compiled.flatMap((o) => collectLosses(pipeline, o.adapter.id, o.fidelity).filter(isBlocking)).length + compiled.flatMap((o) => findings(pipeline, o.adapter.id, o.fidelity, false)).length;
+  return {
+    // MAPPING.md documents out/<host>/; it is not a file any host reads, so it is not installed.
+    outputs: compiled.map((o) => ({ host: o.adapter.id, files: o.files.filter((f) => f.path !== MAPPING_FILE) })),
+    blocking,
+    header: { lockVersion: LOCK_VERSION, generator: "harness", version: options.version, source: { roles: path.relative(root, rolesDir).split(path.sep).join("/") || ".", digest: sourceDigest(rolesDir) } },
+  };
+}
+
+const action = (c: FileChange) => (c.before === c.after ? (c.problems.length ? "kept" : "unchanged") : c.before === null ? "create" : c.after === null ? "remove" : "update");
+
+function writesFor(root: string, plan: Plan): Write[] {
+  const writes: Write[] = pending(plan).map((c) => ({ path: c.path, content: c.after, executable: c.executable }));
+  const lockNow = readCurrent(root, LOCK_FILE);
+  if (lockNow !== plan.lockAfter) writes.push({ path: LOCK_FILE, content: plan.lockAfter, executable: false });
+  return writes;
+}
+
+/** Shared files and changes as unified diffs; a new harness-only file as one line (its bytes are out/<host>/'s). */
+function printDiff(root: string, plan: Plan, writes: readonly Write[]): void {
+  for (const w of writes) {
+    const before = readCurrent(root, w.path);
+    const change = plan.changes.find((c) => c.path === w.path);
+    if (before === null && change?.mode === "whole" && w.content !== null) {
+      out(`+++ b/${w.path}\t(new file, ${w.content.split("\n").length - 1} lines)`);
+      continue;
+    }
+    const patch = createTwoFilesPatch(`a/${w.path}`, `b/${w.path}`, before ?? "", w.content ?? "", before === null ? "(new file)" : "", w.content === null ? "(removed)" : "", { context: 3 });
+    out(patch.split("\n").slice(1).join("\n").replace(/\n$/, ""));
+  }
+}
+
+function printProblems(root: string, plan: Plan): number {
+  let n = 0;
+  for (const c of plan.changes)
+    for (const p of c.problems) {
+      err(`${displayPath(path.join(root, c.path))}:${p.line}:${p.column}: ${color.yellow("warning")} ${p.code} ${p.message}`);
+      n++;
+    }
+  return n;
+}
+
+function json(root: string, plan: Plan, extra: Record<string, unknown>): void {
+  out(JSON.stringify({ ...extra, root: displayPath(root), changes: plan.changes.map((c) => ({ path: c.path, action: action(c), mode: c.mode, hosts: c.hosts, state: c.state, problems: c.problems })), lock: plan.lockAfter === plan.lockBefore ? "unchanged" : plan.lockAfter === null ? "removed" : "written" }, null, 2));
+}
+
+function summary(root: string, hosts: readonly string[], plan: Plan, verb: string): void {
+  for (const host of hosts) {
+    const mine = plan.changes.filter((c) => c.hosts.includes(host));
+    const count = (a: string) => mine.filter((c) => action(c) === a).length;
+    const shared = mine.filter((c) => c.mode !== "whole").map((c) => `${c.path} (${c.mode === "merge" ? "merged" : "block"})`);
+    out(`${color.bold(host.padEnd(12))} ${verb} ${displayPath(root) || "."}: ${count("create")} created, ${count("update")} updated, ${count("remove")} removed, ${count("unchanged")} unchanged${shared.length ? color.dim(` · shared: ${shared.join(", ")}`) : ""}`);
+  }
+}
+
+export async function install(options: InstallOptions): Promise<number> {
+  const root = projectRoot(options.into);
+  return located(root, async () => {
+    const lock = readLock(root);
+    const compiled = await compile(options, root, lock, false);
+    if (compiled.blocking) {
+      err(color.red(`${compiled.blocking} unaccepted error-level loss(es); nothing was installed. Run \`harness build\` to see them, then accept each in pipeline.yaml or change the role.`));
+      return 1;
+    }
+    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: options.force ?? false, header: compiled.header });
+    const writes = writesFor(root, plan);
+    if (options.dryRun) {
+      if (options.json) json(root, plan, { dryRun: true, hosts: compiled.outputs.map((o) => o.host) });
+      else printDiff(root, plan, writes);
+    } else {
+      applyWrites(root, writes, options.hooks);
+      if (options.json) json(root, plan, { dryRun: false, hosts: compiled.outputs.map((o) => o.host) });
+      else if (!options.quiet) summary(root, compiled.outputs.map((o) => o.host), plan, "into");
+    }
+    return options.json ? (plan.changes.some((c) => c.problems.length) ? 1 : 0) : printProblems(root, plan) ? 1 : 0;
+  });
+}
+
+export async function uninstall(options: InstallOptions): Promise<number> {
+  const root = projectRoot(options.into);
+  return located(root, () => {
+    const lock = readLock(root);
+    if (!lock) throw new UsageError(`${displayPath(path.join(root, LOCK_FILE)) || LOCK_FILE} does not exist, so harness installed nothing here (or the lock was deleted: restore it from git).`);
+    for (const h of options.host ?? [])
+      if (!lock.hosts.includes(h)) throw new UsageError(`host "${h}" is not installed here. Installed: ${lock.hosts.join(", ") || "none"}.`);
+    const hosts = options.host?.length ? [...new Set(options.host)].sort() : lock.hosts;
+    const plan = planUninstall(root, lock, hosts, options.force ?? false);
+    const writes = writesFor(root, plan);
+    if (options.dryRun) {
+      if (options.json) json(root, plan, { dryRun: true, hosts });
+      else printDiff(root, plan, writes);
+    } else {
+      applyWrites(root, writes, options.hooks);
+      if (options.json) json(root, plan, { dryRun: false, hosts });
+      else if (!options.quiet) summary(root, hosts, plan, "from");
+    }
+    return options.json ? (plan.changes.some((c) => c.problems.length) ? 1 : 0) : printProblems(root, plan) ? 1 : 0;
+  });
+}
+
+/** `harness check --installed`: a fresh compile against the lock and the files on disk. Writes nothing. */
+export async function checkInstalled(options: InstallOptions): Promise<number> {
+  const root = projectRoot(options.into);
+  return located(root, async () => {
+    const lock = readLock(root);
+    const compiled = await compile(options, root, lock, true);
+    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: false, header: compiled.header });
+    return driftReport(root, plan, lock, compiled.outputs.map((o) => o.host), compiled.blocking, options);
+  });
+}

@@ -1,0 +1,61 @@
+// Per install mode: is harness's part of a file still as harness wrote it, and what is the file
+// without harness's part (the project's own content)? Pure functions on text; no disk access.
+import { findBlock, removeBlock } from "./block.js";
+import { parseData, renderData } from "./formats.js";
+import type { LockEntry } from "./lock.js";
+import { sha256 } from "./lock.js";
+import { problemAt, type Problem } from "./locate.js";
+import { clone, deepEqual, formatPath, isObject, modifiedItems, unmergeData, type Data, type OwnedItem } from "./merge.js";
+
+/** What a hand edit changed in harness's part, located in the file; empty when nothing did. */
+export function handEdits(path: string, current: string | null, entry: LockEntry): Problem[] {
+  if (current === null) return [];
+  if (entry.mode === "whole") return sha256(current) === entry.sha256 ? [] : [problemAt("W_HAND_EDIT", path, null, "the file was edited")];
+  if (entry.mode === "block") {
+    const found = findBlock(current, path);
+    if (!found) return [problemAt("W_HAND_EDIT", path, null, "the harness block was deleted")];
+    return sha256(found.content) === entry.block ? [] : [problemAt("W_HAND_EDIT", path, current, "the harness block was edited")];
+  }
+  if (sha256(current) === entry.sha256) return [];
+  return modifiedItems(parseData(entry.format, current, path), entry.owned).map((item) => problemAt("W_HAND_EDIT", path, current, describe(item), item.path));
+}
+
+function describe(item: OwnedItem): string {
+  const where = formatPath(item.path);
+  if (item.kind === "add") return `entry ${JSON.stringify(item.value)} of ${where} was removed or changed`;
+  return `${where} was changed or removed${item.kind === "set" ? ` (harness wrote ${JSON.stringify(item.value)})` : ""}`;
+}
+
+export interface Stripped {
+  /** The project's own text, or null when nothing of the project's is left (remove the file). */
+  text: string | null;
+  /** Items kept because they were edited by hand (merge only, without force). */
+  kept: OwnedItem[];
+}
+
+/**
+ * The file without the parts of `entry` owned only by hosts in `drop` (all of them by default).
+ * Unchanged since harness wrote it and fully stripped: the recorded original bytes come back.
+ */
+export function strip(path: string, current: string | null, entry: LockEntry, force: boolean, drop: readonly string[] = entry.hosts): Stripped {
+  if (current === null) return { text: null, kept: [] };
+  const all = entry.hosts.every((h) => drop.includes(h));
+  const untouched = sha256(current) === entry.sha256;
+  if (all && untouched && entry.original !== undefined) return { text: entry.original, kept: [] };
+  if (entry.mode === "whole") return { text: all ? null : current, kept: [] };
+  if (entry.mode === "block") {
+    if (all) {
+      const text = removeBlock(current, entry.separator, path);
+      return { text: entry.created && text === "" ? null : text, kept: [] };
+    }
+    return { text: current, kept: [] }; // one host of several: the caller recomposes the block
+  }
+  const data = parseData(entry.format, current, path);
+  const before = clone(data);
+  const items = entry.owned.filter((o) => o.hosts.every((h) => drop.includes(h)));
+  const kept = unmergeData(data, items, force);
+  if (entry.created && isObject(data) && Object.keys(data).length === 0) return { text: null, kept };
+  // Only harness's part changed since install: the project's own bytes come back exactly.
+  if (all && entry.original !== undefined && deepEqual(data, parseData(entry.format, entry.original, path))) return { text: entry.original, kept };
+  return { text: renderData(entry.format, data, current, before), kept };
+}

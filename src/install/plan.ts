@@ -1,0 +1,220 @@
+// Plan an install or an uninstall: read the project and the lock, decide every file's new bytes and
+// the new lock. Reads only; src/install/apply.ts writes.
+import type { InstallMode } from "../adapter/types.js";
+import type { RenderedFile } from "../emit/render.js";
+import { compose, dropEntry, findBlock, insertBlock, renderBlock } from "./block.js";
+import { formatOf, parseData, renderData } from "./formats.js";
+import { renderLock, sha256, type Lock, type LockEntry } from "./lock.js";
+import { formatPath, mergeData, type Data, type OwnedItem } from "./merge.js";
+import { handEdits, strip } from "./parts.js";
+import { readCurrent } from "./safe-path.js";
+import { problemAt, type Problem } from "./locate.js";
+
+/** ok: as harness left it; the rest are what `check --installed` reports as drift. */
+export type FileState = "ok" | "missing" | "modified" | "outdated" | "unrecorded" | "orphaned";
+
+export interface FileChange {
+  path: string;
+  mode: "whole" | "merge" | "block";
+  hosts: string[];
+  before: string | null;
+  after: string | null; // null = remove
+  executable: boolean;
+  state: FileState;
+  /** Why harness left the file as it is (hand edits, conflicts, a file it does not own). */
+  problems: Problem[];
+}
+
+export interface Plan {
+  changes: FileChange[];
+  lock: Lock | null; // null = no lock any more
+  lockBefore: string | null;
+  lockAfter: string | null;
+}
+
+export interface HostFiles {
+  host: string;
+  files: readonly RenderedFile[];
+}
+
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+const changed = (c: FileChange) => c.before !== c.after;
+
+interface Wanted {
+  mode: InstallMode;
+  contributions: { host: string; file: RenderedFile }[];
+}
+
+function wanted(outputs: readonly HostFiles[]): Map<string, Wanted> {
+  const map = new Map<string, Wanted>();
+  for (const o of outputs)
+    for (const file of o.files) {
+      const mode = file.install ?? { mode: "whole" as const };
+      const w = map.get(file.path) ?? { mode, contributions: [] };
+      if (w.mode.mode !== mode.mode) throw new Error(`${file.path}: hosts declare different install modes (${w.mode.mode}, ${mode.mode})`);
+      w.contributions.push({ host: o.host, file });
+      map.set(file.path, w);
+    }
+  return map;
+}
+
+function mergeRules(w: Wanted): { units: string[]; shorthand: Record<string, string> } {
+  const declared = w.contributions.flatMap((c) => (c.file.install?.mode === "merge" ? [c.file.install] : []));
+  return { units: declared.flatMap((d) => d.units ?? []), shorthand: Object.assign({}, ...declared.map((d) => d.shorthand ?? {})) };
+}
+
+const brief = (v: unknown) => {
+  const s = JSON.stringify(v);
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+};
+
+/** The file with harness's new part placed into the project's own text `base`. */
+function place(path: string, w: Wanted, base: string | null, force: boolean): { text: string; entry: LockEntry } | { problems: Problem[] } {
+  const hosts = w.contributions.map((c) => c.host).sort();
+  const created = base === null ? { created: true as const } : {};
+  if (w.mode.mode === "whole") {
+    const content = w.contributions[0]!.file.content;
+    if (w.contributions.some((c) => c.file.content !== content)) throw new Error(`${path}: hosts ${hosts.join(", ")} emit different bytes for a whole file`);
+    if (base !== null && base !== content) return { problems: [problemAt("W_NOT_OWNED", path, null, "exists and harness did not write it; move it away (harness never overwrites a file it does not own)")] };
+    const executable = w.contributions.some((c) => c.file.executable);
+    return { text: content, entry: { mode: "whole", hosts, sha256: sha256(content), ...(executable ? { executable: true as const } : {}) } };
+  }
+  if (w.mode.mode === "block") {
+    const { content, entries } = compose(path, w.contributions.map((c) => ({ host: c.host, content: c.file.content, ...(c.file.install?.mode === "block" && c.file.install.entry !== undefined ? { entry: c.file.install.entry } : {}) })));
+    const { text, separator } = insertBlock(base, renderBlock(content), path);
+    const entry: LockEntry = { mode: "block", hosts, sha256: sha256(text), block: sha256(content), separator, ...created, ...(Object.keys(entries).length ? { entries } : {}) };
+    return { text, entry: withOriginal(path, text, entry, base) };
+  }
+  const format = formatOf(path);
+  if (!format) throw new Error(`${path}: install mode "merge" needs a .json or .toml file`);
+  const baseData: Data = base === null ? {} : parseData(format, base, path);
+  const data = base === null ? {} : parseData(format, base, path);
+  const owned: OwnedItem[] = [];
+  const problems: Problem[] = [];
+  for (const c of w.contributions) {
+    const ours = parseData(format, c.file.content, `${c.host}: ${path}`);
+    for (const k of mergeData(data, ours, { host: c.host, ...mergeRules(w), force, owned }))
+      problems.push(problemAt("W_CONFLICT", path, base, `${formatPath(k.path)} is ${brief(k.theirs)} here; ${c.host} needs ${brief(k.ours)}. Kept yours: remove the key, or run with --force to replace it (uninstall gives it back)`, k.path));
+  }
+  if (problems.length) return { problems };
+  const text = renderData(format, data, base, base === null ? null : baseData);
+  const entry: LockEntry = { mode: "merge", format, hosts, sha256: sha256(text), owned, ...created };
+  return { text, entry: withOriginal(path, text, entry, base) };
+}
+
+/** Keep the project's bytes in the lock only when taking harness's part out would not give them back. */
+function withOriginal(path: string, text: string, entry: LockEntry, base: string | null): LockEntry {
+  if (base === null) return entry;
+  const back = strip(path, text, entry, false).text;
+  return back === base ? entry : { ...entry, original: base };
+}
+
+function currentState(path: string, current: string | null, old: LockEntry | undefined, edits: readonly Problem[]): FileState {
+  if (!old) return "unrecorded";
+  if (current === null) return "missing";
+  return edits.length ? "modified" : "ok";
+}
+
+export interface InstallInput {
+  root: string;
+  outputs: readonly HostFiles[];
+  lock: Lock | null;
+  force: boolean;
+  header: Omit<Lock, "files" | "hosts">;
+}
+
+export function planInstall(input: InstallInput): Plan {
+  const { root, lock, force } = input;
+  const want = wanted(input.outputs);
+  const files: Record<string, LockEntry> = {};
+  const changes: FileChange[] = [];
+  for (const [path, w] of [...want].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const current = readCurrent(root, path);
+    const old = lock?.files[path];
+    const edits = old ? handEdits(path, current, old) : [];
+    let state = currentState(path, current, old, edits);
+    const hosts = w.contributions.map((c) => c.host).sort();
+    const keep = (problems: Problem[]) => {
+      if (old) files[path] = old;
+      changes.push({ path, mode: w.mode.mode, hosts, before: current, after: current, executable: false, state, problems });
+    };
+    if (edits.length && !force) {
+      keep(edits.map((e) => ({ ...e, message: `${e.message}; kept (--force overwrites it)` })));
+      continue;
+    }
+    const base = old ? strip(path, current, old, true).text : current;
+    const placed = place(path, w, base, force);
+    if ("problems" in placed) {
+      keep(placed.problems);
+      continue;
+    }
+    files[path] = placed.entry;
+    const executable = placed.entry.mode === "whole" && placed.entry.executable === true;
+    if (state === "ok" && placed.text !== current) state = "outdated";
+    if (state === "ok" && old && placed.entry.mode === "whole" && Boolean(old.mode === "whole" && old.executable) !== executable) state = "outdated";
+    changes.push({ path, mode: w.mode.mode, hosts, before: current, after: placed.text, executable, state, problems: [] });
+  }
+  for (const [path, old] of Object.entries(lock?.files ?? {})) {
+    if (want.has(path)) continue;
+    changes.push(removal(root, path, old, force, old.hosts, files));
+  }
+  changes.sort(byPath);
+  const hosts = [...new Set([...input.outputs.map((o) => o.host)])].sort();
+  return { ...finish(lock, Object.keys(files).length ? { ...input.header, hosts, files } : null), changes };
+}
+
+/** Take out the parts of `old` that only hosts in `drop` own; keeps hand-edited parts unless force. */
+function removal(root: string, path: string, old: LockEntry, force: boolean, drop: readonly string[], files: Record<string, LockEntry>): FileChange {
+  const current = readCurrent(root, path);
+  const remaining = old.hosts.filter((h) => !drop.includes(h));
+  const base: FileChange = { path, mode: old.mode, hosts: old.hosts, before: current, after: current, executable: false, state: current === null ? "missing" : "orphaned", problems: [] };
+  if (current === null) {
+    if (remaining.length) files[path] = { ...old, hosts: remaining };
+    return base;
+  }
+  const edits = handEdits(path, current, old);
+  if (old.mode === "block" && remaining.length === 0 && !findBlock(current, path)) return { ...base, state: "modified" }; // the block was already taken out
+  if (old.mode !== "merge" && edits.length && !force) {
+    files[path] = old;
+    return { ...base, state: "modified", problems: edits.map((e) => ({ ...e, message: `${e.message}; kept (--force removes it)` })) };
+  }
+  if (remaining.length === 0) {
+    const { text, kept } = strip(path, current, old, force);
+    if (kept.length) files[path] = { ...old, owned: kept, sha256: sha256(text ?? "") } as LockEntry;
+    return { ...base, after: text, state: edits.length ? "modified" : base.state, problems: kept.map((k) => problemAt("W_HAND_EDIT", path, current, `${formatPath(k.path)} was edited by hand; kept (--force removes it)`, k.path)) };
+  }
+  // Another installed host still shares this file: drop only what the leaving hosts own.
+  if (old.mode === "whole") {
+    files[path] = { ...old, hosts: remaining };
+    return { ...base, state: "ok" };
+  }
+  if (old.mode === "block") {
+    const found = findBlock(current, path)!;
+    let content = found.content;
+    for (const h of drop) if (old.entries?.[h]) content = dropEntry(content, old.entries[h]);
+    const text = current.slice(0, found.start) + renderBlock(content) + current.slice(found.end);
+    const entries = Object.fromEntries(Object.entries(old.entries ?? {}).filter(([h]) => remaining.includes(h)));
+    files[path] = { ...old, hosts: remaining, entries, block: sha256(content), sha256: sha256(text) };
+    return { ...base, after: text, state: "ok" };
+  }
+  const { text, kept } = strip(path, current, old, force, drop);
+  const owned = old.owned.filter((o) => !o.hosts.every((h) => drop.includes(h)) || kept.includes(o)).map((o) => ({ ...o, hosts: o.hosts.filter((h) => !drop.includes(h) || kept.includes(o)) }));
+  files[path] = { ...old, hosts: remaining, owned, sha256: sha256(text ?? "") };
+  return { ...base, after: text, state: "ok", problems: kept.map((k) => problemAt("W_HAND_EDIT", path, current, `${formatPath(k.path)} was edited by hand; kept (--force removes it)`, k.path)) };
+}
+
+export function planUninstall(root: string, lock: Lock, hosts: readonly string[], force: boolean): Plan {
+  const files: Record<string, LockEntry> = {};
+  const changes = Object.entries(lock.files)
+    .map(([path, old]) => (old.hosts.some((h) => hosts.includes(h)) ? removal(root, path, old, force, hosts, files) : ((files[path] = old), null)))
+    .filter((c): c is FileChange => c !== null)
+    .sort(byPath);
+  const remaining = lock.hosts.filter((h) => !hosts.includes(h));
+  return { ...finish(lock, Object.keys(files).length ? { ...lock, hosts: remaining, files } : null), changes };
+}
+
+function finish(lock: Lock | null, next: Lock | null): Omit<Plan, "changes"> {
+  return { lock: next, lockBefore: lock ? renderLock(lock) : null, lockAfter: next ? renderLock(next) : null };
+}
+
+export const pending = (plan: Plan) => plan.changes.filter(changed);

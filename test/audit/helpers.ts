@@ -1,0 +1,102 @@
+// A scratch git project with the generated audit script installed, and runners for its modes.
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { renderAuditScript, type AuditOptions } from "../../src/adapter/audit/index.js";
+import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+
+export const SCRIPT = ".claude/hooks/harness-audit.mjs";
+const TEST_GLOBS = ["test/**", "tests/**", "**/__tests__/**", "**/*.test.*", "**/*.spec.*"];
+
+const role = (id: string, write: string[], neverWrite: string[]): RoleIR => ({ id, write, neverWrite }) as unknown as RoleIR;
+export const ROLES = [
+  role("jade", ["src/**", "lib/**"], [...TEST_GLOBS, ".git/**"]),
+  role("mica", TEST_GLOBS, [".git/**"]),
+  role("chalk", ["docs/**", "README.md"], [".git/**"]),
+];
+const pipeline = { name: "pebble" } as unknown as PipelineIR;
+
+export function script(over: Partial<AuditOptions> = {}): string {
+  return renderAuditScript(pipeline, {
+    host: "test",
+    scriptPath: SCRIPT,
+    projectEnv: "CLAUDE_PROJECT_DIR",
+    stopBlocks: false,
+    protect: [".claude/hooks/**", ".claude/settings.json"],
+    roles: ROLES,
+    ...over,
+  });
+}
+
+export const gitEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+
+export interface Repo {
+  dir: string;
+  home: string;
+  git(...args: string[]): string;
+  put(rel: string, content: string | Buffer): void;
+  read(rel: string): string;
+  exists(rel: string): boolean;
+  run(mode: string, input: unknown, extraArgs?: string[], extraEnv?: Record<string, string>): { code: number; stderr: string; stdout: string; ms: number };
+  start(id: string, role: string): void;
+  stop(id: string, role: string): { code: number; stderr: string };
+  report(id: string, subagentType?: string): { code: number; stderr: string };
+  cleanup(): void;
+}
+
+export function makeRepo(files: Record<string, string | Buffer>, opts: { git?: boolean; scriptText?: string } = {}): Repo {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "harness-audit-")));
+  const dir = path.join(root, "project");
+  const home = path.join(root, "home");
+  fs.mkdirSync(dir);
+  fs.mkdirSync(home);
+  const env = { ...gitEnv, HOME: home };
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, env, encoding: "utf8" }).trim();
+  const put = (rel: string, content: string | Buffer) => {
+    const p = path.join(dir, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, content);
+  };
+  for (const [rel, c] of Object.entries(files)) put(rel, c);
+  put(SCRIPT, opts.scriptText ?? script());
+  if (opts.git !== false) {
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-q", "-m", "initial");
+  }
+  const run = (mode: string, input: unknown, extraArgs: string[] = [], extraEnv: Record<string, string> = {}) => {
+    const t = performance.now();
+    const r = spawnSync("node", [path.join(dir, SCRIPT), mode, ...extraArgs], {
+      cwd: dir,
+      env: { ...env, CLAUDE_PROJECT_DIR: dir, ...extraEnv },
+      input: typeof input === "string" ? input : JSON.stringify(input),
+      encoding: "utf8",
+    });
+    return { code: r.status ?? -1, stderr: r.stderr, stdout: r.stdout, ms: performance.now() - t };
+  };
+  return {
+    dir,
+    home,
+    git,
+    put,
+    read: (rel) => fs.readFileSync(path.join(dir, rel), "utf8"),
+    exists: (rel) => {
+      try {
+        fs.lstatSync(path.join(dir, rel));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    run,
+    start(id, role) {
+      const r = run("start", { hook_event_name: "SubagentStart", agent_id: id, agent_type: role });
+      if (r.code !== 0) throw new Error(`start failed (${r.code}): ${r.stderr}`);
+    },
+    stop: (id, role) => run("stop", { hook_event_name: "SubagentStop", agent_id: id, agent_type: role, stop_hook_active: false }),
+    report: (id, subagentType = "jade") =>
+      run("report", { hook_event_name: "PostToolUse", tool_name: "Agent", tool_input: { subagent_type: subagentType }, tool_response: { status: "completed", agentId: id, agentType: subagentType } }),
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,48 @@
+// `harness install` into a project that already has its own Claude Code, OpenCode and Codex config:
+// the real hosts load the installed project with no complaint, and list harness's agents and
+// commands beside the project's own (Claude Code docs-bot; OpenCode reviewer and helper).
+import path from "node:path";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { HOSTS } from "../../adapters/index.js";
+import { install, uninstall } from "../../src/commands/install.js";
+import { PEBBLE_ROLES } from "../helpers/cli.js";
+import { snapshot, teamProject } from "../helpers/project.js";
+import { formatLoad, loadTree } from "./lib/index.js";
+import { hostBin } from "./helpers.js";
+import type { HostId } from "./versions.js";
+
+const OWN: Record<HostId, string[]> = { "claude-code": ["docs-bot"], opencode: ["reviewer", "helper"], codex: [] };
+
+let project: string;
+let before: Record<string, string>;
+beforeAll(async () => {
+  project = teamProject(PEBBLE_ROLES);
+  before = snapshot(project);
+  vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+  const code = await install({ registry: HOSTS, version: "test", roles: path.join(project, "roles"), into: project, quiet: true });
+  vi.restoreAllMocks();
+  expect(code).toBe(0);
+});
+
+describe.concurrent("an installed project loads in the real hosts", () => {
+  for (const host of ["claude-code", "opencode", "codex"] as const) {
+    it(`${host}: the project with harness installed loads with zero complaints, harness's agents beside the project's own`, async () => {
+      // OpenCode resolves each named agent with a full start: a role, the orchestrator and the project's own.
+      const r = await loadTree(host, project, { bin: hostBin(host), ...(host === "opencode" ? { agents: ["jade", "pebble", ...OWN.opencode] } : {}) });
+      const msg = formatLoad(r);
+      expect(r.complaints, msg).toEqual([]);
+      for (const a of ["jade", "mica", ...OWN[host]]) expect(r.agents, msg).toContain(a);
+      for (const c of r.declared.commands) expect(r.commands, msg).toContain(c);
+    });
+  }
+});
+
+describe("and uninstalls cleanly", () => {
+  it("gives back the project's exact bytes", async () => {
+    vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const code = await uninstall({ registry: HOSTS, version: "test", into: project, quiet: true });
+    vi.restoreAllMocks();
+    expect(code).toBe(0);
+    expect(snapshot(project)).toEqual(before);
+  });
+});

@@ -1,0 +1,93 @@
+// harness install / uninstall / check --installed as users run them: output, exit codes, dry run.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CLI, harness, PEBBLE_ROLES, scratchProject } from "../helpers/cli.js";
+import { snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error("run `npm run build` first: the CLI tests use the compiled JavaScript");
+});
+
+// The team project has its own Claude Code, Codex and OpenCode config: install exactly those three.
+const THREE_HOSTS = ["--host", "claude-code", "--host", "codex", "--host", "opencode"];
+
+describe("harness install (CLI)", () => {
+  it("prints one line per host, and check --installed is green", () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    const r = harness(["install", ...THREE_HOSTS], dir);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^claude-code\s+into .*: \d+ created, 1 updated, 0 removed, 0 unchanged · shared: \.claude\/settings\.json \(merged\), CLAUDE\.md \(block\)$/);
+    expect(lines[1]).toMatch(/^codex\s+into .*: \d+ created, 2 updated/);
+    const check = harness(["check", "--installed"], dir);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/^ok claude-code, codex, opencode installed in .*: \d+ files match harness\.lock\.json and roles\/\n$/);
+  });
+
+  it("--dry-run shows the plan as a diff and writes nothing", () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    const before = snapshot(dir);
+    const r = harness(["install", "--dry-run", "--host", "claude-code"], dir);
+    expect(r.code).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+    expect(r.stdout).toContain("--- a/.claude/settings.json\n+++ b/.claude/settings.json");
+    expect(r.stdout).toMatch(/^\+ {6}"Bash\(git stash push\)",?$/m);
+    expect(r.stdout).toContain("--- a/harness.lock.json\t(new file)\n+++ b/harness.lock.json");
+    expect(r.stdout).not.toContain("--- a/AGENTS.md"); // only Claude Code was asked for
+  });
+
+  it("--json reports every change; the round trip through the CLI restores the project", () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    const before = snapshot(dir);
+    const r = harness(["install", "--json", ...THREE_HOSTS], dir);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.lock).toBe("written");
+    expect(report.changes.find((c: { path: string }) => c.path === "AGENTS.md")).toMatchObject({ action: "update", mode: "block", hosts: ["codex", "opencode"] });
+    expect(harness(["uninstall"], dir).code).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("check --installed exits 1 on each kind of drift, with the fix", () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    expect(harness(["check", "--installed"], dir).stderr).toContain("harness.lock.json is missing: harness has installed nothing here. Run `harness install`");
+    expect(harness(["install", "-q"], dir).code).toBe(0);
+    writeFileSync(path.join(dir, "CLAUDE.md"), readFileSync(path.join(dir, "CLAUDE.md"), "utf8").replace("Pebble", "Pebbles"));
+    const roleFile = path.join(dir, "roles/jade.md");
+    writeFileSync(roleFile, readFileSync(roleFile, "utf8").replace(/^description: .*$/m, "description: Writes the code, and only the code."));
+    const r = harness(["check", "--installed"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("E_DRIFT CLAUDE.md was edited by hand since harness installed it.");
+    expect(r.stderr).toContain("E_DRIFT .claude/agents/jade.md differs from what roles/ produce now. Run `harness install` and commit the result.");
+    expect(r.stderr).toMatch(/\d+ installed file\(s\) out of sync with harness\.lock\.json and roles\/\.\n$/);
+    expect(harness(["install", "-q"], dir).code).toBe(1); // CLAUDE.md kept
+    expect(harness(["install", "-q", "--force"], dir).code).toBe(0);
+    expect(harness(["check", "--installed"], dir).code).toBe(0);
+  });
+
+  it("exit 2 with nothing written: a missing --into folder, a broken shared file", () => {
+    const dir = teamProject(PEBBLE_ROLES, { ...TEAM_FILES, ".codex/config.toml": "model = \n" });
+    expect(harness(["install", "--into", "nowhere"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--into nowhere: no such folder") });
+    const r = harness(["install"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^\.codex\/config\.toml:1:\d+: error E_INSTALL_PARSE is not valid TOML: .*\. Fix the file, then run harness install again\.\n1 error\(s\); nothing was written\.\n$/);
+    expect(existsSync(path.join(dir, "harness.lock.json"))).toBe(false);
+  });
+});
+
+describe("harness build and a git-ignored --out", () => {
+  it("warns at the .gitignore line, with the fix", () => {
+    const dir = scratchProject();
+    spawnSync("git", ["init", "-q"], { cwd: dir });
+    writeFileSync(path.join(dir, ".gitignore"), "node_modules\n# Next.js build output\nout\n");
+    const r = harness(["build"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('.gitignore:3:1: warning W_OUT_IGNORED out/ is ignored by git (pattern "out"), so a fresh clone, and CI\'s harness check, will not have its files. Commit it anyway by adding "!/out/" after that line');
+    writeFileSync(path.join(dir, ".gitignore"), "node_modules\nout\n!/out/\n");
+    expect(harness(["build"], dir).stderr).not.toContain("W_OUT_IGNORED");
+  });
+});

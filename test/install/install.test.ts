@@ -1,0 +1,259 @@
+// harness install / uninstall / check --installed through the command functions, on a project that
+// already has its own Claude Code, OpenCode and Codex config and AGENTS.md.
+import { existsSync, readFileSync, rmSync, symlinkSync, mkdirSync, writeFileSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parse as tomlParse } from "smol-toml";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { HOSTS } from "../../adapters/index.js";
+import { checkInstalled, install, uninstall, type InstallOptions } from "../../src/commands/install.js";
+import { BLOCK_BEGIN } from "../../src/install/block.js";
+import { LOCK_FILE, readLock } from "../../src/install/lock.js";
+import { readPipeline } from "../../src/ir/normalize.js";
+import { MINI_ROLES, PEBBLE_ROLES } from "../helpers/cli.js";
+import { snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
+
+let cwd: string;
+beforeEach(() => {
+  cwd = process.cwd();
+  vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+  vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+});
+afterEach(() => {
+  process.chdir(cwd);
+  vi.restoreAllMocks();
+});
+
+/** the hosts the bundled pipeline lists, which install takes by default */
+const PEBBLE_HOSTS = Object.keys(readPipeline(PEBBLE_ROLES).pipeline.hosts).sort();
+const opts = (dir: string, more: Partial<InstallOptions> = {}): InstallOptions => ({ registry: HOSTS, version: "0.0.0-test", roles: path.join(dir, "roles"), into: dir, quiet: true, ...more });
+const read = (dir: string, rel: string) => readFileSync(path.join(dir, rel), "utf8");
+const json = (dir: string, rel: string) => JSON.parse(read(dir, rel));
+const stderr = () => (process.stderr.write as unknown as { mock: { calls: unknown[][] } }).mock.calls.map((c) => String(c[0])).join("");
+
+describe("install into a project with its own config, then uninstall", () => {
+  it("keeps every entry of the project's own files, and uninstall gives back their exact bytes", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    const before = snapshot(dir);
+    expect(await install(opts(dir))).toBe(0);
+
+    const settings = json(dir, ".claude/settings.json");
+    expect(settings.model).toBe("opus");
+    expect(settings.env).toEqual({ TEAM_TOKEN_FILE: ".secrets/token", CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH: "1" });
+    expect(settings.permissions.allow.slice(0, 2)).toEqual(["Bash(npm run lint)", "Read(docs/**)"]);
+    expect(settings.permissions.deny.filter((r: string) => r === "Bash(git push)")).toHaveLength(1); // the team's own, not doubled
+    expect(settings.permissions.deny).toContain("Bash(rm -rf *)");
+    expect(settings.permissions.deny).toContain("Edit(.env)");
+    expect(settings.hooks.PreToolUse).toHaveLength(2);
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("echo audit >/dev/null");
+    expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.mjs");
+    const teamPost = JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse;
+    expect(settings.hooks.PostToolUse.slice(0, teamPost.length)).toEqual(teamPost); // the team's entries first, unchanged
+    expect(settings.hooks.PostToolUse.slice(teamPost.length).map((e: any) => e.hooks[0].command).join("\n")).toContain("harness-audit.mjs");
+
+    const oc = json(dir, "opencode.json");
+    expect(oc.mcp.docs.command).toEqual(["true"]);
+    expect(oc.agent.helper.prompt).toBe("Help.");
+    expect(Object.entries(oc.permission.edit)[0]).toEqual(["*", "ask"]); // the team's rule first; harness's denies after it win
+    expect(oc.permission.edit[".env"]).toBe("deny");
+
+    const toml = read(dir, ".codex/config.toml");
+    expect(toml.startsWith('# The team\'s Codex settings\nmodel_reasoning_effort = "high" # deep by default\n')).toBe(true);
+    const codex = tomlParse(toml) as Record<string, any>;
+    expect(codex.mcp_servers.docs.enabled).toBe(false);
+    expect(codex.agents.max_depth).toBe(1);
+    expect(Object.keys(codex.permissions)).toContain("jade");
+
+    const agents = read(dir, "AGENTS.md");
+    expect(agents.startsWith(TEAM_FILES["AGENTS.md"]!)).toBe(true);
+    expect(agents.split(BLOCK_BEGIN)).toHaveLength(2); // one block for both hosts
+    expect(agents).toContain("**Codex:** start a run with the `$pebble` skill");
+    expect(agents).toContain("In OpenCode, start a run with `/pebble");
+    expect(read(dir, ".claude/agents/docs-bot.md")).toBe(TEAM_FILES[".claude/agents/docs-bot.md"]);
+    expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(true);
+    expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
+    expect(readLock(dir)!.hosts).toEqual(PEBBLE_HOSTS);
+
+    expect(await checkInstalled(opts(dir))).toBe(0);
+    expect(await install(opts(dir))).toBe(0);
+    const installed = snapshot(dir);
+    expect(await install(opts(dir))).toBe(0);
+    expect(snapshot(dir)).toEqual(installed); // idempotent
+
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("uninstalling one host keeps the others and recomposes AGENTS.md", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    expect(await install(opts(dir))).toBe(0);
+    expect(await uninstall(opts(dir, { host: ["codex"] }))).toBe(0);
+    const agents = read(dir, "AGENTS.md");
+    expect(agents).not.toContain("**Codex:**");
+    expect(agents).toContain("In OpenCode, start a run");
+    expect(existsSync(path.join(dir, ".codex/agents"))).toBe(false);
+    expect(read(dir, ".codex/config.toml")).toBe(TEAM_FILES[".codex/config.toml"]);
+    expect(readLock(dir)!.hosts).toEqual(PEBBLE_HOSTS.filter((h) => h !== "codex"));
+    expect(await checkInstalled(opts(dir))).toBe(0);
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(snapshot(dir)).toEqual(snapshot(teamProject(PEBBLE_ROLES)));
+  });
+
+  it("into an empty project creates the files whole, and uninstall leaves nothing behind", async () => {
+    const dir = teamProject(PEBBLE_ROLES, {});
+    expect(await install(opts(dir))).toBe(0);
+    for (const [host, file] of [["opencode", "opencode.json"], ["claude-code", ".claude/settings.json"], ["codex", ".codex/config.toml"], ["codex", ".codex/agents/jade.toml"]])
+      expect(read(dir, file!), file).toBe(read(path.resolve("out", host!), file!)); // the same bytes as out/<host>/
+    expect(read(dir, "AGENTS.md").startsWith(BLOCK_BEGIN)).toBe(true);
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(snapshot(dir)).toEqual({});
+  });
+});
+
+describe("refusals", () => {
+  it("installs nothing while the pipeline has unaccepted error-level losses on a host (exit 1)", async () => {
+    const dir = teamProject(MINI_ROLES, {});
+    expect(await install(opts(dir, { host: ["codex"] }))).toBe(1);
+    expect(stderr()).toContain("unaccepted error-level loss(es); nothing was installed");
+    expect(snapshot(dir)).toEqual({});
+  });
+
+  it("uninstall without a lock, or of a host that is not installed, is a usage error", async () => {
+    const dir = teamProject(MINI_ROLES, {});
+    await expect(uninstall(opts(dir))).rejects.toThrow(/harness\.lock\.json does not exist/);
+    expect(await install(opts(dir))).toBe(0);
+    await expect(uninstall(opts(dir, { host: ["codex"] }))).rejects.toThrow('host "codex" is not installed here. Installed: claude-code.');
+  });
+});
+
+describe("hand edits", () => {
+  it("are reported by check --installed, kept by install, overwritten with --force", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    expect(await install(opts(dir))).toBe(0);
+    writeFileSync(path.join(dir, ".claude/agents/jade.md"), `${read(dir, ".claude/agents/jade.md")}\nMy own line.\n`);
+    const settings = json(dir, ".claude/settings.json");
+    settings.permissions.deny = settings.permissions.deny.filter((r: string) => r !== "Edit(.env)");
+    settings.model = "sonnet"; // the team's own key: free to change
+    writeFileSync(path.join(dir, ".claude/settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
+
+    expect(await checkInstalled(opts(dir, { json: true }))).toBe(1);
+    const report = JSON.parse(String((process.stdout.write as unknown as { mock: { calls: unknown[][] } }).mock.calls.at(-1)![0]));
+    expect(report.drift.map((d: { path: string; kind: string }) => [path.basename(d.path), d.kind])).toEqual([
+      ["jade.md", "modified"],
+      ["settings.json", "modified"],
+    ]);
+
+    expect(await install(opts(dir))).toBe(1);
+    expect(read(dir, ".claude/agents/jade.md")).toContain("My own line.");
+    expect(json(dir, ".claude/settings.json").permissions.deny).not.toContain("Edit(.env)");
+    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_HAND_EDIT the file was edited; kept \(--force overwrites it\)\n/);
+    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT entry "Edit\(\.env\)" of permissions\.deny was removed or changed; kept/);
+
+    expect(await install(opts(dir, { force: true }))).toBe(0);
+    expect(read(dir, ".claude/agents/jade.md")).not.toContain("My own line.");
+    expect(json(dir, ".claude/settings.json").permissions.deny).toContain("Edit(.env)");
+    expect(json(dir, ".claude/settings.json").model).toBe("sonnet");
+    expect(await checkInstalled(opts(dir))).toBe(0);
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(json(dir, ".claude/settings.json")).toEqual({ ...JSON.parse(TEAM_FILES[".claude/settings.json"]!), model: "sonnet" });
+  });
+
+  it("never overwrites a file harness did not write, even with --force", async () => {
+    const dir = teamProject(PEBBLE_ROLES, { ...TEAM_FILES, ".claude/agents/jade.md": "my own jade\n" });
+    expect(await install(opts(dir, { force: true }))).toBe(1);
+    expect(read(dir, ".claude/agents/jade.md")).toBe("my own jade\n");
+    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_NOT_OWNED exists and harness did not write it; move it away/);
+    expect(await checkInstalled(opts(dir))).toBe(1);
+    expect(readLock(dir)!.files[".claude/agents/jade.md"]).toBeUndefined();
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(read(dir, ".claude/agents/jade.md")).toBe("my own jade\n");
+  });
+
+  it("a conflicting key is kept unless --force, and uninstall gives it back", async () => {
+    const files = { ...TEAM_FILES, "opencode.json": '{\n  "subagent_depth": 3\n}\n' };
+    const dir = teamProject(PEBBLE_ROLES, files);
+    expect(await install(opts(dir))).toBe(1);
+    expect(stderr()).toMatch(/opencode\.json:2:3: warning W_CONFLICT subagent_depth is 3 here; opencode needs 1\. Kept yours: remove the key, or run with --force to replace it \(uninstall gives it back\)\n/);
+    expect(read(dir, "opencode.json")).toBe(files["opencode.json"]);
+    expect(await install(opts(dir, { force: true }))).toBe(0);
+    expect(json(dir, "opencode.json").subagent_depth).toBe(1);
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(read(dir, "opencode.json")).toBe(files["opencode.json"]);
+  });
+});
+
+describe("re-install after a role change", () => {
+  it("removes the removed role's files, keeps the team's files, and check --installed sees each step", async () => {
+    const dir = teamProject(MINI_ROLES, { ...TEAM_FILES });
+    expect(await install(opts(dir))).toBe(0);
+    expect(existsSync(path.join(dir, ".claude/agents/checker.md"))).toBe(true);
+    removeChecker(dir);
+    expect(await checkInstalled(opts(dir, { json: true }))).toBe(1);
+    const report = JSON.parse(String((process.stdout.write as unknown as { mock: { calls: unknown[][] } }).mock.calls.at(-1)![0]));
+    expect(report.drift.some((d: { path: string; kind: string }) => d.path.endsWith(".claude/agents/checker.md") && d.kind === "orphaned")).toBe(true);
+    expect(await install(opts(dir))).toBe(0);
+    expect(existsSync(path.join(dir, ".claude/agents/checker.md"))).toBe(false);
+    expect(existsSync(path.join(dir, ".claude/agents/writer.md"))).toBe(true);
+    expect(read(dir, ".claude/agents/docs-bot.md")).toBe(TEAM_FILES[".claude/agents/docs-bot.md"]);
+    expect(read(dir, ".opencode/agents/reviewer.md")).toBe(TEAM_FILES[".opencode/agents/reviewer.md"]);
+    expect(await checkInstalled(opts(dir))).toBe(0);
+  });
+});
+
+/** The mini pipeline without its checker role: its stage, the loop through it, and the artifact it wrote. */
+function removeChecker(dir: string): void {
+  const pipeline = path.join(dir, "roles/pipeline.yaml");
+  const text = readFileSync(pipeline, "utf8")
+    .replace("stages: [write, verify]\n  long:", "stages: [write]\n  long:")
+    .replace("stages: [plan, write, verify]", "stages: [plan, write]")
+    .replace("  - id: verify\n    role: checker\n    when: has-claims\n", "")
+    .replace(/loop:\n(?: {2}.*\n)+/, "");
+  writeFileSync(pipeline, text);
+  writeFileSync(path.join(dir, "roles/writer.md"), read(dir, "roles/writer.md").replace("reads: [outline, notes]", "reads: [outline]"));
+  rmSync(path.join(dir, "roles/checker.md"));
+}
+
+describe("safety", () => {
+  it("a failure halfway through the apply leaves the project exactly as it was", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    const before = snapshot(dir);
+    const boom = (i: number) => {
+      if (i === 20) throw new Error("injected failure");
+    };
+    await expect(install(opts(dir, { hooks: { beforeStep: boom } }))).rejects.toThrow("injected failure");
+    expect(snapshot(dir)).toEqual(before);
+    expect(existsSync(path.join(dir, ".codex/agents"))).toBe(false);
+
+    expect(await install(opts(dir))).toBe(0);
+    const installed = snapshot(dir);
+    await expect(uninstall(opts(dir, { hooks: { beforeStep: boom } }))).rejects.toThrow("injected failure");
+    expect(snapshot(dir)).toEqual(installed);
+  });
+
+  it("refuses to write through a symlink that leads out of the project (exit 2, nothing written)", async () => {
+    const dir = teamProject(PEBBLE_ROLES, {});
+    const outside = mkdtempSync(path.join(tmpdir(), "harness-outside-"));
+    symlinkSync(outside, path.join(dir, ".claude"));
+    await expect(install(opts(dir))).rejects.toThrow(/\.claude:1:1: error E_INSTALL_SYMLINK is a symbolic link to .*outside the project/);
+    expect(snapshot(outside)).toEqual({});
+    expect(existsSync(path.join(dir, LOCK_FILE))).toBe(false);
+    expect(existsSync(path.join(dir, "opencode.json"))).toBe(false);
+  });
+
+  it("refuses a symlinked file and a broken shared file with file:line:col", async () => {
+    const dir = teamProject(PEBBLE_ROLES, { "real.md": "mine\n" });
+    symlinkSync(path.join(dir, "real.md"), path.join(dir, "CLAUDE.md"));
+    await expect(install(opts(dir))).rejects.toThrow(/CLAUDE\.md:1:1: error E_INSTALL_SYMLINK is a symbolic link/);
+    const broken = teamProject(PEBBLE_ROLES, { "opencode.json": '{\n  "model": "x",\n}\n' });
+    await expect(install(opts(broken))).rejects.toThrow(/opencode\.json:3:1: error E_INSTALL_PARSE is not valid JSON/);
+    expect(existsSync(path.join(broken, LOCK_FILE))).toBe(false);
+  });
+
+  it("a shared folder harness needs may be a symlink inside the project", async () => {
+    const dir = teamProject(MINI_ROLES, {});
+    mkdirSync(path.join(dir, "config/claude"), { recursive: true });
+    symlinkSync(path.join(dir, "config/claude"), path.join(dir, ".claude"));
+    expect(await install(opts(dir))).toBe(0);
+    expect(existsSync(path.join(dir, "config/claude/settings.json"))).toBe(true);
+  });
+});
