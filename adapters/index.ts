@@ -8,6 +8,7 @@ export const HOSTS: AdapterRegistry = {
   copilot: async () => (await import("./copilot/index.js")).CopilotAdapter,
   cursor: async () => (await import("./cursor/index.js")).CursorAdapter,
   "gemini-cli": async () => (await import("./gemini-cli/index.js")).GeminiCliAdapter,
+  kilo: async () => (await import("./kilo/index.js")).KiloAdapter,
   opencode: async () => (await import("./opencode/index.js")).OpenCodeAdapter,
 };
 

@@ -19,6 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const POLICY = {
+  "exempt": [],
   "format": 1,
   "host": "GitHub Copilot CLI",
   "pipeline": "pebble",
@@ -210,6 +211,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -312,6 +328,16 @@ const POLICY = {
           "flags": "s",
           "glob": "k8s/**",
           "re": "^(?:k8s(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -546,6 +572,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -583,6 +624,16 @@ const POLICY = {
           "flags": "s",
           "glob": "e2e/**",
           "re": "^(?:e2e(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -882,6 +933,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -909,6 +975,16 @@ const POLICY = {
           "flags": "s",
           "glob": "e2e/**",
           "re": "^(?:e2e(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1053,6 +1129,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1075,6 +1166,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1274,6 +1375,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1296,6 +1412,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1410,6 +1536,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1432,6 +1573,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1689,6 +1840,7 @@ function auditStop(key, roleHint) {
       auditSnapshot(ctx, work);
       const out = auditChanges(ctx, state.tree, work).filter((c) => {
         const rel = auditRel(ctx, c.path);
+        if (rel !== null && auditMatch(POLICY.exempt, rel)) return false;
         return rel === null || !auditInScope(POLICY, allowed, rel);
       });
       if (!out.length) break;
