@@ -37,7 +37,8 @@ describe("harness install (CLI)", () => {
     expect(r.code).toBe(0);
     expect(snapshot(dir)).toEqual(before);
     expect(r.stdout).toContain("--- a/.claude/settings.json\n+++ b/.claude/settings.json");
-    expect(r.stdout).toMatch(/^\+ {6}"Bash\(git commit\)",?$/m);
+    // edited in place: the team's compact deny list keeps its entries first, harness's follow
+    expect(r.stdout).toMatch(/^\+ {4}"deny": \["Bash\(rm -rf \*\)", "Bash\(git push\)", .*"Bash\(git commit\)"/m);
     expect(r.stdout).toContain("--- a/harness.lock.json\t(new file)\n+++ b/harness.lock.json");
     expect(r.stdout).not.toContain("--- a/AGENTS.md"); // only Claude Code was asked for
   });

@@ -63,8 +63,9 @@ describe("install into a project with its own config, then uninstall", () => {
     const oc = json(dir, "opencode.json");
     expect(oc.mcp.docs.command).toEqual(["true"]);
     expect(oc.agent.helper.prompt).toBe("Help.");
-    // policies.scope: pipeline (the default): harness adds no project-wide permission, the team's stays exactly as written
-    expect(oc.permission).toEqual({ edit: "ask" });
+    // policies.scope: repository: harness's project-wide rules go after the team's "edit": "ask" (read as {"*": "ask"}), and win
+    expect(Object.entries(oc.permission.edit)[0]).toEqual(["*", "ask"]);
+    expect(oc.permission.edit[".env"]).toBe("deny");
 
     const toml = read(dir, ".codex/config.toml");
     expect(toml.startsWith('# The team\'s Codex settings\nmodel_reasoning_effort = "high" # deep by default\n')).toBe(true);
@@ -91,7 +92,8 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(readLock(dir)!.hosts).toEqual(PEBBLE_HOSTS);
     // Edited in place: the team's own layout stays (compact arrays, key order), so the lock needs no copy.
     expect(read(dir, ".claude/settings.json")).toContain('\n    "allow": ["Bash(npm run lint)", "Read(docs/**)"],\n');
-    expect(read(dir, ".claude/settings.json")).toContain('\n      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "echo audit >/dev/null" }] }\n');
+    // (the team's PreToolUse entry gains only the comma before harness's guard entry)
+    expect(read(dir, ".claude/settings.json")).toMatch(/\n {6}\{ "matcher": "Bash", "hooks": \[\{ "type": "command", "command": "echo audit >\/dev\/null" \}\] \},?\n/);
     expect(read(dir, "opencode.json")).toContain('\n  "mcp": { "docs": { "type": "local", "command": ["true"], "enabled": false } },\n');
     for (const [rel, entry] of Object.entries(readLock(dir)!.files)) expect(entry.original, rel).toBeUndefined();
     expect(agents).toContain("In Cursor, start a run with");
