@@ -1,3 +1,4 @@
+import { HOST_IDS } from "../adapters/index.js";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,6 @@
 // Harness globs (picomatch, dotfiles matchable) → Codex 0.171 permission paths: write lists never
 // grow, never_write lists never shrink inside the write folders (or the loss is reported).
+import { HOST_IDS } from "../../adapters/index.js";
 import path from "node:path";
 import fc from "fast-check";
 import picomatch from "picomatch";

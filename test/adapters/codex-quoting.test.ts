@@ -1,5 +1,6 @@
 // Hostile text cannot break out of anything the Codex adapter writes: TOML (agent roles, config),
 // Starlark (.rules), POSIX shell (launchers, with a real /bin/sh), YAML front matter (skills).
+import { HOST_IDS } from "../../adapters/index.js";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,4 +1,5 @@
 // Parse back everything the Codex adapter emits and compare it with the IR.
+import { HOST_IDS } from "../../adapters/index.js";
 import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";

@@ -1,6 +1,7 @@
 // The OpenCode adapter, parsed back: every emitted file is read with a real parser (yaml for front
 // matter, JSON.parse for opencode.json) and its meaning compared with the IR, using OpenCode
 // 1.18.33's own rule evaluation (last matching rule wins; see src/adapter/opencode-permission/wildcard.ts).
+import { HOST_IDS } from "../../adapters/index.js";
 import path from "node:path";
 import fc from "fast-check";
 import picomatch from "picomatch";

@@ -201,6 +201,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -303,6 +318,16 @@ const POLICY = {
           "flags": "s",
           "glob": "k8s/**",
           "re": "^(?:k8s(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -537,6 +562,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -574,6 +614,16 @@ const POLICY = {
           "flags": "s",
           "glob": "e2e/**",
           "re": "^(?:e2e(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -873,6 +923,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -900,6 +965,16 @@ const POLICY = {
           "flags": "s",
           "glob": "e2e/**",
           "re": "^(?:e2e(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1044,6 +1119,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1066,6 +1156,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1265,6 +1365,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1287,6 +1402,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1401,6 +1526,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1423,6 +1563,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",

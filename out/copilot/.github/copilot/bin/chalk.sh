@@ -40,6 +40,9 @@ set -- \
   --deny-tool 'write(.github/skills/**)' \
   --deny-tool 'write(.github/workflows/**)' \
   --deny-tool 'write(.gitlab-ci.yml)' \
+  --deny-tool 'write(.kilo/**)' \
+  --deny-tool 'write(.kilocode/**)' \
+  --deny-tool 'write(.kilocodemodes)' \
   --deny-tool 'write(.mcp.json)' \
   --deny-tool 'write(.opencode/**)' \
   --deny-tool 'write(.pebble/**)' \
@@ -61,6 +64,8 @@ set -- \
   --deny-tool 'write(helm/**)' \
   --deny-tool 'write(infra/**)' \
   --deny-tool 'write(k8s/**)' \
+  --deny-tool 'write(kilo.json)' \
+  --deny-tool 'write(kilo.jsonc)' \
   --deny-tool 'write(lib/**)' \
   --deny-tool 'write(netlify.toml)' \
   --deny-tool 'write(node_modules/**)' \

@@ -34,6 +34,9 @@ set -- \
   --deny-tool 'write(.github/hooks/**)' \
   --deny-tool 'write(.github/instructions/**)' \
   --deny-tool 'write(.github/skills/**)' \
+  --deny-tool 'write(.kilo/**)' \
+  --deny-tool 'write(.kilocode/**)' \
+  --deny-tool 'write(.kilocodemodes)' \
   --deny-tool 'write(.mcp.json)' \
   --deny-tool 'write(.opencode/**)' \
   --deny-tool 'write(.pebble/**)' \
@@ -42,6 +45,8 @@ set -- \
   --deny-tool 'write(GEMINI.md)' \
   --deny-tool 'write(app/**)' \
   --deny-tool 'write(e2e/**)' \
+  --deny-tool 'write(kilo.json)' \
+  --deny-tool 'write(kilo.jsonc)' \
   --deny-tool 'write(lib/**)' \
   --deny-tool 'write(node_modules/**)' \
   --deny-tool 'write(opencode.json)' \

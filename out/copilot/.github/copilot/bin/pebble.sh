@@ -26,11 +26,16 @@ set -- \
   --deny-tool 'write(.github/hooks/**)' \
   --deny-tool 'write(.github/instructions/**)' \
   --deny-tool 'write(.github/skills/**)' \
+  --deny-tool 'write(.kilo/**)' \
+  --deny-tool 'write(.kilocode/**)' \
+  --deny-tool 'write(.kilocodemodes)' \
   --deny-tool 'write(.mcp.json)' \
   --deny-tool 'write(.opencode/**)' \
   --deny-tool 'write(AGENTS.md)' \
   --deny-tool 'write(CLAUDE.md)' \
   --deny-tool 'write(GEMINI.md)' \
+  --deny-tool 'write(kilo.json)' \
+  --deny-tool 'write(kilo.jsonc)' \
   --deny-tool 'write(node_modules/**)' \
   --deny-tool 'write(opencode.json)' \
   --deny-tool 'write(opencode.jsonc)' \
