@@ -127,7 +127,7 @@ export const CodexAdapter: Adapter = {
       ...pipeline.roles
         .filter((r) => r.isolation === "main" && r.id !== pipeline.name)
         .map((r) => skill(r.id, r.description, `Act as ${r.title} in this session for the request you were given.\n\n${rolePrompt(pipeline, r, vocabularyFor(pipeline))}`)),
-      ...(rules.rules.length ? [{ path: rulesPath, kind: "text", text: renderRules(pipeline.title, rules) } as const] : []),
+      ...(rules.rules.length ? [{ path: rulesPath, kind: "text", text: renderRules(pipeline.title, rules, pipeline.rolesDir) } as const] : []),
       ...pipeline.roles.map(
         (r): HostFile => ({
           path: launcherPath(r.id),
@@ -135,6 +135,7 @@ export const CodexAdapter: Adapter = {
           executable: true,
           text: renderLauncher({
             pipelineTitle: pipeline.title,
+            rolesDir: pipeline.rolesDir,
             role: r,
             profile: profiles.get(r.id)!,
             ...(modelFor(pipeline, r) ? { model: modelFor(pipeline, r)! } : {}),

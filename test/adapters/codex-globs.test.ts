@@ -1,6 +1,5 @@
 // Harness globs (picomatch, dotfiles matchable) → Codex 0.171 permission paths: write lists never
 // grow, never_write lists never shrink inside the write folders (or the loss is reported).
-import { HOST_IDS } from "../../adapters/index.js";
 import path from "node:path";
 import fc from "fast-check";
 import picomatch from "picomatch";
@@ -9,6 +8,7 @@ import { denyGlob, exactPath, mayMatchUnder, roleProfile, scopedDenies } from ".
 import { planRules } from "../../adapters/codex/rules.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import type { RoleIR } from "../../src/ir/types.js";
+import { HOST_IDS } from "../../adapters/index.js";
 
 const PM = { dot: true };
 const mini = readPipeline(path.resolve(import.meta.dirname, "../fixtures/mini"), { knownHosts: HOST_IDS }).pipeline;

@@ -1,6 +1,5 @@
 // Hostile text cannot break out of anything the Codex adapter writes: TOML (agent roles, config),
 // Starlark (.rules), POSIX shell (launchers, with a real /bin/sh), YAML front matter (skills).
-import { HOST_IDS } from "../../adapters/index.js";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,6 +15,7 @@ import { compileHost } from "../../src/compile.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { splitFrontMatter } from "../helpers/markdown.js";
+import { HOST_IDS } from "../../adapters/index.js";
 
 const MINI = path.resolve(import.meta.dirname, "../fixtures/mini");
 const base = readPipeline(MINI, { knownHosts: HOST_IDS }).pipeline;

@@ -1,5 +1,4 @@
 // Parse back everything the Codex adapter emits and compare it with the IR.
-import { HOST_IDS } from "../../adapters/index.js";
 import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
@@ -13,6 +12,7 @@ import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { CANONICAL_TOOLS } from "../../src/schema/vocabulary.js";
 import { splitFrontMatter } from "../helpers/markdown.js";
+import { HOST_IDS } from "../../adapters/index.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PEBBLE = path.join(ROOT, "roles");

@@ -52,8 +52,8 @@ function recordedLoss(rows: string[][], r: StepResult): string | undefined {
   return row ? `${row[0]} ${row[1]} ${row[2]} ${row[3]}` : undefined;
 }
 
-// Every host with a pinned CLI; docs-only adapters (Cursor, Antigravity) have no CLI to run.
-describe.each([...REAL_HOSTS])("%s: the happy path runs headless", (host: HostId) => {
+// every registered host with a pinned CLI (docs-only adapters have no program to run)
+describe.each(REAL_HOSTS as HostId[])("%s: the happy path runs headless", (host) => {
   for (const pl of PIPELINES)
     it(`${host}: ${pl.name}: every legitimate step runs, every probe is refused`, async () => {
       const driver = HAPPY_DRIVERS[host];

@@ -4,13 +4,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, harness, PEBBLE_ROLES, scratchProject } from "../helpers/cli.js";
-import { snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
-import { compileAll, readRoles } from "../helpers/compile.js";
+import { repositoryScope, snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
+import { readRoles } from "../helpers/compile.js";
 
 /** The hosts the bundled pipeline.yaml lists: `harness install` with no --host installs them all. */
 const PEBBLE_HOSTS = Object.keys(readRoles(PEBBLE_ROLES).hosts).sort();
-/** Of those, the hosts that emit AGENTS.md (they share one block). */
-const AGENTS_MD_HOSTS = (await compileAll(PEBBLE_ROLES, PEBBLE_HOSTS)).outputs.filter((o) => o.files.some((f) => f.path === "AGENTS.md")).map((o) => o.adapter.id).sort();
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error("run `npm run build` first: the CLI tests use the compiled JavaScript");
@@ -33,13 +31,13 @@ describe("harness install (CLI)", () => {
   });
 
   it("--dry-run shows the plan as a diff and writes nothing", () => {
-    const dir = teamProject(PEBBLE_ROLES);
+    const dir = repositoryScope(teamProject(PEBBLE_ROLES));
     const before = snapshot(dir);
     const r = harness(["install", "--dry-run", "--host", "claude-code"], dir);
     expect(r.code).toBe(0);
     expect(snapshot(dir)).toEqual(before);
     expect(r.stdout).toContain("--- a/.claude/settings.json\n+++ b/.claude/settings.json");
-    expect(r.stdout).toMatch(/^\+ {6}"Bash\(git stash push\)",?$/m);
+    expect(r.stdout).toMatch(/^\+ {6}"Bash\(git commit\)",?$/m);
     expect(r.stdout).toContain("--- a/harness.lock.json\t(new file)\n+++ b/harness.lock.json");
     expect(r.stdout).not.toContain("--- a/AGENTS.md"); // only Claude Code was asked for
   });
@@ -51,7 +49,7 @@ describe("harness install (CLI)", () => {
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.lock).toBe("written");
-    expect(report.changes.find((c: { path: string }) => c.path === "AGENTS.md")).toMatchObject({ action: "update", mode: "block", hosts: AGENTS_MD_HOSTS });
+    expect(report.changes.find((c: { path: string }) => c.path === "AGENTS.md")).toMatchObject({ action: "update", mode: "block", hosts: expect.arrayContaining(["codex", "opencode"]) });
     expect(harness(["uninstall"], dir).code).toBe(0);
     expect(snapshot(dir)).toEqual(before);
   });
