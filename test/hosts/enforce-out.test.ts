@@ -546,6 +546,48 @@ describe.concurrent("codex: the emitted .codex/ tree is enforced", () => {
     }
   });
 
+  // policies.scope: pipeline. The [permissions.<role>] profiles bind only the launchers; an ordinary session
+  // keeps Codex's default :workspace sandbox. .codex/rules have no per-session scope: they bind it too (MAPPING.md).
+  it("codex: an ordinary session writes src/ and tests/; the project rules still refuse its git commit", async () => {
+    const tree = await emittedTree("codex");
+    const r = await run({
+      tree,
+      setup: (p) => gitScene(p),
+      script: (p) => [{ name: "main", steps: [shell(p, "echo ok > src/ordinary.ts"), shell(p, "echo ok > tests/ordinary.test.ts"), shell(p, "git commit -m x")] }],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "main", 3, why);
+      expect(r.exists("src/ordinary.ts"), why).toBe(true);
+      expect(r.exists("tests/ordinary.test.ts"), why).toBe(true);
+      expect(gitState(r.env.project).commits, why).toBe(1);
+      expect(results(r), why).toMatch(/git commit -m x'` rejected: git commit/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // the orchestrator's exception is an allow rule: it runs outside the sandbox, headless; its siblings run in the sandbox and fail
+  it("codex: the orchestrator's git stash push runs headless; git stash pop cannot touch .git", async () => {
+    const tree = await emittedTree("codex");
+    const r = await run({
+      tree,
+      setup: (p) => {
+        gitScene(p);
+        fs.writeFileSync(path.join(p, "src", "wip.ts"), "export const wip = 1;\n");
+      },
+      script: (p) => [{ name: "main", steps: [shell(p, "git stash push -m pre-run"), shell(p, "git stash pop")] }],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "main", 2, why);
+      expect(results(r), why).toMatch(/Saved working directory and index state On \S+: pre-run/);
+      expect(git(r.env.project, "stash", "list"), why).toMatch(/pre-run/); // the pop did not happen
+    } finally {
+      r.dispose();
+    }
+  });
+
   it("codex: a spawned agent cannot spawn (max_depth = 1)", async () => {
     const tree = await emittedTree("codex");
     const r = await run({
@@ -620,6 +662,27 @@ describe.runIf(REGISTERED_HOSTS.includes("opencode")).concurrent("opencode: the 
       expect(r.exists("src/y.test.ts"), why).toBe(false);
       expect(read(r, "src/x.ts"), `jade could not edit src/ at all\n${why}`).toBe("export const x = 'edited';\n");
       expect(results(r), why).toMatch(/prevents you from using this specific tool call[\s\S]*"permission":"edit"/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // policies.scope: pipeline: opencode.json sets no permission, so the built-in agent of an ordinary session keeps
+  // OpenCode's defaults, while jade (the existing tests) stays bound by its own agent map.
+  it("opencode: an ordinary session (built-in build agent) writes src/ and tests/", async () => {
+    const tree = await emittedTree("opencode");
+    const r = await runOpenCodeScripted({
+      bin: hostBin("opencode"),
+      tree,
+      timeoutMs: 120_000,
+      script: (p) => [{ name: "main", steps: [ocWrite(p, "src/ordinary.ts"), ocWrite(p, "tests/ordinary.test.ts"), ocBash("npm --version")] }],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "main", 3, why);
+      expect(r.exists("src/ordinary.ts"), why).toBe(true);
+      expect(r.exists("tests/ordinary.test.ts"), why).toBe(true);
+      expect(results(r), why).not.toMatch(/prevents you from using this specific tool call/);
     } finally {
       r.dispose();
     }

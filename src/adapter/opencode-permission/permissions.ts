@@ -9,6 +9,7 @@
 import { translateGlob } from "./globs.js";
 import { globMatcher } from "../../glob.js";
 import type { PipelineIR, RoleIR, ShellPolicyIR } from "../../ir/types.js";
+import { orchestratorShellPolicy } from "../orchestrator-shell.js";
 import { evaluator, flattenPermission, intersects, witness, type Action } from "./wildcard.js";
 import { V1_TOOLS as OPENCODE_TOOLS } from "./tools.js";
 
@@ -187,17 +188,23 @@ export function orchestratorPermission(pipeline: PipelineIR): LoweredPermission 
   const edit = new Rules();
   edit.set("*", "ask");
   for (const g of p.neverWrite) for (const x of translateGlob(g, "deny").patterns) edit.set(x, "deny");
-  const bash = bashRules({ allow: pipeline.commands.map((c) => c.run), ask: [], deny: p.shellDeny, default: "ask" }, p.orchestratorShell);
+  const bash = bashRules(orchestratorShellPolicy(pipeline), p.orchestratorShell);
   return {
     permission: { edit: edit.map, bash: bash.rules, task: r.map, todowrite: "allow", question: "allow" },
     narrowed: bash.narrowed,
   };
 }
 
-/** opencode.json `permission`: pipeline-wide denies for every agent, built-in ones included. */
+/**
+ * opencode.json `permission`: pipeline-wide denies for every agent, built-in ones and ordinary
+ * sessions included, only under `policies.scope: repository`. Under `pipeline` (the default) it is
+ * empty: the roles and the orchestrator carry the same denies in their own agent maps, and everyone
+ * else keeps OpenCode's defaults.
+ */
 export function globalPermission(pipeline: PipelineIR): Record<string, unknown> {
   const p = pipeline.policies;
   const out: Record<string, unknown> = {};
+  if (p.scope !== "repository") return out;
   // All rules here are denies, so the key order (renderJson sorts keys) does not matter.
   if (p.neverWrite.length) out.edit = Object.fromEntries(p.neverWrite.flatMap((g) => translateGlob(g, "deny").patterns).map((x) => [x, "deny"]));
   if (p.shellDeny.length) out.bash = Object.fromEntries(p.shellDeny.map((c) => [commandPattern(c, "deny", "deny").pattern!, "deny"]));

@@ -6,7 +6,8 @@ import path from "node:path";
 import type { HostEnv } from "./env.js";
 import type { HostDriver, HostSession, ToolResult } from "./happy.js";
 import { ORCHESTRATOR, type Action, type Scenario, type Session, type Step } from "./scenario.js";
-import { startAnthropicStub, startChatStub, startResponsesStub, type ModelRequest, type Step as StubStep } from "./stubs.js";
+import { startAnthropicStub, startChatStub, startGeminiStub, startResponsesStub, type ModelRequest, type Step as StubStep } from "./stubs.js";
+import { policyArgs, prepareGeminiHome } from "./gemini-cli.js";
 
 const REQUEST = "harness happy-path scenario: add value(), which returns 42";
 type Call = StubStep | ((req: ModelRequest) => StubStep);
@@ -15,8 +16,8 @@ const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const textOf = (v: unknown): string =>
   typeof v === "string" ? v : Array.isArray(v) ? v.map((x) => (x && typeof x === "object" && "text" in x ? String((x as { text: unknown }).text) : JSON.stringify(x))).join("\n") : JSON.stringify(v ?? "");
 
-/** Build one host session: the main thread's calls and each delegated role's calls. */
-function session(label: string, actor: string, main: Step[], s: Session, scenario: Scenario, toCalls: (st: Step) => Call[]): HostSession {
+/** Build one host session: the main thread's calls and each delegated role's calls (plus `end`, a host's "I am done" call). */
+function session(label: string, actor: string, main: Step[], s: Session, scenario: Scenario, toCalls: (st: Step) => Call[], end: Call[] = []): HostSession {
   const hs: HostSession = { label, actor, calls: { main: [] }, stepOfCall: { main: [] }, markers: { main: "" } };
   for (const st of main) {
     const calls = toCalls(st);
@@ -25,7 +26,7 @@ function session(label: string, actor: string, main: Step[], s: Session, scenari
     if (st.action.kind === "delegate") {
       const role = st.action.role;
       const steps = s.delegated[role] ?? [];
-      hs.calls[role] = steps.flatMap(toCalls);
+      hs.calls[role] = [...steps.flatMap(toCalls), ...end];
       hs.stepOfCall[role] = steps.flatMap((x) => {
         const n = toCalls(x).length;
         return [x.id, ...Array.from({ length: n - 1 }, () => null)];
@@ -210,4 +211,42 @@ export const codexLauncherDriver: HostDriver = {
   command: (hs, _scenario, env) => ({ bin: path.join(env.project, ".codex", "bin", `${hs.actor}.sh`), args: [...CODEX_FLAGS, REQUEST] }),
 };
 
-export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver };
+// ---------------------------------------------------------------- Gemini CLI
+
+function geminiCall(a: Action): Call {
+  switch (a.kind) {
+    case "write":
+      return { tool: "write_file", input: { file_path: a.path, content: a.content } };
+    case "read":
+      return { tool: "read_file", input: { file_path: a.path } };
+    case "shell":
+      return { tool: "run_shell_command", input: { command: a.command, description: "scenario step" } };
+    case "delegate":
+      return { tool: "invoke_agent", input: { agent_name: a.role, prompt: `Do the ${a.role} stage.` } };
+  }
+}
+
+/** Gemini CLI's refusals: a policy deny, a confirmation nobody can give headless. */
+export const GEMINI_REFUSAL = /denied by policy|policy (?:engine )?(?:denied|blocked)|requires? (?:user )?confirmation|not allowed|was cancelled|rejected|Tool execution denied/i;
+
+/** `/<pipeline>` in `gemini -p` with the policy folder, as GEMINI.md says; subagents via invoke_agent, ending with complete_task. */
+export const geminiDriver: HostDriver = {
+  host: "gemini-cli",
+  label: "gm",
+  startStub: startGeminiStub,
+  prepare() {},
+  useStub: (env, stub) => prepareGeminiHome(env, stub.baseUrl),
+  plan: (s, scenario) => [session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => [geminiCall(st.action)], [{ tool: "complete_task", input: { result: "done" } }])],
+  command: (_hs, scenario, env) => ({ bin: "", args: [...policyArgs(env.project), "-p", `/${scenario.name} ${REQUEST}`] }),
+  results(body) {
+    type Part = { functionResponse?: { response?: unknown } };
+    return (asArray(body.contents) as { parts?: unknown }[])
+      .flatMap((c) => asArray(c.parts) as Part[])
+      .filter((p) => p.functionResponse)
+      .map((p) => ({ text: textOf(p.functionResponse!.response) }));
+  },
+  shellRan: (r) => !GEMINI_REFUSAL.test(r.text),
+  timeoutMs: 240_000,
+};
+
+export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver };
