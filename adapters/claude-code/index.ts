@@ -84,6 +84,7 @@ function settings(pipeline: PipelineIR): HostFile {
 function instructions(pipeline: PipelineIR): HostFile {
   const text = claudeMd({
     title: pipeline.title,
+    rolesDir: pipeline.rolesDir,
     command: pipeline.name,
     argumentHint: pipeline.argumentHint,
     stages: pipeline.stages.map((s) => {

@@ -32,8 +32,8 @@ export interface CodexFidelityInput {
 }
 
 function launcherWrites(p: RoleProfile): string {
-  const w = p.writes.map((x) => (x.path === "." ? "**" : `${x.path}/**`));
-  return w.length ? `writes only ${list(w)} (folders that exist at start)` : "writes nothing";
+  const w = p.writes.map((x) => (x.path === "." ? "**" : p.fileFolders.some((f) => f.file === x.from) ? x.from : `${x.path}/**`));
+  return w.length ? `writes only ${list(w)} (it creates missing folders before Codex starts)` : "writes nothing";
 }
 
 /** `a`, `b` (reason); `c` (other reason) */
@@ -67,9 +67,18 @@ export function codexFidelity(input: CodexFidelityInput): FidelityRecord[] {
     if (profile.narrowedWrites.length)
       rec({
         constraint: "write-scope",
-        level: "native",
-        how: `${launcher} leaves out (narrower) ${byReason(profile.narrowedWrites)}`,
+        // a launcher that can write none of the role's scope enforces nothing worth the name
+        level: profile.writes.length ? "native" : "lost",
+        how: `${launcher} leaves out (narrower) ${byReason(profile.narrowedWrites)}${profile.writes.length ? "" : "; it writes nothing"}`,
         loss: "L_GLOB_NARROWED",
+        field: "permissions.write",
+      });
+    if (profile.fileFolders.length)
+      rec({
+        constraint: "write-scope",
+        level: "native",
+        how: `${launcher} writes ${list(profile.fileFolders.map((f) => f.file))} through ${list([...new Set(profile.fileFolders.map((f) => `${f.folder}/`))])}, where every other artifact path stays read-only; other new files there are writable too (wider)`,
+        loss: "L_FILE_VIA_FOLDER",
         field: "permissions.write",
       });
 
@@ -151,12 +160,28 @@ export function codexFidelity(input: CodexFidelityInput): FidelityRecord[] {
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `${skill} runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `${skill} caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
   const forbidden = rules.rules.filter((r) => r.decision === "forbidden").length;
-  const prompt = rules.rules.filter((r) => r.decision === "prompt");
+  const allowed = rules.rules.filter((r) => r.decision === "allow");
   out.push({
     role: null,
     constraint: "git-deny",
     level: "native",
-    how: !rules.rules.length ? "policies.shell_deny is empty: no rules file" : `${input.rulesPath}: ${forbidden} forbidden prefix rules${prompt.length ? `; ${list(prompt.map((r) => r.pattern.join(" ")))} ${prompt.length === 1 ? "asks the human instead (it covers" : "ask the human instead (they cover"} policies.orchestrator_shell)` : ""}`,
+    how: !rules.rules.length ? "policies.shell_deny is empty: no rules file" : `${input.rulesPath}: ${forbidden} forbidden prefix rules`,
+  });
+  if (allowed.length || rules.yielded.length)
+    out.push({
+      role: null,
+      constraint: "git-deny",
+      level: "native",
+      how: `${input.rulesPath} allows ${list(allowed.map((r) => r.pattern.join(" ")))} (policies.orchestrator_shell; an allowed command runs outside the sandbox) for every session of the project, spawned roles too: Codex rules are project-wide${rules.yielded.length ? `; ${list(rules.yielded)} get no rule (they cover the exception), so other such commands run in the sandbox, where .git is read-only` : ""}`,
+      loss: "L_GLOB_NARROWED",
+    });
+  // the orchestrator's own session (and every agent it spawns) writes under :workspace
+  out.push({
+    role: null,
+    constraint: "write-scope",
+    level: "instructed",
+    how: `the orchestrator's ${skill} session runs in ${":workspace"}: it may write anywhere in the project but ${list(CODEX_PROTECTED)}; that it writes no role's artifacts is in its instructions`,
+    loss: "L_SCOPE_INSTRUCTED",
   });
   if (rules.narrowed.length)
     out.push({ role: null, constraint: "git-deny", level: "native", how: `prefix rules match exact leading words: ${list(rules.narrowed)} only in part`, loss: "L_GLOB_NARROWED" });

@@ -12,8 +12,11 @@
 // - a read-only path inside a write folder stays read-only even when it does not exist yet.
 //
 // Translation rules (harness globs are picomatch with dotfiles matchable):
-// - write list: exact or narrower. `a/**` → folder `a`, `**` → `.`; a single path or any other
-//   glob is left out (L_GLOB_NARROWED).
+// - write list: `a/**` → folder `a`, `**` → `.`. A single file `d/f` is granted through its folder
+//   `d` (the only way a launcher can write it), with every other artifact path in `d` kept
+//   read-only so no other role's document becomes writable (L_FILE_VIA_FOLDER: new files in `d`
+//   that no artifact names are writable too). A file at the root, or any other glob, is left out
+//   (L_GLOB_NARROWED). The launcher creates missing write folders before Codex starts.
 // - never_write: no less. Outside every write folder nothing is needed ("." is read-only). Inside
 //   one, an exact path or subtree becomes a read-only carve-out, and a glob becomes `deny` globs
 //   scoped to that folder (wider: they also block reading there); a glob is left out only when
@@ -34,6 +37,8 @@ export interface RoleProfile {
   name: string;
   /** write folders (trees) */
   writes: CodexPath[];
+  /** single files granted through their folder (file glob → folder) */
+  fileFolders: { file: string; folder: string }[];
   /** write entries left out (the profile is narrower), with the reason */
   narrowedWrites: { glob: string; why: string }[];
   /** write entries dropped because a never_write entry covers them (never_write wins) */
@@ -142,14 +147,24 @@ export function readGlobs(role: RoleIR, artifacts: readonly { name: string; path
 export function roleProfile(role: RoleIR, artifacts: readonly { name: string; paths: readonly string[] }[]): RoleProfile {
   const narrowedWrites: { glob: string; why: string }[] = [];
   const coveredWrites: string[] = [];
+  const fileFolders: { file: string; folder: string }[] = [];
   let writes: CodexPath[] = [];
   for (const g of role.write) {
     const p = exactPath(g);
     if (p?.tree) writes.push(p);
-    else narrowedWrites.push({ glob: g, why: p ? NOT_A_FILE : NO_FORM });
+    else if (p && p.path.includes("/")) {
+      const folder = p.path.slice(0, p.path.lastIndexOf("/"));
+      writes.push({ path: folder, tree: true, from: g });
+      fileFolders.push({ file: g, folder });
+    } else narrowedWrites.push({ glob: g, why: p ? NOT_A_FILE : NO_FORM });
   }
+  // Inside a folder granted for a single file, every other artifact path stays as closed as never_write.
+  const own = new Set(role.write);
+  const others = artifacts
+    .flatMap((a) => a.paths)
+    .filter((g) => !own.has(g) && !role.neverWrite.includes(g) && fileFolders.some((f) => mayMatchUnder(g, f.folder)));
   // never_write wins: drop write entries an exact never_write path covers whole.
-  const nevers = role.neverWrite.map((g) => ({ glob: g, exact: exactPath(g) }));
+  const nevers = [...role.neverWrite, ...new Set(others)].map((g) => ({ glob: g, exact: exactPath(g) }));
   writes = writes.filter((w) => {
     const covered = nevers.some(({ exact: n }) => n && (n.path === w.path || (n.tree && isUnder(w.path, n.path))));
     if (covered) coveredWrites.push(w.from);
@@ -200,5 +215,6 @@ export function roleProfile(role: RoleIR, artifacts: readonly { name: string; pa
     },
     network: { enabled: network },
   };
-  return { name: role.id, writes, narrowedWrites, coveredWrites, readOnly, denyGlobs, unenforcedNever, network, tmp, data };
+  const kept = fileFolders.filter((f) => writes.some((w) => isUnder(f.folder, w.path)));
+  return { name: role.id, writes, fileFolders: kept, narrowedWrites, coveredWrites, readOnly, denyGlobs, unenforcedNever, network, tmp, data };
 }

@@ -7,16 +7,21 @@
 //   `git commit`, `git commit *`  → ["git", "commit"]      (covers it; a prefix also matches more)
 //   `pnpm publish*`               → ["pnpm", "publish"]    (narrowed: misses `pnpm publishx`)
 //   `* -u`, `git * --x`, `a*b`     → no rule of its own      (narrowed unless a shorter rule covers it)
-// A pattern that a rule with a shorter prefix already covers is not narrowed. Rules that would also
-// match one of the orchestrator's own exceptions (policies.orchestrator_shell) get decision
-// "prompt" (the human approves each run) instead of "forbidden": Codex rules cannot exempt a session.
+// A pattern that a rule with a shorter prefix already covers is not narrowed. Codex rules cannot
+// exempt a session, and when rules conflict the strictest wins, so a deny that would also match one
+// of the orchestrator's own exceptions (policies.orchestrator_shell) gets no rule (`yielded`), and
+// each exception gets an `allow` rule: an allowed command runs outside the sandbox, which is what
+// `git stash push` needs (the sandbox keeps .git read-only; verified on 0.171.0: a `prompt` rule is
+// refused headless, and even approved the stash fails in the sandbox). Rules are project-wide, so
+// every session and spawned agent of the project may run an exception; commands the yielded deny
+// covered run in the sandbox like any unruled command.
 //
 // Every string is written as a JSON string literal, which Starlark reads the same way (checked
 // with `codex execpolicy check`); lone surrogates become U+FFFD first, as they would in UTF-8.
 
 export interface PrefixRule {
   pattern: string[];
-  decision: "forbidden" | "prompt";
+  decision: "forbidden" | "allow";
   sources: string[]; // the harness patterns this rule stands for
 }
 
@@ -24,6 +29,8 @@ export interface RulesPlan {
   rules: PrefixRule[];
   /** shell_deny patterns the rules match only in part (or not at all) */
   narrowed: string[];
+  /** shell_deny patterns left without a rule because they also match an orchestrator exception */
+  yielded: string[];
 }
 
 const words = (pattern: string) => pattern.split(" ").filter(Boolean);
@@ -59,27 +66,40 @@ function touchesOrchestrator(prefix: readonly string[], orchestratorShell: reado
 
 export function planRules(shellDeny: readonly string[], orchestratorShell: readonly string[]): RulesPlan {
   const byKey = new Map<string, PrefixRule>();
+  const yielded: string[] = [];
   const own = shellDeny.map((p) => ({ pattern: p, rule: ownRule(p) }));
   for (const { pattern, rule } of own) {
     if (!rule) continue;
+    if (touchesOrchestrator(rule.prefix, orchestratorShell)) {
+      yielded.push(pattern);
+      continue;
+    }
     const key = JSON.stringify(rule.prefix);
-    const r = byKey.get(key) ?? { pattern: rule.prefix, decision: touchesOrchestrator(rule.prefix, orchestratorShell) ? "prompt" : "forbidden", sources: [] };
+    const r = byKey.get(key) ?? { pattern: rule.prefix, decision: "forbidden", sources: [] };
     r.sources.push(pattern);
     byKey.set(key, r);
   }
-  // A rule under a shorter one that decides the same or stricter adds nothing: fold it in.
+  // A rule under a shorter forbidden one adds nothing: fold it in.
   const all = [...byKey.values()];
-  const rules = all.filter((q) => {
-    const p = all
-      .filter((o) => o.pattern.length < q.pattern.length && isPrefix(o.pattern, q.pattern) && (o.decision === "forbidden" || o.decision === q.decision))
-      .sort((a, b) => a.pattern.length - b.pattern.length)[0];
+  const forbidden = all.filter((q) => {
+    const p = all.filter((o) => o.pattern.length < q.pattern.length && isPrefix(o.pattern, q.pattern)).sort((a, b) => a.pattern.length - b.pattern.length)[0];
     if (p) p.sources.push(...q.sources);
     return !p;
   });
+  const allows = new Map<string, PrefixRule>();
+  for (const o of orchestratorShell) {
+    const lit = literalPrefix(o);
+    if (!lit.length || forbidden.some((f) => isPrefix(f.pattern, lit))) continue;
+    const key = JSON.stringify(lit);
+    const r = allows.get(key) ?? { pattern: lit, decision: "allow", sources: [] };
+    r.sources.push(o);
+    allows.set(key, r);
+  }
+  const rules = [...forbidden, ...allows.values()];
   const narrowed = own
-    .filter(({ pattern, rule }) => !(rule?.exact) && !rules.some((r) => isPrefix(r.pattern, literalPrefix(pattern))))
+    .filter(({ pattern, rule }) => !yielded.includes(pattern) && !(rule?.exact) && !forbidden.some((r) => isPrefix(r.pattern, literalPrefix(pattern))))
     .map(({ pattern }) => pattern);
-  return { rules, narrowed };
+  return { rules, narrowed, yielded };
 }
 
 /**
@@ -94,16 +114,16 @@ export function starlarkString(s: string): string {
 
 const list = (items: readonly string[]) => `[${items.map(starlarkString).join(", ")}]`;
 
-export function renderRules(title: string, plan: RulesPlan): string {
+export function renderRules(title: string, plan: RulesPlan, rolesDir = "roles/"): string {
   const out = [
-    `# Generated by harness from roles/ (${title.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, " ")}): do not edit; change policies.shell_deny and rebuild.`,
+    `# Generated by harness from ${rolesDir.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, " ")} (${title.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, " ")}): do not edit; change policies.shell_deny and rebuild.`,
     "# Codex checks these prefix rules before every command of every session and agent in this project.",
     "",
   ];
   for (const r of plan.rules) {
     const why =
-      r.decision === "prompt"
-        ? `${r.sources.join(", ")}: the human owns this; it also covers the orchestrator's own exception, so each run needs the human's approval.`
+      r.decision === "allow"
+        ? `${r.sources.join(", ")}: the orchestrator's own exception; allowed rules run outside the sandbox, and rules are project-wide, so every session here may run it.`
         : `${r.sources.join(", ")}: the human owns this; no agent runs it.`;
     out.push(
       "prefix_rule(",

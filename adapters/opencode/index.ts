@@ -107,7 +107,8 @@ function config(pipeline: PipelineIR): HostFile {
     install: { mode: "merge", units: ["agent.*", "command.*"], shorthand: { "permission.*": "*" } },
     data: {
       $schema: CONFIG_SCHEMA,
-      permission: globalPermission(pipeline),
+      // policies.scope: repository binds every session and agent; pipeline only the pipeline's agents
+      ...(Object.keys(globalPermission(pipeline)).length ? { permission: globalPermission(pipeline) } : {}),
       // Default 1 already keeps subagents from starting subagents; stating it overrides a user config.
       subagent_depth: p.nestedAgents ? Math.max(2, p.maxHops) : 1,
     },

@@ -95,14 +95,19 @@ describe("write lists never grow", () => {
     fc.constantFrom("src/**", "**", "lib/**", "Dockerfile", "docs/**", "packages/*/src/**", "**/*.test.*", "docker-compose*.yml", ".github/workflows/**", "src/a/**"),
     fc.array(fc.constantFrom("a", "b", "*", "**", "c.md", "{x,y}", "[ab]"), { minLength: 1, maxLength: 4 }).map((s) => s.join("/")),
   );
-  it("every granted folder is `folder/**` (or `**`) of the role, and the rest is reported", () => {
+  it("every granted folder is `folder/**` (or `**`) of the role or the folder of one of its files, and the rest is reported", () => {
     fc.assert(
       fc.property(fc.uniqueArray(writeGlob, { maxLength: 6 }), (write) => {
         const p = roleProfile(role(write, []), mini.artifacts);
-        for (const w of p.writes) expect(write).toContain(w.path === "." ? "**" : `${w.path}/**`);
+        for (const w of p.writes) expect(write.includes(w.path === "." ? "**" : `${w.path}/**`) || p.fileFolders.some((f) => f.folder === w.path && write.includes(f.file))).toBe(true);
+        // a folder granted for a file keeps every other artifact path in it read-only
+        for (const f of p.fileFolders)
+          for (const other of mini.artifacts.flatMap((a) => a.paths).filter((g) => !write.includes(g) && g.startsWith(`${f.folder}/`) && !/[*?[{]/.test(g)))
+            expect(p.readOnly.some((r) => r.path === other), `${other} writable through ${f.folder}/`).toBe(true);
         for (const g of write) {
           const tree = exactPath(g);
-          const kept = tree?.tree && p.writes.some((w) => w.path === tree.path || w.path === "." || tree.path.startsWith(`${w.path}/`));
+          const viaFolder = tree && !tree.tree && p.fileFolders.some((f) => f.file === g);
+          const kept = viaFolder || (tree?.tree && p.writes.some((w) => w.path === tree.path || w.path === "." || tree.path.startsWith(`${w.path}/`)));
           expect(kept || p.narrowedWrites.some((n) => n.glob === g), g).toBe(true);
         }
       }),
@@ -131,15 +136,19 @@ describe("write lists never grow", () => {
 });
 
 describe("shell_deny → prefix rules", () => {
-  it("covers, narrows and asks exactly as documented", () => {
+  it("covers, narrows, yields to the orchestrator's exception and allows it, exactly as documented", () => {
     const plan = planRules(["git commit", "git commit *", "git push", "git push --force*", "pnpm publish*", "* -u", "git stash", "git stash *", "sudo *"], ["git stash push *"]);
     expect(plan.rules.map((r) => [r.pattern.join(" "), r.decision])).toEqual([
       ["git commit", "forbidden"],
       ["git push", "forbidden"],
       ["pnpm publish", "forbidden"],
-      ["git stash", "prompt"],
       ["sudo", "forbidden"],
+      ["git stash push", "allow"],
     ]);
     expect(plan.narrowed).toEqual(["pnpm publish*", "* -u"]);
+    expect(plan.yielded).toEqual(["git stash", "git stash *"]);
+    // a deny that covers the exception whole yields to it: only the allow rule remains, and the deny is reported
+    const wide = planRules(["git *"], ["git stash push"]);
+    expect([wide.rules.map((r) => r.decision), wide.yielded]).toEqual([["allow"], ["git *"]]);
   });
 });

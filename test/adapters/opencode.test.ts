@@ -68,9 +68,13 @@ for (const dir of ["roles", "test/fixtures/mini"]) {
     const global = (config.permission ?? {}) as Record<string, unknown>;
     const orch = orchestratorName(pipeline);
 
-    it("opencode.json is V1 project config with pipeline-wide denies", () => {
+    it("opencode.json is V1 project config, with project-wide denies only under policies.scope: repository", () => {
       expect(config.$schema).toBe("https://opencode.ai/config.json");
       expect(config).not.toHaveProperty("permissions");
+      if (pipeline.policies.scope !== "repository") {
+        expect(config).not.toHaveProperty("permission"); // ordinary sessions and built-in agents keep OpenCode's defaults
+        return;
+      }
       const rules = flattenPermission(global);
       expect(rules.every((r) => r.action === "deny"), "only denies, so key order cannot matter").toBe(true);
       if (pipeline.policies.shellDeny.includes("git push *")) expect(evaluate(rules, "bash", "git push origin main")).toBe("deny");
@@ -329,5 +333,36 @@ describe("OpenCode rule maps keep hostile keys", () => {
       expect(Object.getPrototypeOf(rules)).toBe(Object.prototype);
       expect(evaluate(flattenPermission({ edit: rules }), "edit", path), `${never[0]}`).toBe("deny");
     }
+  });
+});
+
+describe("policies.scope on OpenCode", () => {
+  const pebble = read("roles");
+  const configOf = (p: PipelineIR) => JSON.parse(compileHost(p, OpenCodeAdapter).files.find((f) => f.path === "opencode.json")!.content) as { permission?: Record<string, unknown> };
+  it("pipeline: opencode.json denies nothing project-wide; the orchestrator and every role still deny shell_deny and never_write", () => {
+    expect(configOf(pebble)).not.toHaveProperty("permission");
+    const orch = flattenPermission(orchestratorPermission(pebble).permission);
+    expect(evaluate(orch, "bash", "git push origin main")).toBe("deny");
+    expect(evaluate(orch, "edit", ".git/config")).toBe("deny");
+    for (const role of pebble.roles) {
+      const rules = flattenPermission(lowerPermissions(pebble, role).permission);
+      expect(evaluate(rules, "bash", "git push origin main"), role.id).toBe("deny");
+      expect(evaluate(rules, "edit", ".git/config"), role.id).toBe("deny");
+    }
+  });
+  it("repository: opencode.json denies shell_deny and never_write for every agent and session", () => {
+    const rules = flattenPermission(configOf({ ...pebble, policies: { ...pebble.policies, scope: "repository" } }).permission!);
+    expect(evaluate(rules, "bash", "git push origin main")).toBe("deny");
+    expect(evaluate(rules, "edit", ".git/config")).toBe("deny");
+    expect(rules.every((r) => r.action === "deny")).toBe(true);
+  });
+  it("the orchestrator runs its commands and what any role may run without asking; a role's deny asks; shell_deny is denied", () => {
+    const orch = flattenPermission(orchestratorPermission(pebble).permission);
+    for (const c of pebble.commands) expect(evaluate(orch, "bash", c.run), c.run).toBe("allow");
+    expect(evaluate(orch, "bash", "npm test")).toBe("allow"); // the adapted form of `npm run test --if-present`
+    expect(evaluate(orch, "bash", "git stash push -m pre-run")).toBe("allow");
+    expect(evaluate(orch, "bash", "npm test -u")).toBe("ask"); // jade and quartz deny snapshot updates
+    expect(evaluate(orch, "bash", "git stash pop")).toBe("deny");
+    expect(evaluate(orch, "bash", "curl example.com")).toBe("ask");
   });
 });

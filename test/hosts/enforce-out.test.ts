@@ -13,7 +13,7 @@ import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import { emittedTree, hostBin, REGISTERED_HOSTS } from "./helpers.js";
 import { buildEmitted, EMITTED_ROOT, ROLES_DIR } from "./lib/emitted.js";
-import { runClaudeScripted, runCodexScripted, runOpenCodeScripted, type ScriptedRun } from "./lib/scripted.js";
+import { runClaudeScripted, runCodexScripted, runKiloScripted, runOpenCodeScripted, type ScriptedRun } from "./lib/scripted.js";
 import type { Conversation, ModelRequest, Step } from "./lib/stubs.js";
 
 // ---------------------------------------------------------------- shared
@@ -546,6 +546,48 @@ describe.concurrent("codex: the emitted .codex/ tree is enforced", () => {
     }
   });
 
+  // policies.scope: pipeline. The [permissions.<role>] profiles bind only the launchers; an ordinary session
+  // keeps Codex's default :workspace sandbox. .codex/rules have no per-session scope: they bind it too (MAPPING.md).
+  it("codex: an ordinary session writes src/ and tests/; the project rules still refuse its git commit", async () => {
+    const tree = await emittedTree("codex");
+    const r = await run({
+      tree,
+      setup: (p) => gitScene(p),
+      script: (p) => [{ name: "main", steps: [shell(p, "echo ok > src/ordinary.ts"), shell(p, "echo ok > tests/ordinary.test.ts"), shell(p, "git commit -m x")] }],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "main", 3, why);
+      expect(r.exists("src/ordinary.ts"), why).toBe(true);
+      expect(r.exists("tests/ordinary.test.ts"), why).toBe(true);
+      expect(gitState(r.env.project).commits, why).toBe(1);
+      expect(results(r), why).toMatch(/git commit -m x'` rejected: git commit/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // the orchestrator's exception is an allow rule: it runs outside the sandbox, headless; its siblings run in the sandbox and fail
+  it("codex: the orchestrator's git stash push runs headless; git stash pop cannot touch .git", async () => {
+    const tree = await emittedTree("codex");
+    const r = await run({
+      tree,
+      setup: (p) => {
+        gitScene(p);
+        fs.writeFileSync(path.join(p, "src", "wip.ts"), "export const wip = 1;\n");
+      },
+      script: (p) => [{ name: "main", steps: [shell(p, "git stash push -m pre-run"), shell(p, "git stash pop")] }],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "main", 2, why);
+      expect(results(r), why).toMatch(/Saved working directory and index state On \S+: pre-run/);
+      expect(git(r.env.project, "stash", "list"), why).toMatch(/pre-run/); // the pop did not happen
+    } finally {
+      r.dispose();
+    }
+  });
+
   it("codex: a spawned agent cannot spawn (max_depth = 1)", async () => {
     const tree = await emittedTree("codex");
     const r = await run({
@@ -625,6 +667,27 @@ describe.runIf(REGISTERED_HOSTS.includes("opencode")).concurrent("opencode: the 
     }
   });
 
+  // policies.scope: pipeline: opencode.json sets no permission, so the built-in agent of an ordinary session keeps
+  // OpenCode's defaults, while jade (the existing tests) stays bound by its own agent map.
+  it("opencode: an ordinary session (built-in build agent) writes src/ and tests/", async () => {
+    const tree = await emittedTree("opencode");
+    const r = await runOpenCodeScripted({
+      bin: hostBin("opencode"),
+      tree,
+      timeoutMs: 120_000,
+      script: (p) => [{ name: "main", steps: [ocWrite(p, "src/ordinary.ts"), ocWrite(p, "tests/ordinary.test.ts"), ocBash("npm --version")] }],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "main", 3, why);
+      expect(r.exists("src/ordinary.ts"), why).toBe(true);
+      expect(r.exists("tests/ordinary.test.ts"), why).toBe(true);
+      expect(results(r), why).not.toMatch(/prevents you from using this specific tool call/);
+    } finally {
+      r.dispose();
+    }
+  });
+
   it("opencode: git push and git commit are denied for subagent jade", async () => {
     const tree = await emittedTree("opencode");
     const r = await run({
@@ -698,6 +761,165 @@ describe.runIf(REGISTERED_HOSTS.includes("opencode")).concurrent("opencode: the 
       for (const q of requestsOf(r, "jade")) expect(JSON.stringify(q.body.messages), `jade saw the orchestrator's conversation\n${why}`).not.toContain(MAIN_ONLY);
       // the agent file's model (its provider routed to the stub) and temperature reach the model request
       const fm = parseYaml(fs.readFileSync(path.join(tree, ".opencode/agents/jade.md"), "utf8").split(/^---$/m)[1] ?? "") as { model?: string; temperature?: number };
+      expect(fm.model, "jade.md names no model").toMatch(/\//);
+      for (const q of requestsOf(r, "jade")) expect({ model: q.body.model, temperature: q.body.temperature }, why).toEqual({ model: fm.model!.split("/").slice(1).join("/"), temperature: fm.temperature });
+      expect(r.stub.log.some((l) => l.conversation === "mica"), `jade started mica\n${why}`).toBe(false);
+      expect(r.exists("tests/nested.test.ts"), why).toBe(false);
+      expect(r.exists("src/after.ts"), why).toBe(true);
+    } finally {
+      r.dispose();
+    }
+  });
+});
+
+// ---------------------------------------------------------------- Kilo
+
+// Kilo 7.7.7 runs OpenCode's permission engine: the same probes as OpenCode's, against .kilo/, plus
+// the happy path (allowed work done headless, with no prompt: `kilo run` has nobody to answer one).
+describe.runIf(REGISTERED_HOSTS.includes("kilo")).concurrent("kilo: the emitted .kilo/ tree is enforced", () => {
+  const kWrite = (p: string, rel: string): Step => ({ tool: "write", input: { filePath: path.join(p, rel), content: `// written by the scripted model: ${rel}\n` } });
+  const kRead = (p: string, rel: string): Step => ({ tool: "read", input: { filePath: path.join(p, rel) } });
+  const kEdit = (p: string, rel: string): Step => ({ tool: "edit", input: { filePath: path.join(p, rel), oldString: "original", newString: "edited" } });
+  const kBash = (command: string): Step => ({ tool: "bash", input: { command, description: "scripted" } });
+  const task = (role: string): Step => ({ tool: "task", input: { description: `run ${role}`, prompt: `Do the ${role} stage.`, subagent_type: role } });
+  const orchestrator = (tree: string): string => {
+    const dir = path.join(tree, ".kilo", "agents");
+    const hit = fs.readdirSync(dir).find((f) => /^mode: primary$/m.test(fs.readFileSync(path.join(dir, f), "utf8")) && /^description: "?Orchestrator of/m.test(fs.readFileSync(path.join(dir, f), "utf8")));
+    expect(hit, `no orchestrator agent (mode: primary, "Orchestrator of …") in ${dir}`).toBeDefined();
+    return hit!.replace(/\.md$/, "");
+  };
+  const delegate = (role: string, marker: string, steps: Conversation["steps"]): Conversation[] => [
+    { name: role, when: marker, steps },
+    { name: "main", steps: [task(role)] },
+  ];
+  const run = async (o: Omit<Parameters<typeof runKiloScripted>[0], "bin" | "args">) =>
+    runKiloScripted({ bin: hostBin("kilo"), timeoutMs: 200_000, args: ["--agent", orchestrator(o.tree)], ...o });
+  const refused = /prevents you from using this specific tool call|rejected permission|permission.*denied/i;
+
+  it("kilo: happy path: the orchestrator and jade, mica and quartz do their allowed work headless, with no prompt", async () => {
+    const tree = await emittedTree("kilo");
+    const r = await run({
+      tree,
+      files: { "package.json": JSON.stringify({ name: "scene", private: true, scripts: { test: "node -e \"console.log('SUITE-RAN')\"" } }), "src/x.ts": "export const x = 'original';\n" },
+      script: (p) => [
+        { name: "jade", when: "You are Jade", steps: [kRead(p, "src/x.ts"), kEdit(p, "src/x.ts"), kWrite(p, "src/feature.ts"), kBash("npm test")] },
+        { name: "mica", when: "You are Mica", steps: [kWrite(p, "tests/feature.test.ts"), kBash("npm test")] },
+        { name: "quartz", when: "You are Quartz", steps: [kBash("git status --short"), kWrite(p, ".pebble/verification.md")] },
+        { name: "main", steps: [kBash("git status --porcelain --untracked-files=all"), task("mica"), task("jade"), task("quartz")] },
+      ],
+    });
+    try {
+      const why = explain(r);
+      for (const [conv, n] of [["main", 4], ["jade", 4], ["mica", 2], ["quartz", 2]] as const) ranToEnd(r, conv, n, why);
+      expect(read(r, "src/x.ts"), why).toBe("export const x = 'edited';\n");
+      for (const f of ["src/feature.ts", "tests/feature.test.ts", ".pebble/verification.md"]) expect(r.exists(f), `${f} was not written\n${why}`).toBe(true);
+      const res = results(r);
+      expect(res.match(/SUITE-RAN/g)?.length, `npm test did not run for both jade and mica\n${why}`).toBe(2);
+      expect(res, why).toMatch(/\?\? (src\/feature\.ts|tests\/)/); // quartz's git status ran and saw the work
+      expect(res, `an allowed call was refused or asked\n${why}`).not.toMatch(refused);
+      expect(r.result.timedOut, why).toBe(false);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("kilo: subagent jade cannot edit tests/, may edit src/", async () => {
+    const tree = await emittedTree("kilo");
+    const r = await run({
+      tree,
+      files: { "tests/x.test.ts": "export const t = 'original';\n", "src/x.ts": "export const x = 'original';\n" },
+      script: (p) =>
+        delegate("jade", "You are Jade", [
+          kRead(p, "tests/x.test.ts"),
+          kEdit(p, "tests/x.test.ts"),
+          kRead(p, "src/x.ts"),
+          kEdit(p, "src/x.ts"),
+          kWrite(p, "tests/y.test.ts"),
+          kWrite(p, "src/y.test.ts"), // inside jade's write scope, but a never-write glob (**/*.test.*)
+          kWrite(p, ".kilo/agents/jade.md"), // the pipeline's never_write: an agent must not rewrite its own permissions
+        ]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 7, why);
+      expect(read(r, "tests/x.test.ts"), why).toBe("export const t = 'original';\n");
+      expect(r.exists("tests/y.test.ts"), why).toBe(false);
+      expect(r.exists("src/y.test.ts"), why).toBe(false);
+      expect(read(r, ".kilo/agents/jade.md"), why).not.toContain("written by the scripted model");
+      expect(read(r, "src/x.ts"), `jade could not edit src/ at all\n${why}`).toBe("export const x = 'edited';\n");
+      expect(results(r), why).toMatch(/prevents you from using this specific tool call[\s\S]*"permission":"edit"/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("kilo: git push and git commit are denied for subagent jade", async () => {
+    const tree = await emittedTree("kilo");
+    const r = await run({
+      tree,
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => gitScene(p),
+      script: () => delegate("jade", "You are Jade", [kBash("git commit -m x"), kBash("git push origin HEAD:main"), kBash("git status --short")]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 3, why);
+      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
+      const res = results(r);
+      expect(res, why).toMatch(/"permission":"bash","pattern":"git commit \*","action":"deny"/);
+      expect(res, why).toMatch(/"permission":"bash","pattern":"git push \*","action":"deny"/);
+      expect(res, why).toMatch(/A {2}src\/staged\.ts/); // an allowed git command ran
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // NOT a proof: what Kilo 7.7.7 does with `steps:` (the adapter records max-turns as instructed and
+  // says so). When a newer pin really stops the agent at the cap this fails: then make it the proof.
+  it("kilo: steps only tells subagent jade to stop (tools stay offered and run past the cap)", async () => {
+    const tree = await emittedTree("kilo");
+    const emittedCap = fs.readFileSync(path.join(tree, ".kilo/agents/jade.md"), "utf8").split(/^---$/m)[1]?.match(/^steps: (\d+)$/m)?.[1];
+    expect(Number(emittedCap), "the emitted .kilo/agents/jade.md front matter has no steps: N").toBeGreaterThan(3);
+    const calls = 6;
+    const r = await run({
+      tree,
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => {
+        const f = path.join(p, ".kilo/agents/jade.md");
+        fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace(/^steps: \d+$/m, "steps: 3"));
+      },
+      script: (p) => delegate("jade", "You are Jade", Array.from({ length: calls }, () => kRead(p, "src/x.ts"))),
+    });
+    try {
+      const why = explain(r);
+      const jade = requestsOf(r, "jade");
+      const capped = jade.map((q) => /MAXIMUM STEPS REACHED/.test(JSON.stringify((q.body.messages as unknown[]).at(-1))));
+      expect(capped.slice(0, 4), `Kilo did not mark the 3rd request as the last step\n${why}`).toEqual([false, false, true, true]);
+      for (const q of jade.slice(2)) expect(q.tools.length > 0, why).toBe(true);
+      ranToEnd(r, "jade", calls, why); // every scripted read ran: nothing stopped jade at 3
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("kilo: subagent jade runs in its own session with its tools, model and temperature, and cannot use task", async () => {
+    const tree = await emittedTree("kilo");
+    const r = await run({
+      tree,
+      prompt: `${MAIN_ONLY}: go`,
+      script: (p) => [
+        { name: "mica", when: "You are Mica", steps: [kWrite(p, "tests/nested.test.ts")] },
+        ...delegate("jade", "You are Jade", [task("mica"), kWrite(p, "src/after.ts")]),
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 2, why);
+      expect(requestsOf(r, "main")[0]?.tools, `the orchestrator is not offered task\n${why}`).toContain("task");
+      // roles/jade.md tools: read, grep, glob, edit, write, bash, todo (Kilo's own extra tools withheld by "*": deny)
+      for (const q of requestsOf(r, "jade")) expect([...q.tools].sort(), why).toEqual(["bash", "edit", "glob", "grep", "read", "todowrite", "write"]);
+      for (const q of requestsOf(r, "jade")) expect(JSON.stringify(q.body.messages), `jade saw the orchestrator's conversation\n${why}`).not.toContain(MAIN_ONLY);
+      const fm = parseYaml(fs.readFileSync(path.join(tree, ".kilo/agents/jade.md"), "utf8").split(/^---$/m)[1] ?? "") as { model?: string; temperature?: number };
       expect(fm.model, "jade.md names no model").toMatch(/\//);
       for (const q of requestsOf(r, "jade")) expect({ model: q.body.model, temperature: q.body.temperature }, why).toEqual({ model: fm.model!.split("/").slice(1).join("/"), temperature: fm.temperature });
       expect(r.stub.log.some((l) => l.conversation === "mica"), `jade started mica\n${why}`).toBe(false);

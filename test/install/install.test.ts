@@ -1,6 +1,6 @@
 // harness install / uninstall / check --installed through the command functions, on a project that
 // already has its own Claude Code, OpenCode and Codex config and AGENTS.md.
-import { existsSync, readFileSync, rmSync, symlinkSync, mkdirSync, writeFileSync, mkdtempSync, statSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync, symlinkSync, mkdirSync, writeFileSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as tomlParse } from "smol-toml";
@@ -9,9 +9,12 @@ import { HOSTS } from "../../adapters/index.js";
 import { checkInstalled, install, uninstall, type InstallOptions } from "../../src/commands/install.js";
 import { BLOCK_BEGIN } from "../../src/install/block.js";
 import { LOCK_FILE, readLock } from "../../src/install/lock.js";
-import { readPipeline } from "../../src/ir/normalize.js";
 import { MINI_ROLES, PEBBLE_ROLES } from "../helpers/cli.js";
 import { repositoryScope, snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
+import { readRoles } from "../helpers/compile.js";
+
+/** The hosts the bundled pipeline.yaml lists: an install with no host option installs them all. */
+const PEBBLE_HOSTS = Object.keys(readRoles(PEBBLE_ROLES).hosts).sort();
 
 let cwd: string;
 beforeEach(() => {
@@ -24,38 +27,42 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** the hosts the bundled pipeline lists, which install takes by default */
-const PEBBLE_HOSTS = Object.keys(readPipeline(PEBBLE_ROLES).pipeline.hosts).sort();
 const opts = (dir: string, more: Partial<InstallOptions> = {}): InstallOptions => ({ registry: HOSTS, version: "0.0.0-test", roles: path.join(dir, "roles"), into: dir, quiet: true, ...more });
 const read = (dir: string, rel: string) => readFileSync(path.join(dir, rel), "utf8");
 const json = (dir: string, rel: string) => JSON.parse(read(dir, rel));
+/** Every key and array entry of `mine` is still in `installed`. */
+function keeps(installed: unknown, mine: unknown): boolean {
+  if (Array.isArray(mine)) return Array.isArray(installed) && mine.every((e) => installed.some((x) => JSON.stringify(x) === JSON.stringify(e)));
+  if (mine && typeof mine === "object") return !!installed && typeof installed === "object" && Object.entries(mine).every(([k, v]) => keeps((installed as Record<string, unknown>)[k], v));
+  return installed === mine;
+}
 const stderr = () => (process.stderr.write as unknown as { mock: { calls: unknown[][] } }).mock.calls.map((c) => String(c[0])).join("");
 
 describe("install into a project with its own config, then uninstall", () => {
   it("keeps every entry of the project's own files, and uninstall gives back their exact bytes", async () => {
-    const dir = repositoryScope(teamProject(PEBBLE_ROLES));
+    const dir = teamProject(PEBBLE_ROLES);
     const before = snapshot(dir);
     expect(await install(opts(dir))).toBe(0);
 
+    // Every key and entry of the team's settings is still there, in its place; with policies.scope:
+    // pipeline harness adds no permission, env or PreToolUse there (the guard lives in agent and
+    // command front matter), only the stage-end audit's hook entries after the team's.
     const settings = json(dir, ".claude/settings.json");
+    const team = JSON.parse(TEAM_FILES[".claude/settings.json"]!);
     expect(settings.model).toBe("opus");
-    expect(settings.env).toEqual({ TEAM_TOKEN_FILE: ".secrets/token", CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH: "1" });
-    expect(settings.permissions.allow.slice(0, 2)).toEqual(["Bash(npm run lint)", "Read(docs/**)"]);
-    expect(settings.permissions.deny.filter((r: string) => r === "Bash(git push)")).toHaveLength(1); // the team's own, not doubled
-    expect(settings.permissions.deny).toContain("Bash(rm -rf *)");
-    expect(settings.permissions.deny).toContain("Edit(.env)");
-    expect(settings.hooks.PreToolUse).toHaveLength(2);
-    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("echo audit >/dev/null");
-    expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.cjs");
-    const teamPost = JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse;
+    expect(settings.env).toEqual(team.env);
+    expect(settings.permissions).toEqual(team.permissions);
+    expect(settings.hooks.PreToolUse).toEqual(team.hooks.PreToolUse);
+    const teamPost = team.hooks.PostToolUse;
     expect(settings.hooks.PostToolUse.slice(0, teamPost.length)).toEqual(teamPost); // the team's entries first, unchanged
     expect(settings.hooks.PostToolUse.slice(teamPost.length).map((e: any) => e.hooks[0].command).join("\n")).toContain("harness-audit.mjs");
+    expect(read(dir, ".claude/agents/jade.md")).toContain('harness-guard.cjs" jade;');
 
     const oc = json(dir, "opencode.json");
     expect(oc.mcp.docs.command).toEqual(["true"]);
     expect(oc.agent.helper.prompt).toBe("Help.");
-    expect(Object.entries(oc.permission.edit)[0]).toEqual(["*", "ask"]); // the team's rule first; harness's denies after it win
-    expect(oc.permission.edit[".env"]).toBe("deny");
+    // policies.scope: pipeline (the default): harness adds no project-wide permission, the team's stays exactly as written
+    expect(oc.permission).toEqual({ edit: "ask" });
 
     const toml = read(dir, ".codex/config.toml");
     expect(toml.startsWith('# The team\'s Codex settings\nmodel_reasoning_effort = "high" # deep by default\n')).toBe(true);
@@ -66,13 +73,26 @@ describe("install into a project with its own config, then uninstall", () => {
 
     const agents = read(dir, "AGENTS.md");
     expect(agents.startsWith(TEAM_FILES["AGENTS.md"]!)).toBe(true);
-    expect(agents.split(BLOCK_BEGIN)).toHaveLength(2); // one block for both hosts
+    expect(agents.split(BLOCK_BEGIN)).toHaveLength(2); // one block for every host that reads AGENTS.md
     expect(agents).toContain("**Codex:** start a run with the `$pebble` skill");
     expect(agents).toContain("In OpenCode, start a run with `/pebble");
+    for (const entry of ["In Kilo, start a run with `/pebble", "In Cursor, start a run with `/pebble", "In Antigravity (2.0 or the `agy` CLI), start a run"]) expect(agents).toContain(entry);
+    expect(json(dir, ".cursor/cli.json").permissions.deny).toContain("Write(.git/**)");
+    expect(json(dir, "kilo.json").subagent_depth).toBe(1);
     expect(read(dir, ".claude/agents/docs-bot.md")).toBe(TEAM_FILES[".claude/agents/docs-bot.md"]);
     expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(true);
     expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
+    chmodSync(path.join(dir, ".codex/bin/jade.sh"), 0o644); // a lost executable bit is drift, and install restores it
+    expect(await checkInstalled(opts(dir))).toBe(1);
+    expect(await install(opts(dir))).toBe(0);
+    expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
     expect(readLock(dir)!.hosts).toEqual(PEBBLE_HOSTS);
+    // Edited in place: the team's own layout stays (compact arrays, key order), so the lock needs no copy.
+    expect(read(dir, ".claude/settings.json")).toContain('\n    "allow": ["Bash(npm run lint)", "Read(docs/**)"],\n');
+    expect(read(dir, ".claude/settings.json")).toContain('\n      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "echo audit >/dev/null" }] }\n');
+    expect(read(dir, "opencode.json")).toContain('\n  "mcp": { "docs": { "type": "local", "command": ["true"], "enabled": false } },\n');
+    for (const [rel, entry] of Object.entries(readLock(dir)!.files)) expect(entry.original, rel).toBeUndefined();
+    expect(agents).toContain("In Cursor, start a run with");
 
     expect(await checkInstalled(opts(dir))).toBe(0);
     expect(await install(opts(dir))).toBe(0);
@@ -110,6 +130,24 @@ describe("install into a project with its own config, then uninstall", () => {
   });
 });
 
+describe("one host at a time", () => {
+  it("install --host adds a host and keeps those already installed; uninstall --dry-run writes nothing", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    expect(await install(opts(dir, { host: ["claude-code"] }))).toBe(0);
+    expect(readLock(dir)!.hosts).toEqual(["claude-code"]);
+    expect(read(dir, "AGENTS.md")).toBe(TEAM_FILES["AGENTS.md"]); // Claude Code does not read AGENTS.md
+    expect(await install(opts(dir, { host: ["codex"] }))).toBe(0);
+    expect(readLock(dir)!.hosts).toEqual(["claude-code", "codex"]);
+    expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(true);
+    expect(read(dir, "AGENTS.md")).toContain("**Codex:**");
+    expect(read(dir, "AGENTS.md")).not.toContain("In OpenCode");
+    const installed = snapshot(dir);
+    expect(await uninstall(opts(dir, { dryRun: true }))).toBe(0);
+    expect(snapshot(dir)).toEqual(installed);
+    expect(await checkInstalled(opts(dir))).toBe(0);
+  });
+});
+
 describe("refusals", () => {
   it("installs nothing while the pipeline has unaccepted error-level losses on a host (exit 1)", async () => {
     const dir = teamProject(MINI_ROLES, {});
@@ -126,13 +164,34 @@ describe("refusals", () => {
   });
 });
 
+describe("install with policies.scope: repository", () => {
+  it("merges harness's permissions, env and guard hook after the team's own, and uninstall gives back their exact bytes", async () => {
+    const dir = repositoryScope(teamProject(PEBBLE_ROLES));
+    const before = snapshot(dir);
+    expect(await install(opts(dir, { host: ["claude-code"] }))).toBe(0);
+    const settings = json(dir, ".claude/settings.json");
+    expect(settings.model).toBe("opus");
+    expect(settings.env).toEqual({ TEAM_TOKEN_FILE: ".secrets/token", CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH: "1" });
+    expect(settings.permissions.allow.slice(0, 2)).toEqual(["Bash(npm run lint)", "Read(docs/**)"]);
+    expect(settings.permissions.deny.filter((r: string) => r === "Bash(git push)")).toHaveLength(1); // the team's own, not doubled
+    expect(settings.permissions.deny).toContain("Bash(rm -rf *)");
+    expect(settings.permissions.deny).toContain("Edit(.env)");
+    expect(settings.hooks.PreToolUse).toHaveLength(2);
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("echo audit >/dev/null");
+    expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.cjs");
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+  });
+});
+
 describe("hand edits", () => {
   it("are reported by check --installed, kept by install, overwritten with --force", async () => {
     const dir = repositoryScope(teamProject(PEBBLE_ROLES));
     expect(await install(opts(dir))).toBe(0);
     writeFileSync(path.join(dir, ".claude/agents/jade.md"), `${read(dir, ".claude/agents/jade.md")}\nMy own line.\n`);
     const settings = json(dir, ".claude/settings.json");
-    settings.permissions.deny = settings.permissions.deny.filter((r: string) => r !== "Edit(.env)");
+    const ours = settings.hooks.SubagentStop;
+    delete settings.hooks.SubagentStop; // an entry harness owns, taken out by hand
     settings.model = "sonnet"; // the team's own key: free to change
     writeFileSync(path.join(dir, ".claude/settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
 
@@ -145,28 +204,62 @@ describe("hand edits", () => {
 
     expect(await install(opts(dir))).toBe(1);
     expect(read(dir, ".claude/agents/jade.md")).toContain("My own line.");
-    expect(json(dir, ".claude/settings.json").permissions.deny).not.toContain("Edit(.env)");
+    expect(json(dir, ".claude/settings.json").hooks.SubagentStop).toBeUndefined();
     expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_HAND_EDIT the file was edited; kept \(--force overwrites it\)\n/);
-    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT entry "Edit\(\.env\)" of permissions\.deny was removed or changed; kept/);
+    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT entry \{.*harness-audit.* of hooks\.SubagentStop was removed or changed; kept \(--force overwrites it\)\n/);
+
+    // Uninstall keeps hand-edited parts (and the lock that names them) until --force.
+    const edited = snapshot(dir);
+    expect(await uninstall(opts(dir, { dryRun: true }))).toBe(1);
+    expect(snapshot(dir)).toEqual(edited);
 
     expect(await install(opts(dir, { force: true }))).toBe(0);
     expect(read(dir, ".claude/agents/jade.md")).not.toContain("My own line.");
-    expect(json(dir, ".claude/settings.json").permissions.deny).toContain("Edit(.env)");
+    expect(json(dir, ".claude/settings.json").hooks.SubagentStop).toEqual(ours);
     expect(json(dir, ".claude/settings.json").model).toBe("sonnet");
     expect(await checkInstalled(opts(dir))).toBe(0);
     expect(await uninstall(opts(dir))).toBe(0);
     expect(json(dir, ".claude/settings.json")).toEqual({ ...JSON.parse(TEAM_FILES[".claude/settings.json"]!), model: "sonnet" });
   });
 
-  it("never overwrites a file harness did not write, even with --force", async () => {
-    const dir = teamProject(PEBBLE_ROLES, { ...TEAM_FILES, ".claude/agents/jade.md": "my own jade\n" });
+  it("never overwrites a file harness did not write, even with --force: nothing is installed", async () => {
+    const files = { ...TEAM_FILES, ".claude/agents/jade.md": "my own jade\n" };
+    const dir = teamProject(PEBBLE_ROLES, files);
+    const before = snapshot(dir);
+    expect(await install(opts(dir, { force: true }))).toBe(1);
+    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_NOT_OWNED exists and harness did not write it; move it away/);
+    expect(stderr()).toContain("Nothing was installed.");
+    expect(snapshot(dir)).toEqual(before); // no host half installed
+    expect(await checkInstalled(opts(dir))).toBe(1);
+  });
+
+  it("a project's own file at a harness path, found after an install, stops a re-install and is kept", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    expect(await install(opts(dir))).toBe(0);
+    const lock = readLock(dir)!;
+    delete lock.files[".claude/agents/jade.md"]; // as if the team had written it themselves
+    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify(lock));
+    writeFileSync(path.join(dir, ".claude/agents/jade.md"), "my own jade\n");
     expect(await install(opts(dir, { force: true }))).toBe(1);
     expect(read(dir, ".claude/agents/jade.md")).toBe("my own jade\n");
-    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_NOT_OWNED exists and harness did not write it; move it away/);
-    expect(await checkInstalled(opts(dir))).toBe(1);
-    expect(readLock(dir)!.files[".claude/agents/jade.md"]).toBeUndefined();
     expect(await uninstall(opts(dir))).toBe(0);
     expect(read(dir, ".claude/agents/jade.md")).toBe("my own jade\n");
+    expect(existsSync(path.join(dir, ".claude/agents/mica.md"))).toBe(false);
+  });
+
+  it("uninstall keeps a hand-edited file and its lock entry, and --force removes it", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    const before = snapshot(dir);
+    expect(await install(opts(dir))).toBe(0);
+    const edited = read(dir, "CLAUDE.md").replace("# Pebble", "# Pebble, our way");
+    writeFileSync(path.join(dir, "CLAUDE.md"), edited);
+    expect(await uninstall(opts(dir))).toBe(1);
+    expect(read(dir, "CLAUDE.md")).toBe(edited);
+    expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(false);
+    expect(readLock(dir)!.hosts).toEqual(["claude-code"]);
+    expect(Object.keys(readLock(dir)!.files)).toEqual(["CLAUDE.md"]);
+    expect(await uninstall(opts(dir, { force: true }))).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
   });
 
   it("a conflicting key is kept unless --force, and uninstall gives it back", async () => {

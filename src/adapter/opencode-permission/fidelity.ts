@@ -100,7 +100,15 @@ export function v1Fidelity(
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `the ${orchestrator} agent (${cmd}) stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `the ${orchestrator} agent (${cmd}) runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `the ${orchestrator} agent (${cmd}) caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
-  out.push({ role: null, constraint: "git-deny", level: "native", how: `${host.config} permission.bash denies (every agent, built-in ones too) and each agent's own` });
+  out.push({
+    role: null,
+    constraint: "git-deny",
+    level: "native",
+    how:
+      pipeline.policies.scope === "repository"
+        ? `${host.config} permission.bash denies (every session and agent, built-in ones too) and each agent's own`
+        : `each pipeline agent's own permission.bash denies (the roles and the ${orchestrator} agent); ordinary sessions and other agents keep ${host.name}'s defaults (policies.scope: pipeline)`,
+  });
   const subs = pipeline.roles.filter((r) => r.isolation === "subagent").map((r) => r.id);
   out.push({ role: null, constraint: "spawn", level: "native", how: `the ${orchestrator} agent: task allowed for ${subs.join(", ") || "no agent"} only${pipeline.policies.nestedAgents ? "" : `; ${host.config} subagent_depth: 1`}` });
   return out;

@@ -9,7 +9,8 @@
 import { translateGlob } from "./globs.js";
 import { globMatcher } from "../../glob.js";
 import type { PipelineIR, RoleIR, ShellPolicyIR } from "../../ir/types.js";
-import { evaluate, flattenPermission, intersects, witness, type Action } from "./wildcard.js";
+import { orchestratorShellPolicy } from "../orchestrator-shell.js";
+import { evaluator, flattenPermission, intersects, witness, type Action } from "./wildcard.js";
 import { V1_TOOLS as OPENCODE_TOOLS } from "./tools.js";
 
 export interface Narrowing {
@@ -68,7 +69,8 @@ export function editRules(write: readonly string[], neverWrite: readonly string[
   // Examples: a path the author's globs allow that the emitted rules refuse.
   const rules = flattenPermission({ edit: r.map });
   const [inWrite, inNever] = [matchers(write), matchers(neverWrite)];
-  const refused = (p: string) => inWrite.some((m) => m(p)) && !inNever.some((m) => m(p)) && evaluate(rules, "edit", p) !== "allow";
+  const edits = evaluator(rules, "edit");
+  const refused = (p: string) => inWrite.some((m) => m(p)) && !inNever.some((m) => m(p)) && edits(p) !== "allow";
   const strict = Object.assign({}, ...allows.map((t) => t.strict)) as Record<string, string>;
   const example = (xs: readonly string[], ys: readonly string[]) => {
     for (const x of xs)
@@ -186,17 +188,23 @@ export function orchestratorPermission(pipeline: PipelineIR): LoweredPermission 
   const edit = new Rules();
   edit.set("*", "ask");
   for (const g of p.neverWrite) for (const x of translateGlob(g, "deny").patterns) edit.set(x, "deny");
-  const bash = bashRules({ allow: pipeline.commands.map((c) => c.run), ask: [], deny: p.shellDeny, default: "ask" }, p.orchestratorShell);
+  const bash = bashRules(orchestratorShellPolicy(pipeline), p.orchestratorShell);
   return {
     permission: { edit: edit.map, bash: bash.rules, task: r.map, todowrite: "allow", question: "allow" },
     narrowed: bash.narrowed,
   };
 }
 
-/** opencode.json `permission`: pipeline-wide denies for every agent, built-in ones included. */
+/**
+ * opencode.json `permission`: pipeline-wide denies for every agent, built-in ones and ordinary
+ * sessions included, only under `policies.scope: repository`. Under `pipeline` (the default) it is
+ * empty: the roles and the orchestrator carry the same denies in their own agent maps, and everyone
+ * else keeps OpenCode's defaults.
+ */
 export function globalPermission(pipeline: PipelineIR): Record<string, unknown> {
   const p = pipeline.policies;
   const out: Record<string, unknown> = {};
+  if (p.scope !== "repository") return out;
   // All rules here are denies, so the key order (renderJson sorts keys) does not matter.
   if (p.neverWrite.length) out.edit = Object.fromEntries(p.neverWrite.flatMap((g) => translateGlob(g, "deny").patterns).map((x) => [x, "deny"]));
   if (p.shellDeny.length) out.bash = Object.fromEntries(p.shellDeny.map((c) => [commandPattern(c, "deny", "deny").pattern!, "deny"]));

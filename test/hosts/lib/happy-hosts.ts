@@ -1,0 +1,252 @@
+// The registered hosts as happy-path drivers (happy.ts): how each one starts a pipeline run or a role,
+// which tool call each scenario action becomes, and how it reports a tool result. A new host adds one
+// driver here and one line in HAPPY_DRIVERS.
+import fs from "node:fs";
+import path from "node:path";
+import type { HostEnv } from "./env.js";
+import type { HostDriver, HostSession, ToolResult } from "./happy.js";
+import { ORCHESTRATOR, type Action, type Scenario, type Session, type Step } from "./scenario.js";
+import { startAnthropicStub, startChatStub, startGeminiStub, startResponsesStub, type ModelRequest, type Step as StubStep } from "./stubs.js";
+import { policyArgs, prepareGeminiHome } from "./gemini-cli.js";
+
+const REQUEST = "harness happy-path scenario: add value(), which returns 42";
+type Call = StubStep | ((req: ModelRequest) => StubStep);
+
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const textOf = (v: unknown): string =>
+  typeof v === "string" ? v : Array.isArray(v) ? v.map((x) => (x && typeof x === "object" && "text" in x ? String((x as { text: unknown }).text) : JSON.stringify(x))).join("\n") : JSON.stringify(v ?? "");
+
+/** Build one host session: the main thread's calls and each delegated role's calls (plus `end`, a host's "I am done" call). */
+function session(label: string, actor: string, main: Step[], s: Session, scenario: Scenario, toCalls: (st: Step) => Call[], end: Call[] = []): HostSession {
+  const hs: HostSession = { label, actor, calls: { main: [] }, stepOfCall: { main: [] }, markers: { main: "" } };
+  for (const st of main) {
+    const calls = toCalls(st);
+    hs.calls.main!.push(...calls);
+    hs.stepOfCall.main!.push(st.id, ...calls.slice(1).map(() => null));
+    if (st.action.kind === "delegate") {
+      const role = st.action.role;
+      const steps = s.delegated[role] ?? [];
+      hs.calls[role] = [...steps.flatMap(toCalls), ...end];
+      hs.stepOfCall[role] = steps.flatMap((x) => {
+        const n = toCalls(x).length;
+        return [x.id, ...Array.from({ length: n - 1 }, () => null)];
+      });
+      hs.markers[role] = scenario.markers[role]!;
+    }
+  }
+  return hs;
+}
+
+// ---------------------------------------------------------------- Claude Code
+
+/** The session's working directory from Claude Code's system prompt (a worktree-isolated agent works in its own). */
+const claudeCwd = (req: ModelRequest, project: string) => /working directory: (\S+)/i.exec(req.system)?.[1] ?? project;
+
+function claudeCall(project: string, a: Action): Call {
+  switch (a.kind) {
+    case "write":
+      return (req) => ({ tool: "Write", input: { file_path: path.join(claudeCwd(req, project), a.path), content: a.content } });
+    case "read":
+      return { tool: "Read", input: { file_path: path.join(project, a.path) } };
+    case "shell":
+      return { tool: "Bash", input: { command: a.command, description: "scenario step" } };
+    case "delegate":
+      return (req) => ({
+        tool: req.tools.includes("Agent") ? "Agent" : "Task",
+        input: { description: `run ${a.role}`, prompt: `Do the ${a.role} stage.`, subagent_type: a.role, run_in_background: false },
+      });
+  }
+}
+
+export const claudeDriver: HostDriver = {
+  host: "claude-code",
+  label: "cc",
+  startStub: startAnthropicStub,
+  prepare(env: HostEnv) {
+    Object.assign(env.env, { ANTHROPIC_API_KEY: "sk-ant-harness-stub", HARNESS_HOOK_LOG: path.join(env.logs, "hooks.jsonl") });
+  },
+  useStub(env, stub) {
+    env.env.ANTHROPIC_BASE_URL = stub.baseUrl;
+  },
+  // the pipeline command runs main-isolation roles in the orchestrator's own thread
+  plan: (s, scenario, project) => [session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => [claudeCall(project, st.action)])],
+  command: (_hs, scenario) => ({ bin: "", args: ["-p", `/${scenario.name} ${REQUEST}`, "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"] }),
+  results(body) {
+    const out: ToolResult[] = [];
+    for (const m of asArray(body.messages) as { content?: unknown }[])
+      for (const c of asArray(m.content) as { type?: string; content?: unknown; is_error?: boolean }[])
+        if (c.type === "tool_result") out.push({ text: textOf(c.content), isError: c.is_error === true });
+    return out;
+  },
+  // a command that ran and failed comes back as an error starting "Exit code N"; refusals (hook, rule, prompt) do not
+  shellRan: (r) => !r.isError || /^Exit code \d+/.test(r.text),
+  worktrees: (project) => {
+    const dir = path.join(project, ".claude", "worktrees");
+    return fs.existsSync(dir) ? fs.readdirSync(dir).map((d) => path.join(dir, d)) : [];
+  },
+};
+
+// ---------------------------------------------------------------- OpenCode
+
+function openCodeCall(project: string, a: Action): Call {
+  switch (a.kind) {
+    case "write":
+      return { tool: "write", input: { filePath: path.join(project, a.path), content: a.content } };
+    case "read":
+      return { tool: "read", input: { filePath: path.join(project, a.path) } };
+    case "shell":
+      return { tool: "bash", input: { command: a.command, description: "scenario step" } };
+    case "delegate":
+      return { tool: "task", input: { description: `run ${a.role}`, prompt: `Do the ${a.role} stage.`, subagent_type: a.role } };
+  }
+}
+
+/** OpenCode's refusals: a deny rule, or an ask that `opencode run` rejects. */
+export const OPENCODE_REFUSAL = /prevents you from using this specific tool call|rejected permission|user rejected|auto-reject/i;
+
+export const openCodeDriver: HostDriver = {
+  host: "opencode",
+  label: "oc",
+  startStub: startChatStub,
+  prepare() {},
+  useStub(env, stub) {
+    const cfgPath = path.join(env.project, "opencode.json");
+    const cfg = fs.existsSync(cfgPath) ? (JSON.parse(fs.readFileSync(cfgPath, "utf8")) as Record<string, unknown>) : {};
+    const model = (name: string) => ({ name, tool_call: true, limit: { context: 100000, output: 4096 } });
+    const routed: Record<string, { npm: string; name: string; options: unknown; models: Record<string, unknown> }> = {};
+    const dir = path.join(env.project, ".opencode", "agents");
+    for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+      const m = fs.readFileSync(path.join(dir, f), "utf8").match(/^model:\s*["']?([^/\s"']+)\/([^\s"']+)["']?\s*$/m);
+      if (!m || m[1] === "stub") continue;
+      routed[m[1]!] ??= { npm: "@ai-sdk/openai-compatible", name: `stub for ${m[1]}`, options: { baseURL: stub.baseUrl, apiKey: "harness-stub" }, models: {} };
+      routed[m[1]!]!.models[m[2]!] = model(m[2]!);
+    }
+    Object.assign(cfg, {
+      provider: { ...((cfg.provider as Record<string, unknown>) ?? {}), ...routed, stub: { npm: "@ai-sdk/openai-compatible", name: "Scripted stub", options: { baseURL: stub.baseUrl, apiKey: "harness-stub" }, models: { stub: model("stub") } } },
+      model: "stub/stub",
+      small_model: "stub/stub",
+      autoupdate: false,
+      share: "disabled",
+    });
+    fs.writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
+  },
+  // a main-isolation role is its own primary agent: each main-thread actor is its own `opencode run`
+  plan: (s, scenario, project) => s.segments.map((g) => session(g.actor, g.actor, g.steps, s, scenario, (st) => [openCodeCall(project, st.action)])),
+  command: (hs, scenario) => ({ bin: "", args: ["run", "--pure", "--format", "json", "--agent", hs.actor === ORCHESTRATOR ? scenario.name : hs.actor, REQUEST] }),
+  results: (body) => (asArray(body.messages) as { role?: string; content?: unknown }[]).filter((m) => m.role === "tool").map((m) => ({ text: textOf(m.content) })),
+  shellRan: (r) => !OPENCODE_REFUSAL.test(r.text),
+  timeoutMs: 240_000,
+};
+
+// ---------------------------------------------------------------- Codex
+
+const agentId = (req: ModelRequest) => JSON.stringify(req.body).match(/agent_id\\?"\s*:\s*\\?"([0-9a-f-]+)/)?.[1] ?? "missing";
+
+function codexCalls(project: string, a: Action): Call[] {
+  const exec = (cmd: string): Call => (req) =>
+    req.tools.includes("exec_command") ? { tool: "exec_command", input: { cmd, workdir: project } } : { tool: "shell", input: { command: ["bash", "-lc", cmd], workdir: project } };
+  switch (a.kind) {
+    case "write": {
+      const body = a.content.replace(/\n$/, "").split("\n").map((l) => `+${l}`).join("\n");
+      return [exec(`apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: ${path.join(project, a.path)}\n${body}\n*** End Patch\nPATCH`)];
+    }
+    case "read":
+      return [exec(`cat ${a.path}`)];
+    case "shell":
+      return [exec(a.command)];
+    case "delegate":
+      return [
+        { tool: "spawn_agent", namespace: "multi_agent_v1", input: { message: `Do the ${a.role} stage.`, agent_type: a.role, fork_turns: "none" } },
+        (req) => ({ tool: "wait_agent", namespace: "multi_agent_v1", input: { targets: [agentId(req)], timeout_ms: 120000 } }),
+      ];
+  }
+}
+
+/** Codex refusals: a rule, an approval nobody can give, the sandbox (read-only paths), a rejected patch. */
+export const CODEX_REFUSAL = /exec_command failed|rejected:|Rejected\(|approval|Read-only file system|Operation not permitted|patch rejected|Permission denied/i;
+
+function codexConfig(env: HostEnv, baseUrl: string): void {
+  const cfgPath = path.join(env.codexHome, "config.toml");
+  const base = fs.readFileSync(cfgPath, "utf8").replace(/^# harness-happy[\s\S]*?# end harness-happy\n/m, "").replace(/\n\[model_providers\.stub\][\s\S]*$/, "\n");
+  const head = ["# harness-happy", 'model = "stub-model"', 'model_provider = "stub"', 'approval_policy = "never"', "# end harness-happy", ""].join("\n");
+  const provider = ["", "[model_providers.stub]", 'name = "stub"', `base_url = ${JSON.stringify(baseUrl)}`, 'wire_api = "responses"', "request_max_retries = 0", "stream_max_retries = 0", "supports_websockets = false", ""].join("\n");
+  fs.writeFileSync(cfgPath, head + base + provider);
+  env.env.OPENAI_BASE_URL = baseUrl;
+}
+
+const codexResults = (body: Record<string, unknown>): ToolResult[] =>
+  (asArray(body.input) as { type?: string; output?: unknown }[]).filter((i) => /_output$/.test(i.type ?? "")).map((i) => ({ text: textOf(i.output) }));
+const codexRan = (r: ToolResult) => !CODEX_REFUSAL.test(r.text);
+const CODEX_FLAGS = ["--json", "--skip-git-repo-check", "--disable", "unbounded_connection_retries"];
+
+/** `$<pipeline>` in `codex exec`: the orchestrator's session; main-isolation roles follow their skill in it; subagents via spawn_agent. */
+export const codexDriver: HostDriver = {
+  host: "codex",
+  label: "cx",
+  startStub: startResponsesStub,
+  prepare() {},
+  useStub: (env, stub) => codexConfig(env, stub.baseUrl),
+  plan: (s, scenario, project) => [session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => codexCalls(project, st.action))],
+  command: (_hs, scenario) => ({ bin: "", args: ["exec", ...CODEX_FLAGS, `$${scenario.name} ${REQUEST}`] }),
+  results: codexResults,
+  shellRan: codexRan,
+};
+
+/** Each role alone through its launcher `.codex/bin/<role>.sh` (its own profile enforced); the orchestrator's steps are not part of this route. */
+export const codexLauncherDriver: HostDriver = {
+  ...codexDriver,
+  label: "cxl",
+  plan(s, scenario, project) {
+    const out: HostSession[] = [];
+    for (const g of s.segments) {
+      if (g.actor !== ORCHESTRATOR) out.push(session(g.actor, g.actor, g.steps, s, scenario, (st) => codexCalls(project, st.action)));
+      for (const st of g.steps)
+        if (st.action.kind === "delegate") {
+          const role = st.action.role;
+          out.push(session(role, role, s.delegated[role] ?? [], s, scenario, (x) => codexCalls(project, x.action)));
+        }
+    }
+    return out;
+  },
+  command: (hs, _scenario, env) => ({ bin: path.join(env.project, ".codex", "bin", `${hs.actor}.sh`), args: [...CODEX_FLAGS, REQUEST] }),
+};
+
+// ---------------------------------------------------------------- Gemini CLI
+
+function geminiCall(a: Action): Call {
+  switch (a.kind) {
+    case "write":
+      return { tool: "write_file", input: { file_path: a.path, content: a.content } };
+    case "read":
+      return { tool: "read_file", input: { file_path: a.path } };
+    case "shell":
+      return { tool: "run_shell_command", input: { command: a.command, description: "scenario step" } };
+    case "delegate":
+      return { tool: "invoke_agent", input: { agent_name: a.role, prompt: `Do the ${a.role} stage.` } };
+  }
+}
+
+/** Gemini CLI's refusals: a policy deny, a confirmation nobody can give headless. */
+export const GEMINI_REFUSAL = /denied by policy|policy (?:engine )?(?:denied|blocked)|requires? (?:user )?confirmation|not allowed|was cancelled|rejected|Tool execution denied/i;
+
+/** `/<pipeline>` in `gemini -p` with the policy folder, as GEMINI.md says; subagents via invoke_agent, ending with complete_task. */
+export const geminiDriver: HostDriver = {
+  host: "gemini-cli",
+  label: "gm",
+  startStub: startGeminiStub,
+  prepare() {},
+  useStub: (env, stub) => prepareGeminiHome(env, stub.baseUrl),
+  plan: (s, scenario) => [session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => [geminiCall(st.action)], [{ tool: "complete_task", input: { result: "done" } }])],
+  command: (_hs, scenario, env) => ({ bin: "", args: [...policyArgs(env.project), "-p", `/${scenario.name} ${REQUEST}`] }),
+  results(body) {
+    type Part = { functionResponse?: { response?: unknown } };
+    return (asArray(body.contents) as { parts?: unknown }[])
+      .flatMap((c) => asArray(c.parts) as Part[])
+      .filter((p) => p.functionResponse)
+      .map((p) => ({ text: textOf(p.functionResponse!.response) }));
+  },
+  shellRan: (r) => !GEMINI_REFUSAL.test(r.text),
+  timeoutMs: 240_000,
+};
+
+export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver };
