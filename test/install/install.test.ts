@@ -40,25 +40,23 @@ const stderr = () => (process.stderr.write as unknown as { mock: { calls: unknow
 
 describe("install into a project with its own config, then uninstall", () => {
   it("keeps every entry of the project's own files, and uninstall gives back their exact bytes", async () => {
-    const dir = repositoryScope(teamProject(PEBBLE_ROLES));
+    const dir = teamProject(PEBBLE_ROLES);
     const before = snapshot(dir);
     expect(await install(opts(dir))).toBe(0);
 
-    // Every key and entry of the team's settings is still there, in its place; harness's hook entries
-    // (the stage-end audit; with policies.scope: pipeline the guard lives in agent front matter) after them.
+    // Every key and entry of the team's settings is still there, in its place; with policies.scope:
+    // pipeline harness adds no permission, env or PreToolUse there (the guard lives in agent and
+    // command front matter), only the stage-end audit's hook entries after the team's.
     const settings = json(dir, ".claude/settings.json");
+    const team = JSON.parse(TEAM_FILES[".claude/settings.json"]!);
     expect(settings.model).toBe("opus");
-    expect(settings.env).toEqual({ TEAM_TOKEN_FILE: ".secrets/token", CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH: "1" });
-    expect(settings.permissions.allow.slice(0, 2)).toEqual(["Bash(npm run lint)", "Read(docs/**)"]);
-    expect(settings.permissions.deny.filter((r: string) => r === "Bash(git push)")).toHaveLength(1); // the team's own, not doubled
-    expect(settings.permissions.deny).toContain("Bash(rm -rf *)");
-    expect(settings.permissions.deny).toContain("Edit(.env)");
-    expect(settings.hooks.PreToolUse).toHaveLength(2);
-    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("echo audit >/dev/null");
-    expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.cjs");
-    const teamPost = JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse;
+    expect(settings.env).toEqual(team.env);
+    expect(settings.permissions).toEqual(team.permissions);
+    expect(settings.hooks.PreToolUse).toEqual(team.hooks.PreToolUse);
+    const teamPost = team.hooks.PostToolUse;
     expect(settings.hooks.PostToolUse.slice(0, teamPost.length)).toEqual(teamPost); // the team's entries first, unchanged
     expect(settings.hooks.PostToolUse.slice(teamPost.length).map((e: any) => e.hooks[0].command).join("\n")).toContain("harness-audit.mjs");
+    expect(read(dir, ".claude/agents/jade.md")).toContain('harness-guard.cjs" jade;');
 
     const oc = json(dir, "opencode.json");
     expect(oc.mcp.docs.command).toEqual(["true"]);
@@ -165,6 +163,26 @@ describe("refusals", () => {
     await expect(uninstall(opts(dir))).rejects.toThrow(/harness\.lock\.json does not exist/);
     expect(await install(opts(dir))).toBe(0);
     await expect(uninstall(opts(dir, { host: ["codex"] }))).rejects.toThrow('host "codex" is not installed here. Installed: claude-code.');
+  });
+});
+
+describe("install with policies.scope: repository", () => {
+  it("merges harness's permissions, env and guard hook after the team's own, and uninstall gives back their exact bytes", async () => {
+    const dir = repositoryScope(teamProject(PEBBLE_ROLES));
+    const before = snapshot(dir);
+    expect(await install(opts(dir, { host: ["claude-code"] }))).toBe(0);
+    const settings = json(dir, ".claude/settings.json");
+    expect(settings.model).toBe("opus");
+    expect(settings.env).toEqual({ TEAM_TOKEN_FILE: ".secrets/token", CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH: "1" });
+    expect(settings.permissions.allow.slice(0, 2)).toEqual(["Bash(npm run lint)", "Read(docs/**)"]);
+    expect(settings.permissions.deny.filter((r: string) => r === "Bash(git push)")).toHaveLength(1); // the team's own, not doubled
+    expect(settings.permissions.deny).toContain("Bash(rm -rf *)");
+    expect(settings.permissions.deny).toContain("Edit(.env)");
+    expect(settings.hooks.PreToolUse).toHaveLength(2);
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("echo audit >/dev/null");
+    expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.cjs");
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
   });
 });
 

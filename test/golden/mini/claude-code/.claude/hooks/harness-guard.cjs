@@ -9,11 +9,12 @@
 //
 // Off switch: HARNESS_GUARD_OFF=1 in the environment Claude Code is started with. Nothing an agent can write turns it off.
 // Not covered:
-//   - a command a role may run (its test runner, its build) runs code that can write any file; the guard checks the command line, not what the program does (the stage-end scope audit is the boundary for file scope)
-//   - aliases and functions from the user's shell profile (Claude Code's shell snapshot loads them) are not seen; the guard matches the words as written
-//   - hard links, and a symbolic link swapped in between the check and the write, are not detected
-//   - case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled
-//   - on the main thread the hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may
+//   - a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does. For subagent roles the stage-end audit restores such writes and fails the stage (its real-host test in MAPPING.md above); main-session roles have no audit
+//   - aliases and functions from the user's shell profile (Claude Code's shell snapshot loads them) are invisible to a hook; the guard matches the words as written (file effects: the stage-end audit)
+//   - hard links, and a symbolic link swapped in between the check and the write, are not detected (file effects: the stage-end audit)
+//   - case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled (file effects: the stage-end audit)
+//   - Claude Code's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may
+//   - scope pipeline: the orchestrator's limits bind the session from /<pipeline> on (command front-matter hooks stay active for the rest of the session); stages run without that command are bound only by their roles' own limits
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
