@@ -5,8 +5,10 @@ export const HOSTS: AdapterRegistry = {
   antigravity: async () => (await import("./antigravity/index.js")).AntigravityAdapter,
   "claude-code": async () => (await import("./claude-code/index.js")).ClaudeCodeAdapter,
   codex: async () => (await import("./codex/index.js")).CodexAdapter,
+  copilot: async () => (await import("./copilot/index.js")).CopilotAdapter,
   cursor: async () => (await import("./cursor/index.js")).CursorAdapter,
   "gemini-cli": async () => (await import("./gemini-cli/index.js")).GeminiCliAdapter,
+  kilo: async () => (await import("./kilo/index.js")).KiloAdapter,
   opencode: async () => (await import("./opencode/index.js")).OpenCodeAdapter,
 };
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Install the exactly pinned host CLIs (Claude Code, OpenCode, Codex) used by the real-host
+// Install the exactly pinned host CLIs (Claude Code, OpenCode, Codex, Kilo) used by the real-host
 // test suite, each into its own prefix under .cache/hosts/ (git-ignored):
 //
 //   .cache/hosts/<sanitized package>@<version>/node_modules/.bin/<bin>
@@ -10,7 +10,7 @@
 //
 // Usage:
 //   node scripts/install-hosts.mjs [--check] [--details] [host ...]
-//     host       claude-code | opencode | codex (default: all)
+//     host       claude-code | opencode | codex | kilo (default: all)
 //     --check    do not install; only report which binaries work
 //     --details  print the full record per host instead of the path
 //
@@ -77,6 +77,9 @@ export function checkBinary(host) {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       OPENCODE_DISABLE_AUTOUPDATE: "1",
       OPENCODE_DISABLE_MODELS_FETCH: "1",
+      KILO_DISABLE_AUTOUPDATE: "1",
+      KILO_DISABLE_MODELS_FETCH: "1",
+      KILO_TELEMETRY_LEVEL: "off",
     },
   });
   if (r.error) return { ok: false, error: `${bin} --version: ${r.error.message}` };

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Wires commands to the compiler and the host registry. The only file that sets the exit code. Imports lazily.
+import "./tune.js";
 import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
 // The registry is a table of lazy loaders: importing it loads no adapter.
@@ -47,20 +48,21 @@ const common = (cmd: Command) =>
   cmd
     .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
     .option("--out <dir>", "output folder; each host gets out/<host>/", "out")
-    .option("--host <id>", "build only this host (repeatable)", collect)
+    .option("--host <id>", `build only this host (repeatable): ${Object.keys(registry).join(", ")}`, collect)
     .option("--strict", "exit 1 when a constraint listed in required_enforcement is only instructed or lost on some host");
 
 common(program.command("build"))
   .description("compile roles/ and write out/<host>/ (only changed files; never touches files it did not write)")
   .option("-q, --quiet", "print nothing but errors")
-  .option("-v, --verbose", "also list info-level losses")
-  .addHelpText("after", "\nExamples:\n  harness build\n  harness build --host claude-code --out generated\n\nExit codes: 0 ok, 1 unaccepted error-level losses, 2 invalid input or usage (nothing written).")
+  .option("-v, --verbose", "list every loss, accepted and info-level ones too")
+  .option("--force", "overwrite generated files that were edited by hand since harness wrote them")
+  .addHelpText("after", "\nExamples:\n  harness build\n  harness build --host claude-code --out generated\n\nExit codes: 0 ok, 1 unaccepted error-level losses (the files are still written, and the build says so), 2 invalid input or usage (nothing written).")
   .action(async (opts) => run(async () => (await import("./commands/build.js")).build({ ...opts, registry })));
 
 common(program.command("check"))
   .description("compile in memory and compare with out/ (or, with --installed, with the files harness installed); exit 1 on drift (changed, missing or stray files)")
   .option("--json", "print a machine-readable report on stdout")
-  .option("-q, --quiet", "print only the drifted paths")
+  .option("-q, --quiet", "print only the drifted paths and failing locations, one per line")
   .option("--installed", "check the files `harness install` put into the project (--into) against harness.lock.json and roles/")
   .option("--into <dir>", "with --installed: the project root", ".")
   .addHelpText("after", "\nExamples:\n  harness check\n  harness check --json --host claude-code\n  harness check --installed\n\nExit codes: 0 in sync, 1 drift or unaccepted losses, 2 invalid input or usage.")
@@ -100,8 +102,34 @@ program
   .option("--role <id>", "only this role")
   .option("--all", "a matrix of every host listed in pipeline.yaml")
   .option("--json", "print the full comparison as JSON on stdout")
+  .option("--wide", "do not shorten the how column")
   .addHelpText("after", "\nExamples:\n  harness diff claude-code codex\n  harness diff claude-code opencode --role quartz\n  harness diff --all\n  harness diff claude-code codex --json\n\nExit codes: 0 shown, 2 invalid input or usage.")
   .action(async (hosts: string[], opts) => run(async () => (await import("./commands/diff.js")).diff(hosts, { ...opts, registry })));
+
+program
+  .command("init")
+  .description("write a starter pipeline (pipeline.yaml and its roles) that builds clean on every host; never overwrites")
+  .option("--template <name>", "minimal (3 roles: plan, build, review) or pebble (the bundled 8-role process)", "minimal")
+  .option("--roles <dir>", "folder to create", "roles")
+  .addHelpText("after", "\nExamples:\n  harness init\n  harness init --template pebble --roles agents\n\nExit codes: 0 written, 2 the folder already holds files or unknown template (nothing written).")
+  .action(async (opts) => run(async () => (await import("./commands/init.js")).init({ ...opts, registry })));
+
+program
+  .command("hosts")
+  .description("print what every registered host can enforce (capabilities, missing tools, real-host proofs)")
+  .action(async () => run(async () => (await import("./commands/hosts.js")).hosts(registry)));
+
+program
+  .command("explain")
+  .description("explain a loss code (L_…) or diagnostic code (E_…, W_…): what it means and what to do")
+  .argument("<code>", "e.g. L_SCOPE_INSTRUCTED or E_DRIFT")
+  .action(async (code: string) => run(async () => (await import("./commands/explain.js")).explain(code)));
+
+// `harness diff | head` closes the pipe early: stop writing, quietly.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
 try {
   await program.parseAsync(process.argv);

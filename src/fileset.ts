@@ -11,12 +11,15 @@ export interface Manifest {
   generator: "harness";
   host: string;
   files: Record<string, string>; // posix path → sha256 of content
+  /** Unaccepted warning-level losses this build reported, so the next build lists only new ones. */
+  warnings?: string[];
 }
 
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-export function manifestFor(host: string, files: readonly RenderedFile[]): RenderedFile {
+export function manifestFor(host: string, files: readonly RenderedFile[], warnings: readonly string[] = []): RenderedFile {
   const manifest: Manifest = { generator: "harness", host, files: Object.fromEntries(files.map((f) => [f.path, sha256(f.content)])) };
+  if (warnings.length) manifest.warnings = [...new Set(warnings)].sort();
   return { path: MANIFEST_FILE, content: renderJson(manifest), executable: false };
 }
 
@@ -52,13 +55,29 @@ export interface WritePlan {
   write: RenderedFile[]; // new or changed, manifest included
   remove: string[]; // listed in the old manifest, no longer produced
   unchanged: number;
+  /** Files harness did not write and will not touch: the user deletes them. */
+  stray: string[];
+  /** The warnings the previous build recorded in its manifest. */
+  previousWarnings: string[];
+}
+
+/** Owned files whose bytes differ from what harness last wrote: someone edited generated output. */
+export function editedByHand(dir: string, manifest: Manifest | null): string[] {
+  if (!manifest) return [];
+  return Object.entries(manifest.files)
+    .filter(([rel, hash]) => {
+      const file = path.join(dir, rel);
+      return existsSync(file) && sha256(readFileSync(file, "utf8")) !== hash;
+    })
+    .map(([rel]) => rel)
+    .sort();
 }
 
 export type PlanProblem = { host: string; dir: string; message: string };
 
 /** Decide what a build would do to one host folder, or why it must refuse. Reads only. */
-export function planWrite(host: string, dir: string, files: readonly RenderedFile[]): WritePlan | PlanProblem {
-  const all = [...files, manifestFor(host, files)];
+export function planWrite(host: string, dir: string, files: readonly RenderedFile[], options: { warnings?: readonly string[]; force?: boolean } = {}): WritePlan | PlanProblem {
+  const all = [...files, manifestFor(host, files, options.warnings)];
   const present = listFiles(dir);
   const manifest = readManifest(dir);
   if (!manifest && present.length > 0)
@@ -75,6 +94,16 @@ export function planWrite(host: string, dir: string, files: readonly RenderedFil
     if (isPresent.has(f.path) && !owned.has(f.path))
       return { host, dir, message: `${f.path} exists but harness did not write it (not in ${MANIFEST_FILE}). Move it away; harness never overwrites files it does not own.` };
   }
+  const edited = editedByHand(dir, manifest).filter((rel) => {
+    const next = all.find((f) => f.path === rel);
+    return !next || readFileSync(path.join(dir, rel), "utf8") !== next.content;
+  });
+  if (edited.length && !options.force)
+    return {
+      host,
+      dir,
+      message: `${edited.join(", ")} ${edited.length === 1 ? "was" : "were"} edited by hand since harness wrote ${edited.length === 1 ? "it" : "them"}; a build would overwrite the edit. Move the change into the roles folder (or revert the file), or run the build with --force to overwrite.`,
+    };
   const write: RenderedFile[] = [];
   let unchanged = 0;
   for (const f of all) {
@@ -85,7 +114,8 @@ export function planWrite(host: string, dir: string, files: readonly RenderedFil
   }
   const produced = new Set(all.map((f) => f.path));
   const remove = [...owned].filter((p) => !produced.has(p) && isPresent.has(p)).sort();
-  return { host, dir, write, remove, unchanged };
+  const stray = present.filter((p) => !owned.has(p) && !produced.has(p));
+  return { host, dir, write, remove, unchanged, stray, previousWarnings: manifest?.warnings ?? [] };
 }
 
 function isExecutable(file: string): boolean {
@@ -129,11 +159,14 @@ export interface Drift {
   kind: DriftKind;
   expected?: string;
   actual?: string;
+  /** Changed since harness wrote it (its hash differs from the manifest's): a hand edit. */
+  edited?: boolean;
 }
 
 /** Compare what would be built with what is on disk. Reads only. */
-export function findDrift(host: string, dir: string, files: readonly RenderedFile[]): Drift[] {
-  const all = [...files, manifestFor(host, files)];
+export function findDrift(host: string, dir: string, files: readonly RenderedFile[], warnings: readonly string[] = []): Drift[] {
+  const all = [...files, manifestFor(host, files, warnings)];
+  const edited = new Set(editedByHand(dir, readManifest(dir)));
   const present = new Set(listFiles(dir));
   const drift: Drift[] = [];
   for (const f of all) {
@@ -141,7 +174,7 @@ export function findDrift(host: string, dir: string, files: readonly RenderedFil
     if (!present.has(f.path)) drift.push({ host, path: f.path, kind: "missing", expected: f.content });
     else {
       const actual = readFileSync(target, "utf8");
-      if (actual !== f.content) drift.push({ host, path: f.path, kind: "changed", expected: f.content, actual });
+      if (actual !== f.content) drift.push({ host, path: f.path, kind: "changed", expected: f.content, actual, ...(edited.has(f.path) ? { edited: true } : {}) });
     }
     present.delete(f.path);
   }
@@ -155,4 +188,16 @@ function safeRead(file: string): string {
   } catch {
     return "";
   }
+}
+
+/** Host folders under outDir that a harness build wrote (they hold a manifest). */
+export function builtHostFolders(outDir: string): { name: string; dir: string; host: string }[] {
+  if (!existsSync(outDir)) return [];
+  const found: { name: string; dir: string; host: string }[] = [];
+  for (const entry of readdirSync(outDir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const manifest = readManifest(path.join(outDir, entry.name));
+    if (manifest) found.push({ name: entry.name, dir: path.join(outDir, entry.name), host: manifest.host });
+  }
+  return found.sort((a, b) => (a.name < b.name ? -1 : 1));
 }

@@ -1,7 +1,7 @@
 // Which fidelity records are losses, their severity, and whether pipeline.yaml accepts them.
 import { LOSS_CODES, type FidelityRecord, type Severity } from "./adapter/fidelity.js";
 import type { Diagnostic } from "./errors.js";
-import type { PipelineIR } from "./ir/types.js";
+import type { AcceptedLossIR, PipelineIR } from "./ir/types.js";
 
 export interface Loss {
   host: string;
@@ -21,14 +21,12 @@ export function collectLosses(pipeline: PipelineIR, host: string, fidelity: read
     if (!record.loss) continue;
     const role = record.role ? roleById.get(record.role) : undefined;
     const at = (role ? fieldPosition(role.source.fields, record.field) : fieldPosition(pipeline.source.fields, record.field ?? PIPELINE_FIELD[record.constraint])) || { line: 1, column: 1 };
-    const accepted = pipeline.acceptedLosses.find(
-      (a) => a.host === host && a.constraint === record.constraint && (a.role === undefined || a.role === record.role),
-    );
+    const accepted = pipeline.acceptedLosses.find((a) => matches(a, host, record));
     out.push({
       host,
       role: record.role,
       record,
-      severity: LOSS_CODES[record.loss].severity,
+      severity: severityOf(record, role?.source.fields),
       ...(accepted ? { accepted: accepted.reason } : {}),
       file: role?.source.file ?? pipeline.source.file,
       line: at.line,
@@ -38,11 +36,20 @@ export function collectLosses(pipeline: PipelineIR, host: string, fidelity: read
   return out;
 }
 
+const matches = (a: AcceptedLossIR, host: string, record: FidelityRecord) =>
+  a.host === host && a.constraint === record.constraint && (a.role === undefined || a.role === record.role) && (a.loss === undefined || a.loss === record.loss);
+
+/** A role that names no model tier asked for nothing in particular: the host default is what it asked for. */
+function severityOf(record: FidelityRecord, roleFields: Readonly<Record<string, unknown>> | undefined): Severity {
+  if (record.loss === "L_MODEL_UNMAPPED" && roleFields && !("model" in roleFields)) return "info";
+  return LOSS_CODES[record.loss!].severity;
+}
+
 /** An acceptance that matches no loss is itself a warning: it would hide a future regression. */
 export function unusedAcceptances(pipeline: PipelineIR, builtHosts: readonly string[], losses: readonly Loss[]): Diagnostic[] {
   return pipeline.acceptedLosses
     .filter((a) => builtHosts.includes(a.host))
-    .filter((a) => !losses.some((l) => l.host === a.host && l.record.constraint === a.constraint && (a.role === undefined || a.role === l.role)))
+    .filter((a) => !losses.some((l) => matches(a, l.host, l.record)))
     .map((a) => {
       const at = pipeline.source.fields["accepted_losses"] ?? { line: 1, column: 1 };
       return {
@@ -50,7 +57,7 @@ export function unusedAcceptances(pipeline: PipelineIR, builtHosts: readonly str
         severity: "warning" as const,
         position: { file: pipeline.source.file, line: at.line, column: at.column },
         field: `accepted_losses[${a.index}]`,
-        message: `accepts a loss of "${a.constraint}"${a.role ? ` for ${a.role}` : ""} on ${a.host}, but there is none. Remove the entry.`,
+        message: `accepts a loss of "${a.constraint}"${a.loss ? ` (${a.loss})` : ""}${a.role ? ` for ${a.role}` : ""} on ${a.host}, but there is none. Remove the entry.`,
       };
     });
 }
@@ -84,6 +91,9 @@ export interface Finding {
   role: string | null;
   constraint: string;
   message: string;
+  file: string;
+  line: number;
+  column: number;
 }
 
 /**
@@ -93,13 +103,22 @@ export interface Finding {
  */
 export function findings(pipeline: PipelineIR, host: string, fidelity: readonly FidelityRecord[], strict: boolean): Finding[] {
   const out: Finding[] = [];
+  const required = pipeline.source.fields["required_enforcement"] ?? { line: 1, column: 1 };
   const recorded = new Set(fidelity.map((r) => r.role));
   for (const role of pipeline.roles)
     if (!recorded.has(role.id))
-      out.push({ host, role: role.id, constraint: "role", message: `role ${role.id} has no fidelity record on ${host}: the adapter neither emitted it nor recorded a loss` });
+      out.push({ host, role: role.id, constraint: "role", file: role.source.file, line: 1, column: 1, message: `role ${role.id} has no fidelity record on ${host}: the adapter neither emitted it nor recorded a loss. This is a harness bug; please report it.` });
   if (strict)
     for (const r of fidelity)
       if (pipeline.requiredEnforcement.includes(r.constraint) && (r.level === "instructed" || r.level === "lost"))
-        out.push({ host, role: r.role, constraint: r.constraint, message: `${r.constraint} is required (required_enforcement) but ${r.level} on ${host}${r.role ? ` for ${r.role}` : ""} (${r.how.length > 100 ? `${r.how.slice(0, 99)}…` : r.how})` });
+        out.push({
+          host,
+          role: r.role,
+          constraint: r.constraint,
+          file: pipeline.source.file,
+          line: required.line,
+          column: required.column,
+          message: `${r.constraint} is required (required_enforcement) but ${r.level} on ${host}${r.role ? ` for ${r.role}` : ""} (${r.how.length > 100 ? `${r.how.slice(0, 99)}…` : r.how}). --strict fails until the host enforces it; accepting the loss does not satisfy --strict. Drop "${r.constraint}" from required_enforcement or stop building for ${host}.`,
+        });
   return out;
 }

@@ -57,8 +57,8 @@ describe("validation", () => {
     ["duplicate key", { "checker.md": (t) => t.replace("model: fast", "model: fast\nmodel: deep") }, [`checker.md:7:1: error E_YAML Map keys must be unique. ${Y}`]],
     ["front matter never closed", { "checker.md": (t) => t.replace(/\n---\nYou check/, "\nYou check") }, ['checker.md:1:1: error E_NO_FRONT_MATTER front matter is never closed. Add a line "---" after the role\'s fields.']],
     ["no front matter", { "checker.md": () => "just text\n" }, ['checker.md:1:1: error E_NO_FRONT_MATTER a role file must start with YAML front matter. Put a line "---", the role\'s fields, and another "---" before the prompt.']],
-    ["unknown tool", { "checker.md": (t) => t.replace("web-fetch", "webfetch") }, ['checker.md:8:21: error E_ROLE_SCHEMA tools[2]: invalid value. Use one of: "read", "grep", "glob", "edit", "write", "bash", "web-fetch", "web-search", "todo", "ask-human", "spawn-agent".']],
-    ["bad isolation", { "checker.md": (t) => t.replace("isolation: subagent", "isolation: sidecar") }, ['checker.md:4:12: error E_ROLE_SCHEMA isolation: invalid value. Use one of: "subagent", "main".']],
+    ["unknown tool", { "checker.md": (t) => t.replace("web-fetch", "webfetch") }, ['checker.md:8:21: error E_ROLE_SCHEMA tools[2]: "webfetch" is not one of the allowed values. Did you mean "web-fetch"? Use one of: "read", "grep", "glob", "edit", "write", "bash", "web-fetch", "web-search", "todo", "ask-human", "spawn-agent".']],
+    ["bad isolation", { "checker.md": (t) => t.replace("isolation: subagent", "isolation: sidecar") }, ['checker.md:4:12: error E_ROLE_SCHEMA isolation: "sidecar" is not one of the allowed values. Use one of: "subagent", "main".']],
     ["missing field", { "checker.md": (t) => t.replace("done: Every claim is marked verified or wrong, with a source.\n", "") }, ['checker.md:2:1: error E_ROLE_SCHEMA done: missing required field. Add "done" here.']],
     ["unknown role in a stage", { "pipeline.yaml": (t) => t.replace("role: checker", "role: chekcer") }, [
       'checker.md:1:1: error E_ROLE_UNUSED role "checker" runs in no stage. Add a stage with role: checker to pipeline.yaml, or delete the file.',

@@ -88,6 +88,7 @@ export const AntigravityAdapter: Adapter = {
         body: renderOrchestrator(pipeline, vocab),
       },
       rulesFile(pipeline),
+      // Other hosts read AGENTS.md too: installed side by side, they compose one block with an entry each.
       { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } },
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));

@@ -16,6 +16,8 @@ import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript
 export const AUDIT_PATH = ".claude/hooks/harness-audit.mjs";
 /** The enforcement config no audited role may change, whatever its scope. */
 export const AUDIT_PROTECT = [".claude/hooks/**", ".claude/settings.json", ".claude/settings.local.json", ".claude/agents/**", ".claude/commands/**", ".claude/skills/**"];
+/** Claude Code's own worktrees for `isolation: worktree` agents, which may come and go during a stage. */
+export const AUDIT_EXEMPT = [".claude/worktrees/**"];
 
 /** The real-host test that proves the audit (cited in MAPPING.md beside every audit record). */
 export const CLAUDE_AUDIT_PROOFS = {
@@ -23,8 +25,10 @@ export const CLAUDE_AUDIT_PROOFS = {
   "never-write": "claude-code: audit restores what jade's code wrote to tests/ during npm test and fails the stage",
 } as const;
 
+/** Subagent roles that can write. A worktree role works in its own checkout, which this audit of
+ *  the project's tree does not see (and would take for one created path), so it is left out. */
 export function auditedRoles(pipeline: PipelineIR): RoleIR[] {
-  return pipeline.roles.filter((r) => r.isolation === "subagent" && canWrite(r));
+  return pipeline.roles.filter((r) => r.isolation === "subagent" && !r.worktree && canWrite(r));
 }
 
 // stop never blocks on Claude Code (exit 2 would keep the subagent running); report fails closed
@@ -51,15 +55,18 @@ export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered
     path: AUDIT_PATH,
     kind: "text",
     executable: true,
-    text: renderAuditScript(pipeline, { host: "Claude Code", scriptPath: AUDIT_PATH, projectEnv: "CLAUDE_PROJECT_DIR", stopBlocks: false, protect: AUDIT_PROTECT, roles }),
+    text: renderAuditScript(pipeline, { host: "Claude Code", scriptPath: AUDIT_PATH, projectEnv: "CLAUDE_PROJECT_DIR", stopBlocks: false, protect: AUDIT_PROTECT, exempt: AUDIT_EXEMPT, roles }),
   };
   const how = (r: RoleIR) =>
     `${AUDIT_PATH}: tree recorded at SubagentStart (agent_type "${r.id}"); at SubagentStop every change outside the scope, whatever wrote it, is restored, and the orchestrator is told the stage failed (PostToolUse on Agent)`;
   const records: FidelityRecord[] = auditRecords(roles, how);
   const main = pipeline.roles.filter((r) => r.isolation === "main" && canWrite(r)).map((r) => r.id);
+  const worktree = pipeline.roles.filter((r) => r.isolation === "subagent" && r.worktree && canWrite(r)).map((r) => r.id);
   const gaps = [
     ...AUDIT_GAPS.map((g) => `audit: ${g}`),
     ...(main.length ? [`audit: main-session roles (${main.join(", ")}) are not audited: Claude Code marks no stage boundary on the main thread, so the guard is their only layer`] : []),
+    ...(worktree.length ? [`audit: worktree roles (${worktree.join(", ")}) are not audited: they work in their own checkout`] : []),
+    `audit: Claude Code's own worktrees (${AUDIT_EXEMPT.join(", ")}) are not audited: they come and go while other stages run`,
     "audit: a subagent started in the background is audited and restored when it stops, but only a foreground Agent call (run_in_background: false) hands the verdict to the orchestrator",
   ];
   return {

@@ -6,6 +6,8 @@ import { GUARD_PATH } from "./guard.js";
 
 export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r: RoleIR) => string): FidelityRecord[] {
   const out: FidelityRecord[] = [];
+  const scoped = pipeline.policies.scope === "pipeline";
+  const where = (role: RoleIR) => (scoped ? `${GUARD_PATH} in .claude/agents/${role.id}.md${role.isolation === "main" ? ` and /${role.id}` : ""} front matter` : `${GUARD_PATH} on agent_type "${role.id}"`);
   for (const role of pipeline.roles) {
     const rec = (r: Omit<FidelityRecord, "role">) => out.push({ role: role.id, ...r });
     const tools = role.tools.map((t) => CLAUDE_TOOLS[t]).filter(Boolean);
@@ -18,12 +20,12 @@ export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r
     if (!writes) rec({ constraint: "write-scope", level: "native", how: "no file-writing tool", field: "permissions.write" });
     else if (role.isolation === "main")
       rec({ constraint: "write-scope", level: "guard", how: `${GUARD_PATH} (main thread: union of main-session roles)`, loss: "L_MAIN_ROLE_SCOPE", field: "permissions.write" });
-    else rec({ constraint: "write-scope", level: "guard", how: `${GUARD_PATH} on agent_type "${role.id}"`, field: "permissions.write" });
-    rec({ constraint: "never-write", level: writes ? "guard" : "native", how: writes ? `${GUARD_PATH}` : "no file-writing tool", field: "permissions.never_write" });
+    else rec({ constraint: "write-scope", level: "guard", how: where(role), field: "permissions.write" });
+    rec({ constraint: "never-write", level: writes ? "guard" : "native", how: writes ? `${GUARD_PATH} (pipeline never-write at any depth)` : "no file-writing tool", field: "permissions.never_write" });
     if (role.shell) {
-      rec({ constraint: "shell", level: "guard", how: `${GUARD_PATH} (Bash segments; shell writes best effort)`, loss: "L_SHELL_WRITE_GAP", field: "permissions.shell" });
+      rec({ constraint: "shell", level: "guard", how: `${where(role)}: allow = runs without asking, exact argv; what allowed programs write is not seen`, loss: "L_SHELL_WRITE_GAP", field: "permissions.shell" });
     } else rec({ constraint: "shell", level: "native", how: "no Bash tool", field: "tools" });
-    rec({ constraint: "git-deny", level: role.shell ? "native" : "native", how: role.shell ? "settings.json permissions.deny Bash(...) + guard" : "no Bash tool" });
+    rec({ constraint: "git-deny", level: role.shell ? "guard" : "native", how: role.shell ? `${GUARD_PATH}: shell_deny on normalised argv, read-only git only` : "no Bash tool" });
     rec({ constraint: "spawn", level: "native", how: role.canSpawn ? "Agent tool granted" : `disallowedTools: ${SPAWN_TOOL}`, field: "tools" });
     rec({ constraint: "isolation", level: "native", how: role.isolation === "subagent" ? `.claude/agents/${role.id}.md (own context)` : `main session via /${role.id}; also claude --agent ${role.id}` , field: "isolation" });
     const model = modelFor(pipeline, role);
@@ -41,6 +43,11 @@ export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `/${pipeline.name} stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `/${pipeline.name} runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `/${pipeline.name} caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
-  out.push({ role: null, constraint: "git-deny", level: "native", how: "settings.json permissions.deny + guard" });
+  out.push({
+    role: null,
+    constraint: "git-deny",
+    level: "guard",
+    how: scoped ? `${GUARD_PATH} in /${pipeline.name} front matter (orchestrator) and each role's` : `${GUARD_PATH} in settings.json, plus permissions.deny where no allowed command meets it`,
+  });
   return out;
 }

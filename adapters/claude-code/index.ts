@@ -6,7 +6,8 @@ import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
 import { CLAUDE_TOOLS, SPAWN_TOOL } from "./tools.js";
-import { GUARD_KILL_SWITCH_ENV, GUARD_KILL_SWITCH_FILE, GUARD_PATH, GUARD_PATH_GAPS, GUARD_SHELL_GAPS, GUARDED_TOOLS_MATCHER, guardHookCommand, renderGuard } from "./guard.js";
+import { GUARD_GAPS, GUARD_OFF_ENV, GUARD_PATH, ORCHESTRATOR, guardHooks, renderGuard } from "./guard.js";
+import { settingsDenies } from "./settings-rules.js";
 import { claudeFidelity } from "./fidelity.js";
 import { CLAUDE_AUDIT_PROOFS, withClaudeAudit } from "./audit.js";
 import { claudeMd } from "./templates.gen.js";
@@ -37,6 +38,8 @@ function agentFile(pipeline: PipelineIR, role: RoleIR): HostFile {
     ...(role.maxTurns !== undefined ? { maxTurns: role.maxTurns } : {}),
     ...(role.effort ? { effort: role.effort } : {}),
     ...(role.worktree ? { isolation: "worktree" } : {}),
+    // scope pipeline: the role's limits travel with the role (subagent or --agent), nowhere else
+    ...(pipeline.policies.scope === "pipeline" ? { hooks: guardHooks(role.id) } : {}),
   };
   return { path: `.claude/agents/${role.id}.md`, kind: "markdown", frontmatter, body: rolePrompt(pipeline, role, vocabulary) };
 }
@@ -46,29 +49,34 @@ function mainRoleCommand(pipeline: PipelineIR, role: RoleIR): HostFile {
   return {
     path: `.claude/commands/${role.id}.md`,
     kind: "markdown",
-    frontmatter: { description: role.description, "argument-hint": "<what this stage should work on>" },
+    frontmatter: {
+      description: role.description,
+      "argument-hint": "<what this stage should work on>",
+      ...(pipeline.policies.scope === "pipeline" ? { hooks: guardHooks(role.id) } : {}),
+    },
     body,
   };
 }
 
 function settings(pipeline: PipelineIR): HostFile {
   const p = pipeline.policies;
+  const base = { $schema: "https://json.schemastore.org/claude-code-settings.json" };
+  // scope pipeline: settings.json binds every session, so it carries none of the pipeline's limits
+  if (p.scope === "pipeline") return { path: ".claude/settings.json", kind: "json", install: { mode: "merge" }, data: base };
   return {
     path: ".claude/settings.json",
     kind: "json",
     // Shared with the project's own hooks, permissions and env: install merges by key and entry.
     install: { mode: "merge" },
     data: {
-      $schema: "https://json.schemastore.org/claude-code-settings.json",
+      ...base,
       permissions: {
-        allow: p.orchestratorShell.map((c) => `Bash(${c})`),
-        // Only Edit(path) rules are path-matched; Write(path) never matches (§2.5).
-        deny: [...p.shellDeny.map((c) => `Bash(${c})`), ...p.neverWrite.map((g) => `Edit(${g})`)],
+        // Deny beats allow (and a hook's allow): only denies no allowed command could meet. Only
+        // Edit(path) rules are path-matched; Write(path) never matches (§2.5).
+        deny: [...settingsDenies(pipeline).map((c) => `Bash(${c})`), ...p.neverWrite.map((g) => `Edit(${g})`)],
       },
       ...(p.nestedAgents ? {} : { env: { CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH: "1" } }),
-      hooks: {
-        PreToolUse: [{ matcher: GUARDED_TOOLS_MATCHER, hooks: [{ type: "command", command: guardHookCommand(), onFailure: "block", timeout: 10 }] }],
-      },
+      hooks: guardHooks(),
     },
   };
 }
@@ -76,19 +84,23 @@ function settings(pipeline: PipelineIR): HostFile {
 function instructions(pipeline: PipelineIR): HostFile {
   const text = claudeMd({
     title: pipeline.title,
+    rolesDir: pipeline.rolesDir,
     command: pipeline.name,
     argumentHint: pipeline.argumentHint,
     stages: pipeline.stages.map((s) => {
       const role = pipeline.roles.find((r) => r.id === s.role)!;
       return { id: s.id, role: role.id, title: role.title, how: role.isolation === "subagent" ? `subagent \`${role.id}\`` : `main session (\`/${role.id}\`)` };
     }),
+    rulesHeading: pipeline.policies.scope === "pipeline" ? `Rules for every ${pipeline.title} run (/${pipeline.name} and its roles):` : "Rules for every session in this project:",
     rules: [
       ...(pipeline.policies.shellDeny.length ? [`Never run ${pipeline.policies.shellDeny.map((c) => `\`${c}\``).join(", ")}: the human commits.`] : []),
       ...(pipeline.policies.nestedAgents ? [] : ["Subagents never start other agents."]),
     ],
-    guard: GUARD_PATH,
-    killEnv: GUARD_KILL_SWITCH_ENV,
-    killFile: GUARD_KILL_SWITCH_FILE,
+    binding:
+      pipeline.policies.scope === "pipeline"
+        ? `The guard hook \`${GUARD_PATH}\` enforces each role's limits wherever the role runs (a subagent, \`claude --agent <role>\`, its own command) and the orchestrator's while \`/${pipeline.name}\` runs; an ordinary session in this project is not bound.`
+        : `The guard hook \`${GUARD_PATH}\` (wired in \`.claude/settings.json\`) enforces the roles' limits in every session in this project; every main thread counts as the orchestrator.`,
+    killEnv: GUARD_OFF_ENV,
   });
   return { path: "CLAUDE.md", kind: "text", text, install: { mode: "block" } };
 }
@@ -110,7 +122,7 @@ export const ClaudeCodeAdapter: Adapter = {
     "write-scope": "claude-code: guard refuses mica writing src/",
     "never-write": "claude-code: guard refuses jade writing tests/",
     shell: "claude-code: guard refuses onyx (--agent) editing src/ and running commands its shell rules deny",
-    "git-deny": "claude-code: settings.json deny refuses git commit and git push with the guard off",
+    "git-deny": "claude-code: guard refuses git commit and git push for subagent jade",
     spawn: "claude-code: subagent jade cannot start an agent",
     isolation: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
     model: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
@@ -120,7 +132,16 @@ export const ClaudeCodeAdapter: Adapter = {
   lower(pipeline: PipelineIR): Lowered {
     const files: HostFile[] = [
       ...pipeline.roles.map((r) => agentFile(pipeline, r)),
-      { path: `.claude/commands/${pipeline.name}.md`, kind: "markdown", frontmatter: { description: `Run the ${pipeline.title} pipeline: ${pipeline.description}`, "argument-hint": pipeline.argumentHint }, body: renderOrchestrator(pipeline, vocabulary) },
+      {
+        path: `.claude/commands/${pipeline.name}.md`,
+        kind: "markdown",
+        frontmatter: {
+          description: `Run the ${pipeline.title} pipeline: ${pipeline.description}`,
+          "argument-hint": pipeline.argumentHint,
+          ...(pipeline.policies.scope === "pipeline" ? { hooks: guardHooks(ORCHESTRATOR) } : {}),
+        },
+        body: renderOrchestrator(pipeline, vocabulary),
+      },
       ...pipeline.roles.filter((r) => r.isolation === "main" && r.id !== pipeline.name).map((r) => mainRoleCommand(pipeline, r)),
       settings(pipeline),
       { path: GUARD_PATH, kind: "text", text: renderGuard(pipeline), executable: true },
@@ -128,6 +149,6 @@ export const ClaudeCodeAdapter: Adapter = {
     ];
     const fidelity: FidelityRecord[] = claudeFidelity(pipeline, modelFor);
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocabulary)]));
-    return withClaudeAudit(pipeline, { files, fidelity, prompts, gaps: [...GUARD_SHELL_GAPS, ...GUARD_PATH_GAPS].map((g) => `guard: ${g}`) });
+    return withClaudeAudit(pipeline, { files, fidelity, prompts, gaps: GUARD_GAPS.map((g) => `guard: ${g}`) });
   },
 };

@@ -19,6 +19,7 @@ import { roleProfile, type RoleProfile } from "./permissions.js";
 import { planRules, renderRules } from "./rules.js";
 import { launcherPath, renderLauncher } from "./launcher.js";
 import { codexFidelity } from "./fidelity.js";
+import { CODEX_AUDIT_PROOFS, withCodexAudit } from "./audit.js";
 
 export const HOST_ID = "codex";
 /** The orchestrated session's sandbox: Codex's built-in workspace profile (spawned agents inherit it). */
@@ -106,6 +107,7 @@ export const CodexAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: false, perRolePaths: "none", perRoleShell: "none", hooks: true, temperature: false },
   tools: CODEX_TOOLS,
+  auditProofs: CODEX_AUDIT_PROOFS,
   proofs: {
     "write-scope": "codex: jade's launcher refuses writes to tests/, allows src/",
     "git-deny": "codex: rules forbid git commit and git push in a spawned agent",
@@ -125,7 +127,7 @@ export const CodexAdapter: Adapter = {
       ...pipeline.roles
         .filter((r) => r.isolation === "main" && r.id !== pipeline.name)
         .map((r) => skill(r.id, r.description, `Act as ${r.title} in this session for the request you were given.\n\n${rolePrompt(pipeline, r, vocabularyFor(pipeline))}`)),
-      ...(rules.rules.length ? [{ path: rulesPath, kind: "text", text: renderRules(pipeline.title, rules) } as const] : []),
+      ...(rules.rules.length ? [{ path: rulesPath, kind: "text", text: renderRules(pipeline.title, rules, pipeline.rolesDir) } as const] : []),
       ...pipeline.roles.map(
         (r): HostFile => ({
           path: launcherPath(r.id),
@@ -133,6 +135,7 @@ export const CodexAdapter: Adapter = {
           executable: true,
           text: renderLauncher({
             pipelineTitle: pipeline.title,
+            rolesDir: pipeline.rolesDir,
             role: r,
             profile: profiles.get(r.id)!,
             ...(modelFor(pipeline, r) ? { model: modelFor(pipeline, r)! } : {}),
@@ -142,6 +145,6 @@ export const CodexAdapter: Adapter = {
       ),
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocabularyFor(pipeline))]));
-    return { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }), prompts };
+    return withCodexAudit(pipeline, { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }), prompts });
   },
 };

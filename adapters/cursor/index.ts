@@ -67,7 +67,9 @@ export const CursorAdapter: Adapter = {
       ...pipeline.roles.filter((r) => r.isolation === "subagent").map((r) => agentFile(pipeline, r, vocab)),
       { path: `.cursor/commands/${pipeline.name}.md`, kind: "markdown", body: renderOrchestrator(pipeline, vocab) },
       ...pipeline.roles.filter((r) => r.isolation === "main" && r.id !== pipeline.name).map((r) => mainRoleCommand(pipeline, r, vocab)),
+      // Shared with the project's own CLI permissions: install merges by rule.
       { path: ".cursor/cli.json", kind: "json", data: { permissions: { allow: [], deny: perms.deny } }, install: { mode: "merge" } },
+      // Other hosts read AGENTS.md too: installed side by side, they compose one block with an entry each.
       { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } },
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));

@@ -76,6 +76,7 @@ function geminiMd(pipeline: PipelineIR): HostFile {
     `**Gemini CLI:** start the session with \`${LAUNCH}\` (Gemini CLI 0.61 ignores project policies, so without \`--policy\` none of the roles' limits apply), then run \`${pipelineCommand(pipeline)} ${pipeline.argumentHint}\`.`,
     "Subagent roles are in `.gemini/agents/` (acknowledge them once in `/agents`); main-session roles are commands; keep the default approval mode, never `--yolo`.",
   ].join(" ");
+  // A project may keep its own GEMINI.md: harness owns one marked block in it.
   return { path: "GEMINI.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } };
 }
 

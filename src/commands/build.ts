@@ -1,31 +1,36 @@
 // harness build: compile in memory, refuse unsafe targets before touching disk, then write atomically.
-import { applyPlans, planWrite, type PlanProblem, type WritePlan } from "../fileset.js";
+// Quiet by default: one line per host; losses are listed only when the user must act (an unaccepted
+// error, or a warning the previous build did not report, remembered in the manifest), or with -v.
+import path from "node:path";
+import { lossInfo } from "../adapter/fidelity.js";
+import { applyPlans, builtHostFolders, planWrite, type PlanProblem, type WritePlan } from "../fileset.js";
 import { displayPath } from "../load/load.js";
 import { isBlocking } from "../losses.js";
 import { color, out, err } from "../ui.js";
-import { prepare, type CommonOptions } from "./prepare.js";
-import { printLosses, printWarnings } from "./report.js";
+import { commandLine, prepare, type CommonOptions } from "./prepare.js";
+import { acceptanceYaml, lossKey, printHostLosses, printWarnings } from "./report.js";
 import { UsageError } from "../errors.js";
 import { ignoredWarning } from "../gitignore.js";
-import path from "node:path";
 
 export interface BuildOptions extends CommonOptions {
   quiet?: boolean;
   verbose?: boolean;
+  force?: boolean;
 }
 
-/** Returns the exit code: 0 ok, 1 unaccepted error-level losses (files are still written). */
+/** Returns the exit code: 0 ok, 1 unaccepted error-level losses (files are still written, and the summary says so). */
 export async function build(options: BuildOptions): Promise<number> {
   const prepared = await prepare(options);
   const plans: WritePlan[] = [];
   const problems: PlanProblem[] = [];
   for (const o of prepared.outputs) {
-    const plan = planWrite(o.adapter.id, prepared.hostDir(o.adapter.id), o.files);
+    const plan = planWrite(o.adapter.id, prepared.hostDir(o.adapter.id), o.files, { warnings: prepared.warningKeys(o.adapter.id), force: options.force ?? false });
     if ("message" in plan) problems.push(plan);
     else plans.push(plan);
   }
-  if (problems.length) throw new UsageError(problems.map((p) => `${displayPath(p.dir)}: ${p.message}`).join("\n"));
+  if (problems.length) throw new UsageError(problems.map((p) => `${displayPath(p.dir)}: error E_OUT_DIR ${p.message}`).join("\n"));
   applyPlans(plans);
+  const blocking = prepared.losses.filter(isBlocking);
   if (!options.quiet) {
     const ignored = ignoredWarning(prepared.outDir, `Commit it anyway by adding "!/${path.basename(prepared.outDir)}/" after that line, build into another --out, or use \`harness install\` and \`harness check --installed\`.`);
     printWarnings(ignored ? [...prepared.warnings, ignored] : prepared.warnings);
@@ -34,15 +39,38 @@ export async function build(options: BuildOptions): Promise<number> {
       const losses = prepared.losses.filter((l) => l.host === plan.host);
       const count = (s: string) => losses.filter((l) => l.severity === s && !l.accepted).length;
       const accepted = losses.filter((l) => l.accepted).length;
+      const need = count("error") + count("warning");
       out(
-        `${color.bold(plan.host.padEnd(12))} ${displayPath(plan.dir)}: ${o.files.length} files, ${plan.write.length} written, ${plan.unchanged} unchanged, ${plan.remove.length} removed` +
-          color.dim(` · losses: ${count("error")} error, ${count("warning")} warning, ${count("info")} info, ${accepted} accepted (-v lists all)`),
+        `${color.bold(plan.host.padEnd(12))} ${displayPath(plan.dir)}: ${o.files.length + 1} files, ${plan.write.length} written, ${plan.remove.length} removed · ` +
+          (need ? color.yellow(`${count("error")} error, ${count("warning")} warning loss(es)`) : "no unaccepted losses") +
+          color.dim(` (${accepted} accepted, ${count("info")} info${options.verbose ? "" : "; -v lists them"})`),
       );
     }
-    printLosses(prepared.losses, options.verbose ?? false);
+    for (const plan of plans) {
+      const mapping = `${displayPath(plan.dir)}/MAPPING.md`;
+      const losses = prepared.losses.filter((l) => l.host === plan.host);
+      if (options.verbose) printHostLosses(plan.host, mapping, losses, "every loss");
+      else {
+        const fresh = losses.filter((l) => isBlocking(l) || (l.severity === "warning" && !l.accepted && !plan.previousWarnings.includes(lossKey(l))));
+        printHostLosses(plan.host, mapping, fresh, "losses that need you");
+      }
+      for (const rel of plan.stray) err(color.yellow(`${displayPath(path.join(plan.dir, rel))}: warning W_STRAY not written by harness, so harness leaves it alone (and check reports it). Delete it if you do not need it.`));
+    }
+    if (!options.host?.length)
+      for (const folder of builtHostFolders(prepared.outDir).filter((f) => !plans.some((p) => p.host === f.name)))
+        err(color.yellow(`${displayPath(folder.dir)}: warning W_ORPHANED_HOST a harness build for "${folder.host}", which ${displayPath(prepared.pipeline.source.file)} no longer lists under hosts. Delete the folder, or list the host again.`));
   }
-  for (const f of prepared.findings) err(`${color.red("E_FIDELITY")} ${f.message}`);
-  const blocking = prepared.losses.filter(isBlocking);
-  if (blocking.length) err(color.red(`${blocking.length} unaccepted error-level loss(es). Accept each in pipeline.yaml accepted_losses with a reason, or change the role.`));
+  for (const f of prepared.findings) err(color.red(`${f.file}:${f.line}:${f.column}: error E_FIDELITY ${f.message}`));
+  if (blocking.length) {
+    const file = prepared.pipeline.source.file;
+    const hasKey = "accepted_losses" in prepared.pipeline.source.fields;
+    const limits = blocking.every((l) => lossInfo(l.record.loss!).limit);
+    err(color.red(`${blocking.length} unaccepted error-level loss(es).${limits ? " Each is a host limit that no role change fixes." : ""} To accept ${limits ? "them" : "what you cannot fix"}, ${hasKey ? `add under accepted_losses: in ${file}` : `paste into ${file}`} (edit each reason):`));
+    err(acceptanceYaml(blocking, hasKey));
+  }
+  const written = plans.reduce((n, p) => n + p.write.length, 0);
+  if (blocking.length || prepared.findings.length)
+    err(`Exit 1, and ${written} file(s) written: ${plans.length === 1 ? displayPath(plans[0]!.dir) : displayPath(prepared.outDir)} is up to date so you can read ${plans.length === 1 ? "its MAPPING.md" : "each host's MAPPING.md"}; \`${commandLine("check", options)}\` fails until every error-level loss is accepted or fixed.`);
   return blocking.length || prepared.findings.length ? 1 : 0;
 }
+

@@ -12,7 +12,7 @@ import { collectLosses, findings, isBlocking } from "../losses.js";
 import { applyWrites, type ApplyHooks, type Write } from "../install/apply.js";
 import { LOCK_FILE, LOCK_VERSION, readLock, sourceDigest, type Lock } from "../install/lock.js";
 import { pending, planInstall, planUninstall, type FileChange, type HostFiles, type Plan } from "../install/plan.js";
-import { readCurrent } from "../install/safe-path.js";
+import { readCurrent, shownRoot } from "../install/safe-path.js";
 import { color, err, out } from "../ui.js";
 import { resolveHosts } from "./prepare.js";
 import { printWarnings } from "./report.js";
@@ -76,7 +76,7 @@ async function compile(options: InstallOptions, root: string, lock: Lock | null,
   };
 }
 
-const action = (c: FileChange) => (c.before === c.after ? (c.problems.length ? "kept" : "unchanged") : c.before === null ? "create" : c.after === null ? "remove" : "update");
+const action = (c: FileChange) => (c.before === c.after && !c.fixMode ? (c.problems.length ? "kept" : "unchanged") : c.before === null ? "create" : c.after === null ? "remove" : "update");
 
 function writesFor(root: string, plan: Plan): Write[] {
   const writes: Write[] = pending(plan).map((c) => ({ path: c.path, content: c.after, executable: c.executable }));
@@ -99,6 +99,9 @@ function printDiff(root: string, plan: Plan, writes: readonly Write[]): void {
   }
 }
 
+/** Conflicts and files harness does not own stop the whole install; hand edits are kept file by file. */
+const blocked = (plan: Plan) => plan.changes.some((c) => c.problems.some((p) => p.code !== "W_HAND_EDIT"));
+
 function printProblems(root: string, plan: Plan): number {
   let n = 0;
   for (const c of plan.changes)
@@ -110,7 +113,7 @@ function printProblems(root: string, plan: Plan): number {
 }
 
 function json(root: string, plan: Plan, extra: Record<string, unknown>): void {
-  out(JSON.stringify({ ...extra, root: displayPath(root), changes: plan.changes.map((c) => ({ path: c.path, action: action(c), mode: c.mode, hosts: c.hosts, state: c.state, problems: c.problems })), lock: plan.lockAfter === plan.lockBefore ? "unchanged" : plan.lockAfter === null ? "removed" : "written" }, null, 2));
+  out(JSON.stringify({ ...extra, root: shownRoot(root), changes: plan.changes.map((c) => ({ path: c.path, action: action(c), mode: c.mode, hosts: c.hosts, state: c.state, problems: c.problems })), lock: plan.lockAfter === plan.lockBefore ? "unchanged" : plan.lockAfter === null ? "removed" : "written" }, null, 2));
 }
 
 function summary(root: string, hosts: readonly string[], plan: Plan, verb: string): void {
@@ -118,7 +121,7 @@ function summary(root: string, hosts: readonly string[], plan: Plan, verb: strin
     const mine = plan.changes.filter((c) => c.hosts.includes(host));
     const count = (a: string) => mine.filter((c) => action(c) === a).length;
     const shared = mine.filter((c) => c.mode !== "whole").map((c) => `${c.path} (${c.mode === "merge" ? "merged" : "block"})`);
-    out(`${color.bold(host.padEnd(12))} ${verb} ${displayPath(root) || "."}: ${count("create")} created, ${count("update")} updated, ${count("remove")} removed, ${count("unchanged")} unchanged${shared.length ? color.dim(` · shared: ${shared.join(", ")}`) : ""}`);
+    out(`${color.bold(host.padEnd(12))} ${verb} ${shownRoot(root)}: ${count("create")} created, ${count("update")} updated, ${count("remove")} removed, ${count("unchanged")} unchanged${shared.length ? color.dim(` · shared: ${shared.join(", ")}`) : ""}`);
   }
 }
 
@@ -136,6 +139,15 @@ export async function install(options: InstallOptions): Promise<number> {
     if (options.dryRun) {
       if (options.json) json(root, plan, { dryRun: true, hosts: compiled.outputs.map((o) => o.host) });
       else printDiff(root, plan, writes);
+    } else if (blocked(plan)) {
+      // A file harness needs is the project's own, or a key conflicts: installing the rest would
+      // leave a host half installed (agents without their config), so nothing is written.
+      if (options.json) json(root, plan, { dryRun: false, installed: false, hosts: compiled.outputs.map((o) => o.host) });
+      else {
+        printProblems(root, plan);
+        err(color.red("Nothing was installed. Resolve the conflicts above (or use --force to take over conflicting keys), then run harness install again."));
+      }
+      return 1;
     } else {
       applyWrites(root, writes, options.hooks);
       if (options.json) json(root, plan, { dryRun: false, hosts: compiled.outputs.map((o) => o.host) });

@@ -1,6 +1,7 @@
 // The report of `harness check --installed`: each drifted file with what to do about it.
 import path from "node:path";
 import { displayPath } from "../load/load.js";
+import { shownRoot } from "../install/safe-path.js";
 import { LOCK_FILE, type Lock } from "../install/lock.js";
 import type { FileState, Plan } from "../install/plan.js";
 import { color, err, out } from "../ui.js";
@@ -21,7 +22,7 @@ export function driftReport(root: string, plan: Plan, lock: Lock | null, hosts: 
       JSON.stringify(
         {
           ok: drift.length === 0 && lock !== null && blocking === 0,
-          root: displayPath(root) || ".",
+          root: shownRoot(root),
           lock: lock ? shown(LOCK_FILE) : null,
           hosts,
           drift: drift.map((c) => ({ path: shown(c.path), kind: c.state, mode: c.mode, hosts: c.hosts, detail: c.problems.map((p) => ({ line: p.line, column: p.column, message: p.message.replace(/; kept.*$/, "") })) })),
@@ -40,7 +41,7 @@ export function driftReport(root: string, plan: Plan, lock: Lock | null, hosts: 
     }
     if (blocking) err(color.red(`${blocking} unaccepted error-level loss(es). Run \`harness build\` to see them.`));
     if (drift.length) err(`${drift.length} installed file(s) out of sync with ${shown(LOCK_FILE)} and roles/.`);
-    else if (lock && !blocking && !options.quiet) out(`${color.green("ok")} ${hosts.join(", ")} installed in ${displayPath(root) || "."}: ${Object.keys(lock.files).length} files match ${shown(LOCK_FILE)} and roles/`);
+    else if (lock && !blocking && !options.quiet) out(`${color.green("ok")} ${hosts.join(", ")} installed in ${shownRoot(root)}: ${Object.keys(lock.files).length} files match ${shown(LOCK_FILE)} and roles/`);
   }
   return drift.length || !lock || blocking ? 1 : 0;
 }

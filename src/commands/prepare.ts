@@ -7,6 +7,7 @@ import { readPipeline } from "../ir/normalize.js";
 import type { PipelineIR } from "../ir/types.js";
 import { collectLosses, findings, unusedAcceptances, type Finding, type Loss } from "../losses.js";
 import { closest } from "../schema/diagnose.js";
+import { lossKey } from "./report.js";
 
 export interface CommonOptions {
   /** The host registry (adapters/index.ts), passed in by src/cli.ts so src/ never imports adapters/. */
@@ -25,6 +26,14 @@ export interface Prepared {
   warnings: Diagnostic[];
   outDir: string;
   hostDir(host: string): string;
+  /** Unaccepted warning-level losses of a host, as keys the manifest remembers. */
+  warningKeys(host: string): string[];
+}
+
+/** The command the user would type again: `harness build` plus the folders they chose. */
+export function commandLine(command: string, options: Pick<CommonOptions, "roles" | "out">): string {
+  const quote = (s: string) => (/^[\w./@:-]+$/.test(s) ? s : JSON.stringify(s));
+  return ["harness", command, ...(options.roles !== "roles" ? ["--roles", quote(options.roles)] : []), ...(options.out !== "out" ? ["--out", quote(options.out)] : [])].join(" ");
 }
 
 export function resolveHosts(requested: readonly string[] | undefined, pipeline: PipelineIR, registry: AdapterRegistry): string[] {
@@ -56,5 +65,6 @@ export async function prepare(options: CommonOptions): Promise<Prepared> {
     warnings: [...warnings, ...unusedAcceptances(pipeline, hosts, losses)],
     outDir,
     hostDir: (host) => path.join(outDir, host),
+    warningKeys: (host) => losses.filter((l) => l.host === host && l.severity === "warning" && !l.accepted).map(lossKey),
   };
 }

@@ -124,6 +124,7 @@ export function renderAgentsMd(pipeline: PipelineIR, entry: string): string {
   const p = pipeline.policies;
   return agentsMd({
     title: pipeline.title,
+    rolesDir: pipeline.rolesDir,
     description: pipeline.description,
     entry,
     stages: pipeline.stages.map((s) => {

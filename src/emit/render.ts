@@ -1,7 +1,7 @@
 // Stage 5: structured HostFiles → exact bytes. The only place structured text is produced.
-import { stringify as yamlStringify } from "yaml";
 import { stringify as tomlStringify } from "smol-toml";
 import type { HostFile, InstallMode } from "../adapter/types.js";
+import { yaml } from "../load/yaml-lazy.js";
 import { writeBlockYaml } from "./yaml-block.js";
 
 export interface RenderedFile {
@@ -32,7 +32,7 @@ export function renderYaml(data: unknown): string {
   // blockQuote false: multi-line strings are double-quoted with escapes. A block scalar that keeps
   // trailing newlines (`|+`) loses one when a host splits front matter at the closing `---`.
   // writeBlockYaml covers the usual shapes with the same bytes, without yaml's cold start.
-  return writeBlockYaml(data) ?? yamlStringify(data, YAML_OPTIONS);
+  return writeBlockYaml(data) ?? yaml().stringify(data, YAML_OPTIONS);
 }
 
 export const YAML_OPTIONS = { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false, blockQuote: false } as const;

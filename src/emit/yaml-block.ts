@@ -57,8 +57,16 @@ function writeMap(map: Record<string, unknown>, indent: string, out: string[]): 
         out.push(`${k}\n`);
         for (const item of value) {
           const t = leaf(item);
-          if (t === undefined) throw new Unsupported(); // lists of collections
-          out.push(`${indent}  - ${t}\n`);
+          if (t !== undefined) {
+            out.push(`${indent}  - ${t}\n`);
+            continue;
+          }
+          // a map in a list (hooks in Claude Code front matter): its first key on the "- " line
+          if (!isPlainObject(item) || Object.values(item).every((v) => v === undefined)) throw new Unsupported();
+          const inner: string[] = [];
+          writeMap(item, `${indent}    `, inner);
+          inner[0] = `${indent}  - ${inner[0]!.slice(indent.length + 4)}`;
+          out.push(...inner);
         }
       }
     } else if (isPlainObject(value)) {

@@ -8,7 +8,7 @@ import { assertSafe } from "./safe-path.js";
 export interface Write {
   path: string; // POSIX, relative to the root
   content: string | null; // null = remove
-  /** New files only: make it executable. An existing file keeps its own mode. */
+  /** Make it executable. Otherwise an existing file keeps its own mode. */
   executable: boolean;
 }
 
@@ -31,7 +31,7 @@ export function applyWrites(root: string, writes: readonly Write[], hooks: Apply
       const tmp = `${target}.harness-tmp-${tag}`;
       writeFileSync(tmp, w.content);
       staged.push(tmp);
-      if (existsSync(target)) chmodSync(tmp, statSync(target).mode & 0o7777);
+      if (existsSync(target)) chmodSync(tmp, (statSync(target).mode & 0o7777) | (w.executable ? 0o111 : 0));
       else if (w.executable) chmodSync(tmp, 0o755);
     }
     writes.forEach((w, i) => {

@@ -7,7 +7,7 @@ import { formatOf, parseData, renderData } from "./formats.js";
 import { renderLock, sha256, type Lock, type LockEntry } from "./lock.js";
 import { formatPath, mergeData, type Data, type OwnedItem } from "./merge.js";
 import { handEdits, strip } from "./parts.js";
-import { readCurrent } from "./safe-path.js";
+import { isExecutable, readCurrent } from "./safe-path.js";
 import { problemAt, type Problem } from "./locate.js";
 
 /** ok: as harness left it; the rest are what `check --installed` reports as drift. */
@@ -20,6 +20,8 @@ export interface FileChange {
   before: string | null;
   after: string | null; // null = remove
   executable: boolean;
+  /** Same bytes, but an executable harness file lost its executable bit. */
+  fixMode?: true;
   state: FileState;
   /** Why harness left the file as it is (hand edits, conflicts, a file it does not own). */
   problems: Problem[];
@@ -38,7 +40,7 @@ export interface HostFiles {
 }
 
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-const changed = (c: FileChange) => c.before !== c.after;
+const changed = (c: FileChange) => c.before !== c.after || c.fixMode === true;
 
 interface Wanted {
   mode: InstallMode;
@@ -150,17 +152,16 @@ export function planInstall(input: InstallInput): Plan {
     }
     files[path] = placed.entry;
     const executable = placed.entry.mode === "whole" && placed.entry.executable === true;
-    if (state === "ok" && placed.text !== current) state = "outdated";
-    if (state === "ok" && old && placed.entry.mode === "whole" && Boolean(old.mode === "whole" && old.executable) !== executable) state = "outdated";
-    changes.push({ path, mode: w.mode.mode, hosts, before: current, after: placed.text, executable, state, problems: [] });
+    const fixMode = executable && current !== null && !isExecutable(root, path);
+    if (state === "ok" && (placed.text !== current || fixMode)) state = "outdated";
+    changes.push({ path, mode: w.mode.mode, hosts, before: current, after: placed.text, executable, ...(fixMode ? { fixMode: true as const } : {}), state, problems: [] });
   }
   for (const [path, old] of Object.entries(lock?.files ?? {})) {
     if (want.has(path)) continue;
     changes.push(removal(root, path, old, force, old.hosts, files));
   }
   changes.sort(byPath);
-  const hosts = [...new Set([...input.outputs.map((o) => o.host)])].sort();
-  return { ...finish(lock, Object.keys(files).length ? { ...input.header, hosts, files } : null), changes };
+  return { ...finish(lock, Object.keys(files).length ? { ...input.header, hosts: hostsOf(files), files } : null), changes };
 }
 
 /** Take out the parts of `old` that only hosts in `drop` own; keeps hand-edited parts unless force. */
@@ -209,9 +210,11 @@ export function planUninstall(root: string, lock: Lock, hosts: readonly string[]
     .map(([path, old]) => (old.hosts.some((h) => hosts.includes(h)) ? removal(root, path, old, force, hosts, files) : ((files[path] = old), null)))
     .filter((c): c is FileChange => c !== null)
     .sort(byPath);
-  const remaining = lock.hosts.filter((h) => !hosts.includes(h));
-  return { ...finish(lock, Object.keys(files).length ? { ...lock, hosts: remaining, files } : null), changes };
+  return { ...finish(lock, Object.keys(files).length ? { ...lock, hosts: hostsOf(files), files } : null), changes };
 }
+
+/** The installed hosts are those owning something, including parts kept because they were edited by hand. */
+const hostsOf = (files: Record<string, LockEntry>) => [...new Set(Object.values(files).flatMap((e) => e.hosts))].sort();
 
 function finish(lock: Lock | null, next: Lock | null): Omit<Plan, "changes"> {
   return { lock: next, lockBefore: lock ? renderLock(lock) : null, lockAfter: next ? renderLock(next) : null };

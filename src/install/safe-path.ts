@@ -45,3 +45,6 @@ export function isExecutable(root: string, rel: string): boolean {
   const file = path.join(root, rel);
   return process.platform !== "win32" && existsSync(file) && (statSync(file).mode & 0o111) !== 0;
 }
+
+/** The project root as the user named it: "." for the current folder. */
+export const shownRoot = (root: string) => (path.resolve(root) === process.cwd() ? "." : path.relative(process.cwd(), root).startsWith("..") ? root : path.relative(process.cwd(), root));

@@ -78,8 +78,9 @@ function addInto(tree: Data, path: readonly string[], key: string, value: unknow
 
 export function tomlEdit(text: string, before: Data, after: Data): string | null {
   if (text.includes("\r")) return null;
-  const lines = text.split("\n");
-  const trailing = lines[lines.length - 1] === "" ? lines.pop() : undefined;
+  const trailing = text.endsWith("\n");
+  const lines = text === "" ? [] : text.split("\n");
+  if (trailing) lines.pop();
   const secs = sections(lines);
   if (!secs) return null;
   const remove = new Set<number>();
@@ -128,10 +129,10 @@ export function tomlEdit(text: string, before: Data, after: Data): string | null
   walk([], before, after);
   if (!ok) return null;
 
-  // Cut the blank lines that only separated a removed run of sections at the end of the file.
+  // Appended tables follow exactly one blank line; cut it with a removed run that ends the file.
   let last = lines.length - 1;
   while (last >= 0 && remove.has(last)) last--;
-  if (last < lines.length - 1) while (last >= 0 && lines[last]!.trim() === "") remove.add(last--);
+  if (last < lines.length - 1 && last >= 0 && lines[last]!.trim() === "") remove.add(last);
 
   const out: string[] = [...(insertAfter.get(-1) ?? [])];
   lines.forEach((line, i) => {
@@ -139,11 +140,10 @@ export function tomlEdit(text: string, before: Data, after: Data): string | null
     out.push(...(insertAfter.get(i) ?? []));
   });
   let result = out.join("\n");
-  if (trailing !== undefined || out.length) result += "\n";
-  if (result.trim() === "") result = "";
+  if (trailing || out.length) result += "\n";
   if (Object.keys(appendix).length) {
     const extra = tomlStringify(appendix);
-    result = `${result}${result === "" || result.endsWith("\n\n") ? "" : "\n"}${extra.endsWith("\n") ? extra : `${extra}\n`}`;
+    result = `${result}${result === "" ? "" : "\n"}${extra.endsWith("\n") ? extra : `${extra}\n`}`;
   }
   try {
     return deepEqual(tomlParse(result), after) ? result : null;

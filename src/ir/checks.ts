@@ -70,7 +70,8 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
   for (const id of ctx.allRoleIds)
     if (!stagesByRole.has(id)) {
       const role = roleById.get(id);
-      const file = role?.loaded.source.file ?? id;
+      // A role file whose front matter did not load still has a path next to pipeline.yaml.
+      const file = role?.loaded.source.file ?? `${src.file.replace(/[^/]*$/, "")}${id}.md`;
       err("E_ROLE_UNUSED", { file, line: 1, column: 1 }, "", `role "${id}" runs in no stage. Add a stage with role: ${id} to pipeline.yaml, or delete the file.`);
     }
 
@@ -85,7 +86,7 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
   pipeline.checks.forEach((check, i) => {
     stageRef(check.after, ["checks", i, "after"], "check runs after");
     if (check.command && !(check.command in pipeline.commands))
-      err("E_UNKNOWN_COMMAND", locate(src, ["checks", i, "command"]), `checks[${i}].command`, `no command "${check.command}". Define it under "commands".`);
+      err("E_UNKNOWN_COMMAND", locate(src, ["checks", i, "command"]), `checks[${i}].command`, `no command "${check.command}": a check's command names an entry under "commands:", not a shell command. ${suggest(check.command, Object.keys(pipeline.commands))}Add commands: { ${check.command}: { run: "<shell command>", description: "…" } }${Object.keys(pipeline.commands).length ? `, or name one of: ${Object.keys(pipeline.commands).join(", ")}` : ""}.`);
     if (check.on_failure !== "human") {
       stageRef(check.on_failure, ["checks", i, "on_failure"], "on_failure route");
       const from = stageIds.indexOf(check.after);
@@ -168,12 +169,12 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
         err("E_UNKNOWN_HOST", locate(src, ["hosts", host], true), `hosts.${host}`, `no adapter "${host}". ${suggest(host, ctx.knownHosts)}Known hosts: ${ctx.knownHosts.join(", ")}.`);
     pipeline.accepted_losses.forEach((loss, i) => {
       if (!ctx.knownHosts!.includes(loss.host))
-        err("E_UNKNOWN_HOST", locate(src, ["accepted_losses", i, "host"]), `accepted_losses[${i}].host`, `no adapter "${loss.host}". Known hosts: ${ctx.knownHosts!.join(", ")}.`);
+        err("E_UNKNOWN_HOST", locate(src, ["accepted_losses", i, "host"]), `accepted_losses[${i}].host`, `no adapter "${loss.host}". ${suggest(loss.host, ctx.knownHosts!)}Known hosts: ${ctx.knownHosts!.join(", ")}.`);
     });
   }
   pipeline.accepted_losses.forEach((loss, i) => {
     if (loss.role && !ctx.allRoleIds.includes(loss.role))
-      err("E_UNKNOWN_ROLE", locate(src, ["accepted_losses", i, "role"]), `accepted_losses[${i}].role`, `no role "${loss.role}". Roles: ${ctx.allRoleIds.join(", ")}.`);
+      err("E_UNKNOWN_ROLE", locate(src, ["accepted_losses", i, "role"]), `accepted_losses[${i}].role`, `no role "${loss.role}". ${suggest(loss.role!, ctx.allRoleIds)}Roles: ${ctx.allRoleIds.join(", ")}.`);
   });
   return out;
 }

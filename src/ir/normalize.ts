@@ -4,6 +4,7 @@ import { loadProject } from "../load/load.js";
 import { fieldPositions } from "../load/yaml-source.js";
 import { CANONICAL_TOOLS, ID_PATTERN } from "../schema/vocabulary.js";
 import { checkProgram, expandEntry } from "./checks.js";
+import { pathWarnings } from "./paths.js";
 import { hopNeed } from "./hops.js";
 import type { PipelineIR, RoleIR, StageIR } from "./types.js";
 import { validateProject, type ValidProject } from "./validate.js";
@@ -25,6 +26,7 @@ export function readPipeline(dir: string, options: ReadOptions = {}): ReadResult
   if (valid)
     diagnostics.push(
       ...checkProgram({ project: valid, pipelineSource: project.pipeline, allRoleIds: project.roleIds.filter((id) => ID_PATTERN.test(id)), knownHosts: options.knownHosts }),
+      ...pathWarnings(valid, project.pipeline, options.cwd),
     );
   const sorted = sortDiagnostics(diagnostics);
   if (!valid || sorted.some((d) => d.severity === "error")) throw new InputError(sorted.filter((d) => d.severity === "error").concat(sorted.filter((d) => d.severity !== "error")));
@@ -134,8 +136,17 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
       scope: p.policies.scope,
     },
     hosts: Object.fromEntries(Object.entries(p.hosts).sort(([a], [b]) => a.localeCompare(b)).map(([id, h]) => [id, { models: { ...(h?.models ?? {}) } }])),
-    acceptedLosses: p.accepted_losses.map((l, index) => ({ host: l.host, ...(l.role ? { role: l.role } : {}), constraint: l.constraint, reason: l.reason, index })),
+    acceptedLosses: p.accepted_losses.map((l, index) => ({ host: l.host, ...(l.role ? { role: l.role } : {}), constraint: l.constraint, ...(l.loss ? { loss: l.loss } : {}), reason: l.reason, index })),
     requiredEnforcement: [...new Set(p.required_enforcement)],
     source: { file: pipelineFile, fields: pipelineFields },
+    rolesDir: rolesFolder(pipelineFile),
   };
+}
+
+/** The roles folder relative to the working directory; only its name when it lies elsewhere (no absolute paths in output). */
+export function rolesFolder(pipelineFile: string): string {
+  const parts = pipelineFile.split("/").slice(0, -1);
+  const dir = pipelineFile.startsWith("/") || /^[A-Za-z]:/.test(pipelineFile) ? parts.slice(-1) : parts;
+  const shown = dir.join("/").replace(/[`\u0000-\u001f\u007f]/g, "");
+  return shown ? `${shown}/` : "./";
 }

@@ -117,6 +117,8 @@ export interface AcceptedLossIR {
   host: string;
   role?: string;
   constraint: string;
+  /** Only this loss code (accepted_losses[].loss); every code of the constraint when absent. */
+  loss?: string;
   reason: string;
   index: number;
 }
@@ -140,4 +142,6 @@ export interface PipelineIR {
   acceptedLosses: readonly AcceptedLossIR[];
   requiredEnforcement: readonly Constraint[];
   source: SourceRef;
+  /** The roles folder as generated files name it ("roles/", "agents/"): where to make changes. */
+  rolesDir: string;
 }

@@ -42,7 +42,7 @@ export function loadProject(dir: string, cwd = process.cwd()): LoadedProject {
         code: "E_ROLES_DIR",
         severity: "error",
         position: { file: dirShown, line: 1, column: 1 },
-        message: `cannot read the roles folder. Pass --roles with a folder that holds ${PIPELINE_FILE} and one .md file per role.`,
+        message: `cannot read the roles folder. Run \`harness init${dirShown === "roles" ? "" : ` --roles ${dirShown}`}\` to write a starter pipeline there, or pass --roles with a folder that holds ${PIPELINE_FILE} and one .md file per role.`,
       },
     ]);
   }

@@ -6,7 +6,8 @@
 // js-yaml read. Anything else, every error, and every `locate()` goes through yaml's
 // position-aware Document, so diagnostics are located as before.
 import { load as loadFast, FAILSAFE_SCHEMA, Type } from "js-yaml";
-import { LineCounter, parseDocument, isMap, isSeq, isScalar, isPair, type Document, type Node } from "yaml";
+import type { Document, LineCounter, Node } from "yaml";
+import { yaml } from "./yaml-lazy.js";
 import type { Diagnostic, SourcePosition } from "../errors.js";
 
 type Position = { line: number; column: number };
@@ -44,6 +45,7 @@ export function parseYamlSource(file: string, text: string, lineOffset: number):
 }
 
 function compose(text: string): { doc: Document; lineCounter: LineCounter } {
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   return { doc, lineCounter };
@@ -238,6 +240,7 @@ function firstLine(message: string): string {
 
 /** The position of the deepest node that exists along `path`; the key itself when `atKey`. */
 export function locate(source: YamlSource, path: readonly PropertyKey[], atKey = false): SourcePosition {
+  const { isMap, isSeq, isScalar, isPair } = yaml();
   let node: unknown = source.doc.contents;
   let best: Node | null = (node as Node) ?? null;
   let keyNode: Node | null = null;
@@ -265,6 +268,7 @@ export function locate(source: YamlSource, path: readonly PropertyKey[], atKey =
 /** Positions of every map key, by dotted path, for later diagnostics (losses name the field). */
 export function fieldPositions(source: YamlSource): Record<string, Position> {
   if (source.scanned) return { ...source.scanned };
+  const { isMap, isScalar, isPair } = yaml();
   const out: Record<string, Position> = {};
   const walk = (node: unknown, prefix: string, depth: number) => {
     if (!isMap(node) || depth > 3) return;

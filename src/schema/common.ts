@@ -20,6 +20,8 @@ export function globProblem(value: string): string | undefined {
   if (value.split("/").some((seg) => seg === ".."))
     return `"${value}" leaves the repository through ".."; write a path inside the repository`;
   if (value.startsWith("./")) return `"${value}" starts with "./"; write it without the "./" prefix`;
+  if (value.endsWith("/"))
+    return `"${value}" ends with "/", so it names no file and gives a write scope of nothing; write "${value}**" for everything in the folder`;
   if (value.startsWith("!")) return `negated glob "${value}"; list it under never_write instead`;
   if (/\{[^}]*$/.test(value) || /\[[^\]]*$/.test(value))
     return `unclosed brace or bracket in "${value}"; close it or escape it`;

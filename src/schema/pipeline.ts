@@ -1,6 +1,12 @@
 import * as z from "zod";
 import { CommandPattern, Glob, Id, NonEmptyText } from "./common.js";
-import { CONSTRAINTS, MODEL_TIERS, TEMPERATURES } from "./vocabulary.js";
+import { LOSS_CODES } from "../adapter/fidelity.js";
+import { CONSTRAINTS, ID_PATTERN, MODEL_TIERS, TEMPERATURES } from "./vocabulary.js";
+
+/** A check's `command` names an entry under `commands:`; people write a shell command here first. */
+const CommandRef = z.string().regex(ID_PATTERN, {
+  message: 'names an entry under "commands:", not a shell command. Add e.g. commands: { test: { run: "npm test", description: "run the tests" } } and write command: test',
+});
 
 export const Artifact = z
   .object({
@@ -48,7 +54,7 @@ export const Check = z
     after: Id,
     description: NonEmptyText,
     /** A deterministic command from `commands`; without one the orchestrator judges the role's report. */
-    command: Id.optional(),
+    command: CommandRef.optional(),
     expect: z.enum(["pass", "fail"]).default("pass"),
     /** How many times the check may be retried after its stage is rerun. */
     retries: z.number().int().min(0).max(10).default(1),
@@ -103,7 +109,9 @@ export const AcceptedLoss = z
   .object({
     host: Id,
     role: Id.optional(),
-    constraint: Id,
+    constraint: z.enum(CONSTRAINTS),
+    /** Only this loss code; without it the entry accepts every loss of the constraint. */
+    loss: z.enum(Object.keys(LOSS_CODES) as [keyof typeof LOSS_CODES, ...(keyof typeof LOSS_CODES)[]]).optional(),
     reason: NonEmptyText,
   })
   .strict();

@@ -2,6 +2,7 @@
 import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 import { ClaudeCodeAdapter } from "../../adapters/claude-code/index.js";
+import { patternsMeet } from "../../adapters/claude-code/settings-rules.js";
 import { compileHost } from "../../src/compile.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { MINI_ROLES, PEBBLE_ROLES } from "../helpers/cli.js";
@@ -58,15 +59,49 @@ describe.each([
     for (const role of pipeline.roles.filter((r) => r.isolation === "subagent")) expect(body).toContain(`subagent_type "${role.id}"`);
   });
 
-  it("settings.json denies every global command and path, and wires the guard to block on failure", () => {
+  it("scope pipeline: settings.json binds nobody; each role, the entry command and each main-session command carry the guard", () => {
+    expect(pipeline.policies.scope).toBe("pipeline");
+    // nothing in settings.json limits a session: no permissions, no env, no PreToolUse (the stage-end
+    // audit's SubagentStart/Stop hooks act on pipeline roles only)
     const settings = JSON.parse(file(".claude/settings.json"));
-    for (const c of pipeline.policies.shellDeny) expect(settings.permissions.deny).toContain(`Bash(${c})`);
+    expect(Object.keys(settings).filter((k) => k !== "$schema" && k !== "hooks")).toEqual([]);
+    expect(settings.hooks?.PreToolUse).toBeUndefined();
+    const hookOf = (p: string) => {
+      const hooks = (splitFrontMatter(file(p)).data as { hooks?: { PreToolUse: { matcher: string; hooks: { type: string; command: string; onFailure: string }[] }[] } }).hooks;
+      expect(hooks, p).toBeDefined();
+      const entry = hooks!.PreToolUse[0]!;
+      expect(entry.matcher).toBe("*");
+      expect(entry.hooks[0]).toMatchObject({ type: "command", onFailure: "block" });
+      return entry.hooks[0]!.command;
+    };
+    for (const role of pipeline.roles) expect(hookOf(`.claude/agents/${role.id}.md`)).toContain(`.claude/hooks/harness-guard.mjs" ${role.id};`);
+    for (const role of pipeline.roles.filter((r) => r.isolation === "main")) expect(hookOf(`.claude/commands/${role.id}.md`)).toContain(`harness-guard.mjs" ${role.id};`);
+    expect(hookOf(`.claude/commands/${pipeline.name}.md`)).toContain('harness-guard.mjs" @orchestrator;');
+    expect(file("CLAUDE.md")).toContain("an ordinary session in this project is not bound");
+    expect(file("CLAUDE.md")).not.toMatch(/harness-guard\.off/);
+  });
+
+  it("scope repository: one settings.json hook, and no deny that an allowed command could meet", () => {
+    const repo = compileHost({ ...pipeline, policies: { ...pipeline.policies, scope: "repository" } }, ClaudeCodeAdapter);
+    const settings = JSON.parse(repo.files.find((f) => f.path === ".claude/settings.json")!.content);
     for (const g of pipeline.policies.neverWrite) expect(settings.permissions.deny).toContain(`Edit(${g})`);
     expect(settings.permissions.deny.some((r: string) => r.startsWith("Write("))).toBe(false);
+    expect(settings.permissions.allow).toBeUndefined();
+    const allowed = [...pipeline.policies.orchestratorShell, ...pipeline.commands.map((c) => c.run), ...pipeline.roles.flatMap((r) => r.shell?.allow ?? [])];
+    for (const rule of settings.permissions.deny.filter((r: string) => r.startsWith("Bash("))) {
+      const d = rule.slice(5, -1);
+      expect(pipeline.policies.shellDeny).toContain(d);
+      for (const a of allowed) expect(patternsMeet(d, a), `${rule} shadows ${a}`).toBe(false);
+    }
+    if (pipeline.policies.orchestratorShell.includes("git stash push *")) {
+      expect(settings.permissions.deny).not.toContain("Bash(git stash *)");
+      expect(settings.permissions.deny).toContain("Bash(git push *)");
+    }
     const hook = settings.hooks.PreToolUse[0];
-    for (const tool of ["Write", "Edit", "NotebookEdit", "Bash", "Agent"]) expect(hook.matcher.split("|")).toContain(tool);
+    expect(hook.matcher).toBe("*");
     expect(hook.hooks[0]).toMatchObject({ type: "command", onFailure: "block" });
-    expect(hook.hooks[0].command).toContain(".claude/hooks/harness-guard.mjs");
+    expect(hook.hooks[0].command).toMatch(/harness-guard\.mjs"; rc=/);
+    for (const f of repo.files.filter((x) => x.path.startsWith(".claude/agents/") || x.path.startsWith(".claude/commands/"))) expect(splitFrontMatter(f.content).data, f.path).not.toHaveProperty("hooks");
   });
 
   it("CLAUDE.md points at the entry command", () => {

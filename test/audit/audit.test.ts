@@ -226,6 +226,21 @@ describe("stage-end audit script", () => {
     }
   });
 
+  it("paths the host manages itself (exempt) are left alone", () => {
+    const r = makeRepo(BASE, { scriptText: script({ exempt: [".claude/worktrees/**"] }) });
+    try {
+      r.start("ex", "jade");
+      r.put(".claude/worktrees/other/tests/x.test.ts", "another agent's worktree\n");
+      r.put("tests/y.test.ts", "y\n");
+      r.stop("ex", "jade");
+      expect(r.exists(".claude/worktrees/other/tests/x.test.ts")).toBe(true);
+      expect(r.exists("tests/y.test.ts")).toBe(false);
+      expect(r.report("ex").stderr).not.toContain("worktrees");
+    } finally {
+      r.cleanup();
+    }
+  });
+
   it("roles it does not audit and agents that are not roles pass through without a snapshot", () =>
     withRepo(BASE, (r) => {
       expect(r.run("start", { agent_id: "e1", agent_type: "Explore" }).code).toBe(0);

@@ -16,7 +16,7 @@ export const SHELL_DENY = [
   "git stash *",
 ];
 export const ORCHESTRATOR_SHELL = ["git stash push *"];
-export const GLOBAL_NEVER_WRITE = [".git/**"];
+export const GLOBAL_NEVER_WRITE = [".git/**", "CLAUDE.md"];
 
 export const TEST_GLOBS = ["test/**", "tests/**", "**/__tests__/**", "**/*.test.*", "**/*.spec.*"];
 export const CODE_GLOBS = ["src/**", "lib/**", "app/**"];
@@ -142,6 +142,7 @@ export function pebble(overrides: Partial<PipelineIR["policies"]> = {}, roles: R
       orchestratorShell: ORCHESTRATOR_SHELL,
       nestedAgents: false,
       maxHops: 20,
+      scope: "pipeline",
       ...overrides,
     },
     hosts: {},

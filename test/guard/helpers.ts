@@ -4,26 +4,37 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { GUARD_RUNTIME_SOURCE } from "../../adapters/claude-code/guard-runtime.js";
-import { GUARD_PATH, compileGuardPolicy, renderGuard } from "../../adapters/claude-code/guard.js";
+import { CLAUDE_GUARD_CALL } from "../../adapters/claude-code/guard-runtime.js";
+import { GUARD_PATH, compileClaudePolicy, renderGuard } from "../../adapters/claude-code/guard.js";
+import { GUARD_RUNTIME } from "../../src/adapter/guard/render.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 
 export interface Decision {
-  kind: "allow" | "ask" | "block" | "off";
+  kind: "allow" | "ask" | "deny" | "none";
   reason?: string;
 }
-export type Decide = (raw: string, env?: Record<string, string | undefined>, scriptProject?: string) => Decision;
+/** raw hook input, env, the hook's argument (role id, "@orchestrator" or none), the script's project */
+export type Decide = (raw: string, env?: Record<string, string | undefined>, as?: string | null, scriptProject?: string) => Decision;
 
+type Call = Record<string, unknown> | string;
 /** The runtime evaluated in this process against the compiled policy of `pipeline`. */
 export function inProcess(pipeline: PipelineIR): Decide {
-  const policy = compileGuardPolicy(pipeline);
+  const policy = compileClaudePolicy(pipeline);
   // The same text the script embeds; `fs` and `path` are its only free variables.
-  const factory = new Function("fs", "path", `${GUARD_RUNTIME_SOURCE}\nreturn decide;`) as (
+  const factory = new Function("fs", "path", `${GUARD_RUNTIME}\n${CLAUDE_GUARD_CALL}\nreturn { guardDecide, ccCall };`) as (
     f: typeof fs,
     p: typeof path,
-  ) => (policy: unknown, raw: string, env: Record<string, string | undefined>, scriptProject?: string) => Decision;
-  const decide = factory(fs, path);
-  return (raw, env = {}, scriptProject) => decide(policy, raw, env, scriptProject);
+  ) => { guardDecide: (policy: unknown, call: Call) => Decision; ccCall: (raw: string, env: Record<string, string | undefined>, as: string | null, sp: string | null) => Call };
+  const rt = factory(fs, path);
+  return (raw, env = {}, as = null, scriptProject) => {
+    const call = rt.ccCall(raw, env, as ?? null, scriptProject ?? null);
+    if (typeof call === "string") return { kind: "deny", reason: `harness guard: ${call}; refusing (fail closed).` };
+    try {
+      return rt.guardDecide(policy, call);
+    } catch (e) {
+      return { kind: "deny", reason: `harness guard: internal error (${(e as Error).message}); refusing (fail closed).` };
+    }
+  };
 }
 
 export interface Project {
@@ -126,8 +137,8 @@ export function guardEnv(project: string, extra: Record<string, string> = {}): N
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.homedir(), CLAUDE_PROJECT_DIR: project, ...extra };
 }
 
-export function runGuard(script: string, input: unknown, env: NodeJS.ProcessEnv): Promise<RunResult> {
+export function runGuard(script: string, input: unknown, env: NodeJS.ProcessEnv, as?: string | null): Promise<RunResult> {
   const text = typeof input === "string" ? input : JSON.stringify(input);
   const dir = env.CLAUDE_PROJECT_DIR;
-  return runProcess(process.execPath, [script], text, env, dir && fs.existsSync(dir) ? dir : undefined);
+  return runProcess(process.execPath, as ? [script, as] : [script], text, env, dir && fs.existsSync(dir) ? dir : undefined);
 }

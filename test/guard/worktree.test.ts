@@ -40,22 +40,22 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const write = (file: string, role = "jade", cwd = project) =>
-  decide(JSON.stringify(payload({ tool: "Write", input: { file_path: file, content: "" }, role, cwd })), { CLAUDE_PROJECT_DIR: project });
+  decide(JSON.stringify(payload({ tool: "Write", input: { file_path: file, content: "" }, role, cwd })), { CLAUDE_PROJECT_DIR: project }, role ?? "@orchestrator");
 
 describe("git worktrees", () => {
   it("a worktree beside the project: the role's scope applies from its root", () => {
     expect(write(path.join(sibling, "src/b.ts")).kind).toBe("allow");
-    expect(write(path.join(sibling, "tests/a.test.ts"))).toMatchObject({ kind: "block", reason: expect.stringMatching(/may not write tests\/a\.test\.ts \(in worktree proj-wt\) \(never-write: artifact tests\)/) });
-    expect(write(path.join(sibling, ".git"))).toMatchObject({ kind: "block", reason: expect.stringMatching(/never-write: \.git\/\*\*/) });
-    expect(write(path.join(sibling, ".claude/hooks/harness-guard.off")).kind).toBe("block");
+    expect(write(path.join(sibling, "tests/a.test.ts"))).toMatchObject({ kind: "deny", reason: expect.stringMatching(/may not write tests\/a\.test\.ts \(in worktree proj-wt\) \(never-write: artifact tests\)/) });
+    expect(write(path.join(sibling, ".git"))).toMatchObject({ kind: "deny", reason: expect.stringMatching(/never-write: \.git\/\*\*/) });
+    expect(write(path.join(sibling, ".claude/hooks/harness-guard.off")).kind).toBe("deny");
   });
   it("a worktree under .claude/worktrees", () => {
     expect(write(path.join(inner, "src/b.ts"), "jade", inner).kind).toBe("allow");
-    expect(write(path.join(inner, "README.md"), "jade", inner).kind).toBe("block");
-    const sh = decide(JSON.stringify(payload({ tool: "Bash", input: { command: "echo x > tests/a.test.ts" }, role: "jade", cwd: inner })), { CLAUDE_PROJECT_DIR: project });
-    expect(sh.kind).toBe("block");
+    expect(write(path.join(inner, "README.md"), "jade", inner).kind).toBe("deny");
+    const sh = decide(JSON.stringify(payload({ tool: "Bash", input: { command: "echo x > tests/a.test.ts" }, role: "jade", cwd: inner })), { CLAUDE_PROJECT_DIR: project }, "jade");
+    expect(sh.kind).toBe("deny");
   });
   it("a folder that only claims to be a worktree stays outside the project", () => {
-    expect(write(path.join(forged, "src/b.ts"))).toMatchObject({ kind: "block", reason: expect.stringMatching(/outside the project directory/) });
+    expect(write(path.join(forged, "src/b.ts"))).toMatchObject({ kind: "deny", reason: expect.stringMatching(/outside the project directory/) });
   });
 });

@@ -112,3 +112,68 @@ describe.concurrent("claude-code: the stage-end audit", () => {
     }
   });
 });
+
+describe.concurrent("codex: the stage-end audit", () => {
+  const shell = (p: string, cmd: string) => (req: ModelRequest): Step =>
+    req.tools.includes("exec_command") ? { tool: "exec_command", input: { cmd, workdir: p } } : { tool: "shell", input: { command: ["bash", "-lc", cmd], workdir: p } };
+  const agentId = (req: ModelRequest) => JSON.stringify(req.body).match(/agent_id\\?"\s*:\s*\\?"([0-9a-f-]+)/)?.[1] ?? "missing";
+  /** the orchestrator spawning jade and waiting for it */
+  const main: Conversation = {
+    name: "main",
+    steps: [
+      { tool: "spawn_agent", namespace: "multi_agent_v1", input: { message: "Implement src/index.mjs.", agent_type: "jade", fork_turns: "none" } },
+      (req) => ({ tool: "wait_agent", namespace: "multi_agent_v1", input: { targets: [agentId(req)], timeout_ms: 60000 } }),
+    ],
+  };
+  const put = (p: string, rel: string, content: string) => shell(p, `cat > ${rel} <<'HARNESS_EOF'\n${content}HARNESS_EOF`);
+  const run = async (jade: (p: string) => ((req: ModelRequest) => Step)[]) =>
+    runCodexScripted({
+      bin: hostBin("codex"),
+      tree: await emittedTree("codex"),
+      timeoutMs: 120_000,
+      files: SCENE,
+      setup: commitScene,
+      // hooks need trust; a fresh scratch HOME has none (see adapters/codex/audit.ts)
+      args: ["--dangerously-bypass-hook-trust"],
+      script: (p) => [{ name: "jade", when: "You are Jade", steps: jade(p) }, main],
+    });
+
+  it("codex: audit restores what a spawned jade's code wrote to tests/ and fails the stage", async () => {
+    const r = await run((p) => [put(p, "src/index.mjs", SNEAKY), shell(p, "npm test")]);
+    try {
+      const why = explain(r);
+      expect(r.stub.log.some((l) => l.conversation === "jade" && l.step === 2), `jade did not finish\n${why}`).toBe(true);
+      // npm test ran jade's code (the audit's report below shows what it wrote)
+      expect(results(r), why).toMatch(/# pass 1/);
+      expect(r.exists("tests/injected.test.mjs"), why).toBe(false);
+      expect(read(r, "tests/index.test.mjs"), why).toBe(ORIGINAL_TEST);
+      expect(read(r, "src/index.mjs"), why).toBe(SNEAKY);
+      const told = lastOf(r, "main");
+      expect(told, why).toContain("harness audit: stage FAILED: jade");
+      expect(told, why).toContain("tests/injected.test.mjs (created; removed)");
+      expect(told, why).toContain("tests/index.test.mjs (modified; restored)");
+      expect(git(r.env.project, "status", "--porcelain"), why).toBe("?? src/index.mjs");
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("codex: audit passes a spawned jade's stage that stays in src/ and keeps its work", async () => {
+    const r = await run((p) => [put(p, "src/index.mjs", HONEST), put(p, "src/extra.mjs", "export const x = 1;\n"), shell(p, "npm test")]);
+    try {
+      const why = explain(r);
+      expect(r.stub.log.some((l) => l.conversation === "jade" && l.step === 3), `jade did not finish\n${why}`).toBe(true);
+      expect(results(r), why).toMatch(/# pass 1/);
+      expect(read(r, "src/index.mjs"), why).toBe(HONEST);
+      expect(read(r, "src/extra.mjs"), why).toBe("export const x = 1;\n");
+      expect(lastOf(r, "main"), why).not.toContain("harness audit");
+      expect(git(r.env.project, "status", "--porcelain").split("\n").sort(), why).toEqual(["?? src/extra.mjs", "?? src/index.mjs"]);
+      // the hooks really ran: the stage was recorded and its state cleaned up
+      const dir = path.join(r.env.project, ".git", "harness-audit");
+      expect(fs.existsSync(dir), `the audit never ran (hooks not loaded?)\n${why}`).toBe(true);
+      expect(fs.readdirSync(dir).filter((f) => f.endsWith(".state") || f.endsWith(".index")), why).toEqual([]);
+    } finally {
+      r.dispose();
+    }
+  });
+});

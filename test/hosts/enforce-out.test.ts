@@ -12,7 +12,8 @@ import { describe, expect, it } from "vitest";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import { emittedTree, hostBin, REGISTERED_HOSTS } from "./helpers.js";
-import { runClaudeScripted, runCodexScripted, runOpenCodeScripted, type ScriptedRun } from "./lib/scripted.js";
+import { buildEmitted, EMITTED_ROOT, ROLES_DIR } from "./lib/emitted.js";
+import { runClaudeScripted, runCodexScripted, runKiloScripted, runOpenCodeScripted, type ScriptedRun } from "./lib/scripted.js";
 import type { Conversation, ModelRequest, Step } from "./lib/stubs.js";
 
 // ---------------------------------------------------------------- shared
@@ -59,6 +60,26 @@ function gitState(project: string): { commits: number; originRefs: string } {
 }
 
 // ---------------------------------------------------------------- Claude Code
+
+/** A package whose test script really runs (without one, npm would walk up to this repository's own). */
+const SCENE_PACKAGE = JSON.stringify({ name: "scene", private: true, scripts: { test: "node -e \"console.log('SCENE-TESTS-RAN')\"" } });
+
+/** The bundled roles built with policies.scope: repository, once per run. */
+let repoTree: Promise<string> | undefined;
+function repositoryScopeTree(): Promise<string> {
+  repoTree ??= (async () => {
+    const base = path.join(EMITTED_ROOT, `scope-repository-${process.pid}`);
+    const roles = path.join(base, "roles");
+    fs.rmSync(base, { recursive: true, force: true });
+    fs.cpSync(ROLES_DIR, roles, { recursive: true });
+    const yml = path.join(roles, "pipeline.yaml");
+    fs.writeFileSync(yml, fs.readFileSync(yml, "utf8").replace(/^policies:\n/m, "policies:\n  scope: repository\n"));
+    const built = await buildEmitted(path.join(base, "out"), roles);
+    if (!built.root) throw new Error(built.error);
+    return path.join(built.root, "claude-code");
+  })();
+  return repoTree;
+}
 
 describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => {
   const write = (p: string, rel: string): Step => ({ tool: "Write", input: { file_path: path.join(p, rel), content: `// written by the scripted model: ${rel}\n` } });
@@ -206,9 +227,29 @@ describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => 
     }
   });
 
-  it("claude-code: settings.json deny refuses git commit and git push with the guard off", async () => {
-    const tree = await emittedTree("claude-code");
-    const r = await run({
+  // policies.scope: repository (today's behaviour on request): one settings.json hook binds every
+  // session, and settings.json denies only what no allowed command meets, so the orchestrator's
+  // `git stash push` is not shadowed by a broader deny (Claude Code checks deny before any allow)
+  it("claude-code: scope repository: every session is the orchestrator, its git stash push runs, and settings.json deny holds with the guard off", async () => {
+    const tree = await repositoryScopeTree();
+    const human = { "docs/wip.md": "work in progress\n" };
+    const on = await run({
+      tree,
+      files: { "src/x.ts": "export const x = 1;\n", "package.json": SCENE_PACKAGE },
+      setup: (p) => { gitScene(p); fs.mkdirSync(path.join(p, "docs"), { recursive: true }); fs.writeFileSync(path.join(p, "src/x.ts"), human["docs/wip.md"]); },
+      script: (p) => [{ name: "main", steps: [bash("git stash push -m pre-run"), write(p, "src/bar.ts"), bash("git stash pop")] }],
+    });
+    try {
+      const why = explain(on);
+      ranToEnd(on, "main", 3, why);
+      expect(git(on.env.project, "stash", "list"), why).toMatch(/pre-run/);
+      expect(on.exists("src/bar.ts"), why).toBe(false);
+      expect(results(on), why).toMatch(/the orchestrator \(main thread\) may not write src\/bar\.ts/);
+      expect(results(on), why).toMatch(/may not run "git stash pop" \(no pipeline agent may run git stash \*\)/);
+    } finally {
+      on.dispose();
+    }
+    const off = await run({
       tree,
       env: { HARNESS_GUARD_OFF: "1" },
       files: { "src/x.ts": "export const x = 1;\n" },
@@ -216,13 +257,67 @@ describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => 
       script: () => delegate("jade", "You are Jade", [bash("git commit -m x"), bash("git push origin HEAD:main"), bash("git status --short")]),
     });
     try {
-      const why = explain(r);
-      ranToEnd(r, "jade", 3, why);
-      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
-      const res = results(r);
-      expect(res, why).not.toMatch(/may not run "git/); // the guard is really off
+      const why = explain(off);
+      ranToEnd(off, "jade", 3, why);
+      expect(gitState(off.env.project), why).toEqual({ commits: 1, originRefs: "" });
+      const res = results(off);
+      expect(res, why).not.toMatch(/harness guard: jade/); // the guard is really off
       expect(res, why).toMatch(/git commit -m x[^\n]*has been denied|denied[^\n]*git commit -m x/i);
       expect(res, why).toMatch(/git push origin HEAD:main[^\n]*has been denied|denied[^\n]*git push origin HEAD:main/i);
+    } finally {
+      off.dispose();
+    }
+  });
+
+  // policies.scope: pipeline (the default): the limits travel in the roles' and the pipeline
+  // command's front matter; settings.json carries none, so a teammate's session is not bound
+  it("claude-code: an ordinary session writes src/ and tests/; subagent jade still cannot write tests/", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({
+      tree,
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => gitScene(p),
+      script: (p) => [
+        { name: "jade", when: "You are Jade", steps: [write(p, "tests/by-jade.test.ts"), write(p, "src/by-jade.ts")] },
+        { name: "main", steps: [write(p, "src/ordinary.ts"), write(p, "tests/ordinary.test.ts"), write(p, "CLAUDE.md"), spawn("jade")] },
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "main", 4, why);
+      ranToEnd(r, "jade", 2, why);
+      for (const f of ["src/ordinary.ts", "tests/ordinary.test.ts", "src/by-jade.ts"]) expect(r.exists(f), `${f}\n${why}`).toBe(true);
+      expect(read(r, "CLAUDE.md"), why).toContain("written by the scripted model");
+      expect(r.exists("tests/by-jade.test.ts"), why).toBe(false);
+      expect(results(r), why).toMatch(/jade may not write tests\/by-jade\.test\.ts \(never-write: [^)]*artifact tests/);
+      expect(results(r), why).not.toMatch(/harness guard: the orchestrator/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // A hook's permissionDecision "allow" lets the call run without a prompt even in the default
+  // permission mode, headless: a role's shell.allow means "runs without asking". ask stays ask.
+  it("claude-code: guard lets jade run its allowed commands and write its scope headless with no prompt (default mode)", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({
+      tree,
+      args: ["--permission-mode", "default"],
+      files: { "package.json": SCENE_PACKAGE, "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => gitScene(p),
+      script: (p) => delegate("jade", "You are Jade", [write(p, "src/feature.ts"), bash("npm test"), bash("git status -u"), bash("git diff -u"), bash("ls src"), bash("npm install left-pad"), bash("git difftool -x true")]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 7, why);
+      expect(r.exists("src/feature.ts"), `jade's write asked for approval\n${why}`).toBe(true);
+      const res = results(r);
+      expect(res, `npm test did not run\n${why}`).toMatch(/SCENE-TESTS-RAN/);
+      expect(res, why).toMatch(/Untracked files:[\s\S]*src\/feature\.ts/); // git status -u ran
+      expect(res, why).toMatch(/^feature\.ts\nstaged\.ts\nx\.ts$/m); // ls ran
+      expect(res, why).not.toMatch(/npm test[^\n]*requires approval|haven't granted it yet[^\n]*npm test/);
+      expect(r.exists("node_modules/left-pad"), why).toBe(false); // ask: refused headless
+      expect(res, why).toMatch(/jade may not run "git difftool -x true" \(git difftool changes the repository/);
     } finally {
       r.dispose();
     }
@@ -309,17 +404,32 @@ describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => 
     }
   });
 
-  // Edit(.git/**) in settings.json is checked before the PreToolUse hook; without it the guard refuses
-  // (never-write: .git/**), and without both Claude Code asks ("a sensitive file"), which -p cannot answer
-  it("claude-code: settings.json deny refuses the main thread writing .git/config", async () => {
+  // /pebble's front-matter hook binds the main thread for the rest of that session: the
+  // orchestrator's exception runs with no prompt, the rest of git stash, git push and writes outside
+  // the main-session roles' documents are refused
+  it("claude-code: /pebble: the orchestrator's git stash push runs; git stash pop, git push and writing src/ or .git/ are refused", async () => {
     const tree = await emittedTree("claude-code");
-    const r = await run({ tree, script: (p) => [{ name: "main", steps: [write(p, ".git/config"), write(p, ".pebble/spec.md")] }] });
+    const r = await run({
+      tree,
+      prompt: "/pebble add foo(n), which doubles n",
+      files: { "src/x.ts": "export const x = 1;\n", "package.json": SCENE_PACKAGE },
+      setup: (p) => { gitScene(p); fs.writeFileSync(path.join(p, "src/x.ts"), "export const x = 2; // the human's work in progress\n"); },
+      script: (p) => [{ name: "main", steps: [bash("git stash push -m pre-run"), bash("npm run test --if-present"), write(p, ".pebble/spec.md"), bash("git stash pop"), bash("git push origin HEAD:main"), write(p, "src/bar.ts"), write(p, ".git/config"), bash("git status --porcelain --untracked-files=all")] }],
+    });
     try {
       const why = explain(r);
-      ranToEnd(r, "main", 2, why);
+      ranToEnd(r, "main", 8, why);
+      expect(git(r.env.project, "stash", "list"), `the stash did not run\n${why}`).toMatch(/pre-run/);
+      expect(read(r, "src/x.ts"), why).toBe("export const x = 1;\n"); // stashed, and not popped back
+      expect(r.exists(".pebble/spec.md"), why).toBe(true);
+      expect(r.exists("src/bar.ts"), why).toBe(false);
       expect(read(r, ".git/config"), why).not.toContain("scripted model");
-      expect(r.exists(".pebble/spec.md"), `the main thread could not write its own artifact\n${why}`).toBe(true);
-      expect(results(r), why).toMatch(/File is in a directory that is denied by your permission settings/);
+      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
+      const res = results(r);
+      expect(res, why).toMatch(/the orchestrator \(main thread\) may not run "git stash pop" \(no pipeline agent may run git stash \*\)/);
+      expect(res, why).toMatch(/the orchestrator \(main thread\) may not run "git push origin HEAD:main"/);
+      expect(res, why).toMatch(/the orchestrator \(main thread\) may not write src\/bar\.ts \(not in the main-thread write scope[^)]*\)\. Delegate it to jade/);
+      expect(res, why).toMatch(/may not write \.git\/config \(never-write: \.git\/\*\*/);
     } finally {
       r.dispose();
     }
@@ -651,6 +761,165 @@ describe.runIf(REGISTERED_HOSTS.includes("opencode")).concurrent("opencode: the 
       for (const q of requestsOf(r, "jade")) expect(JSON.stringify(q.body.messages), `jade saw the orchestrator's conversation\n${why}`).not.toContain(MAIN_ONLY);
       // the agent file's model (its provider routed to the stub) and temperature reach the model request
       const fm = parseYaml(fs.readFileSync(path.join(tree, ".opencode/agents/jade.md"), "utf8").split(/^---$/m)[1] ?? "") as { model?: string; temperature?: number };
+      expect(fm.model, "jade.md names no model").toMatch(/\//);
+      for (const q of requestsOf(r, "jade")) expect({ model: q.body.model, temperature: q.body.temperature }, why).toEqual({ model: fm.model!.split("/").slice(1).join("/"), temperature: fm.temperature });
+      expect(r.stub.log.some((l) => l.conversation === "mica"), `jade started mica\n${why}`).toBe(false);
+      expect(r.exists("tests/nested.test.ts"), why).toBe(false);
+      expect(r.exists("src/after.ts"), why).toBe(true);
+    } finally {
+      r.dispose();
+    }
+  });
+});
+
+// ---------------------------------------------------------------- Kilo
+
+// Kilo 7.7.7 runs OpenCode's permission engine: the same probes as OpenCode's, against .kilo/, plus
+// the happy path (allowed work done headless, with no prompt: `kilo run` has nobody to answer one).
+describe.runIf(REGISTERED_HOSTS.includes("kilo")).concurrent("kilo: the emitted .kilo/ tree is enforced", () => {
+  const kWrite = (p: string, rel: string): Step => ({ tool: "write", input: { filePath: path.join(p, rel), content: `// written by the scripted model: ${rel}\n` } });
+  const kRead = (p: string, rel: string): Step => ({ tool: "read", input: { filePath: path.join(p, rel) } });
+  const kEdit = (p: string, rel: string): Step => ({ tool: "edit", input: { filePath: path.join(p, rel), oldString: "original", newString: "edited" } });
+  const kBash = (command: string): Step => ({ tool: "bash", input: { command, description: "scripted" } });
+  const task = (role: string): Step => ({ tool: "task", input: { description: `run ${role}`, prompt: `Do the ${role} stage.`, subagent_type: role } });
+  const orchestrator = (tree: string): string => {
+    const dir = path.join(tree, ".kilo", "agents");
+    const hit = fs.readdirSync(dir).find((f) => /^mode: primary$/m.test(fs.readFileSync(path.join(dir, f), "utf8")) && /^description: "?Orchestrator of/m.test(fs.readFileSync(path.join(dir, f), "utf8")));
+    expect(hit, `no orchestrator agent (mode: primary, "Orchestrator of …") in ${dir}`).toBeDefined();
+    return hit!.replace(/\.md$/, "");
+  };
+  const delegate = (role: string, marker: string, steps: Conversation["steps"]): Conversation[] => [
+    { name: role, when: marker, steps },
+    { name: "main", steps: [task(role)] },
+  ];
+  const run = async (o: Omit<Parameters<typeof runKiloScripted>[0], "bin" | "args">) =>
+    runKiloScripted({ bin: hostBin("kilo"), timeoutMs: 200_000, args: ["--agent", orchestrator(o.tree)], ...o });
+  const refused = /prevents you from using this specific tool call|rejected permission|permission.*denied/i;
+
+  it("kilo: happy path: the orchestrator and jade, mica and quartz do their allowed work headless, with no prompt", async () => {
+    const tree = await emittedTree("kilo");
+    const r = await run({
+      tree,
+      files: { "package.json": JSON.stringify({ name: "scene", private: true, scripts: { test: "node -e \"console.log('SUITE-RAN')\"" } }), "src/x.ts": "export const x = 'original';\n" },
+      script: (p) => [
+        { name: "jade", when: "You are Jade", steps: [kRead(p, "src/x.ts"), kEdit(p, "src/x.ts"), kWrite(p, "src/feature.ts"), kBash("npm test")] },
+        { name: "mica", when: "You are Mica", steps: [kWrite(p, "tests/feature.test.ts"), kBash("npm test")] },
+        { name: "quartz", when: "You are Quartz", steps: [kBash("git status --short"), kWrite(p, ".pebble/verification.md")] },
+        { name: "main", steps: [kBash("git status --porcelain --untracked-files=all"), task("mica"), task("jade"), task("quartz")] },
+      ],
+    });
+    try {
+      const why = explain(r);
+      for (const [conv, n] of [["main", 4], ["jade", 4], ["mica", 2], ["quartz", 2]] as const) ranToEnd(r, conv, n, why);
+      expect(read(r, "src/x.ts"), why).toBe("export const x = 'edited';\n");
+      for (const f of ["src/feature.ts", "tests/feature.test.ts", ".pebble/verification.md"]) expect(r.exists(f), `${f} was not written\n${why}`).toBe(true);
+      const res = results(r);
+      expect(res.match(/SUITE-RAN/g)?.length, `npm test did not run for both jade and mica\n${why}`).toBe(2);
+      expect(res, why).toMatch(/\?\? (src\/feature\.ts|tests\/)/); // quartz's git status ran and saw the work
+      expect(res, `an allowed call was refused or asked\n${why}`).not.toMatch(refused);
+      expect(r.result.timedOut, why).toBe(false);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("kilo: subagent jade cannot edit tests/, may edit src/", async () => {
+    const tree = await emittedTree("kilo");
+    const r = await run({
+      tree,
+      files: { "tests/x.test.ts": "export const t = 'original';\n", "src/x.ts": "export const x = 'original';\n" },
+      script: (p) =>
+        delegate("jade", "You are Jade", [
+          kRead(p, "tests/x.test.ts"),
+          kEdit(p, "tests/x.test.ts"),
+          kRead(p, "src/x.ts"),
+          kEdit(p, "src/x.ts"),
+          kWrite(p, "tests/y.test.ts"),
+          kWrite(p, "src/y.test.ts"), // inside jade's write scope, but a never-write glob (**/*.test.*)
+          kWrite(p, ".kilo/agents/jade.md"), // the pipeline's never_write: an agent must not rewrite its own permissions
+        ]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 7, why);
+      expect(read(r, "tests/x.test.ts"), why).toBe("export const t = 'original';\n");
+      expect(r.exists("tests/y.test.ts"), why).toBe(false);
+      expect(r.exists("src/y.test.ts"), why).toBe(false);
+      expect(read(r, ".kilo/agents/jade.md"), why).not.toContain("written by the scripted model");
+      expect(read(r, "src/x.ts"), `jade could not edit src/ at all\n${why}`).toBe("export const x = 'edited';\n");
+      expect(results(r), why).toMatch(/prevents you from using this specific tool call[\s\S]*"permission":"edit"/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("kilo: git push and git commit are denied for subagent jade", async () => {
+    const tree = await emittedTree("kilo");
+    const r = await run({
+      tree,
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => gitScene(p),
+      script: () => delegate("jade", "You are Jade", [kBash("git commit -m x"), kBash("git push origin HEAD:main"), kBash("git status --short")]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 3, why);
+      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
+      const res = results(r);
+      expect(res, why).toMatch(/"permission":"bash","pattern":"git commit \*","action":"deny"/);
+      expect(res, why).toMatch(/"permission":"bash","pattern":"git push \*","action":"deny"/);
+      expect(res, why).toMatch(/A {2}src\/staged\.ts/); // an allowed git command ran
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // NOT a proof: what Kilo 7.7.7 does with `steps:` (the adapter records max-turns as instructed and
+  // says so). When a newer pin really stops the agent at the cap this fails: then make it the proof.
+  it("kilo: steps only tells subagent jade to stop (tools stay offered and run past the cap)", async () => {
+    const tree = await emittedTree("kilo");
+    const emittedCap = fs.readFileSync(path.join(tree, ".kilo/agents/jade.md"), "utf8").split(/^---$/m)[1]?.match(/^steps: (\d+)$/m)?.[1];
+    expect(Number(emittedCap), "the emitted .kilo/agents/jade.md front matter has no steps: N").toBeGreaterThan(3);
+    const calls = 6;
+    const r = await run({
+      tree,
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p) => {
+        const f = path.join(p, ".kilo/agents/jade.md");
+        fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace(/^steps: \d+$/m, "steps: 3"));
+      },
+      script: (p) => delegate("jade", "You are Jade", Array.from({ length: calls }, () => kRead(p, "src/x.ts"))),
+    });
+    try {
+      const why = explain(r);
+      const jade = requestsOf(r, "jade");
+      const capped = jade.map((q) => /MAXIMUM STEPS REACHED/.test(JSON.stringify((q.body.messages as unknown[]).at(-1))));
+      expect(capped.slice(0, 4), `Kilo did not mark the 3rd request as the last step\n${why}`).toEqual([false, false, true, true]);
+      for (const q of jade.slice(2)) expect(q.tools.length > 0, why).toBe(true);
+      ranToEnd(r, "jade", calls, why); // every scripted read ran: nothing stopped jade at 3
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("kilo: subagent jade runs in its own session with its tools, model and temperature, and cannot use task", async () => {
+    const tree = await emittedTree("kilo");
+    const r = await run({
+      tree,
+      prompt: `${MAIN_ONLY}: go`,
+      script: (p) => [
+        { name: "mica", when: "You are Mica", steps: [kWrite(p, "tests/nested.test.ts")] },
+        ...delegate("jade", "You are Jade", [task("mica"), kWrite(p, "src/after.ts")]),
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 2, why);
+      expect(requestsOf(r, "main")[0]?.tools, `the orchestrator is not offered task\n${why}`).toContain("task");
+      // roles/jade.md tools: read, grep, glob, edit, write, bash, todo (Kilo's own extra tools withheld by "*": deny)
+      for (const q of requestsOf(r, "jade")) expect([...q.tools].sort(), why).toEqual(["bash", "edit", "glob", "grep", "read", "todowrite", "write"]);
+      for (const q of requestsOf(r, "jade")) expect(JSON.stringify(q.body.messages), `jade saw the orchestrator's conversation\n${why}`).not.toContain(MAIN_ONLY);
+      const fm = parseYaml(fs.readFileSync(path.join(tree, ".kilo/agents/jade.md"), "utf8").split(/^---$/m)[1] ?? "") as { model?: string; temperature?: number };
       expect(fm.model, "jade.md names no model").toMatch(/\//);
       for (const q of requestsOf(r, "jade")) expect({ model: q.body.model, temperature: q.body.temperature }, why).toEqual({ model: fm.model!.split("/").slice(1).join("/"), temperature: fm.temperature });
       expect(r.stub.log.some((l) => l.conversation === "mica"), `jade started mica\n${why}`).toBe(false);

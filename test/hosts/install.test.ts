@@ -11,7 +11,9 @@ import { formatLoad, loadTree } from "./lib/index.js";
 import { hostBin } from "./helpers.js";
 import type { HostId } from "./versions.js";
 
-const OWN: Record<HostId, string[]> = { "claude-code": ["docs-bot"], opencode: ["reviewer", "helper"], codex: [] };
+// Kilo 7.7.7 did not list the project's OpenCode agents (.opencode/agents/reviewer.md, opencode.json
+// agent.helper) beside its own kilo.json, although others.md says it reads opencode.json too.
+const OWN: Record<HostId, string[]> = { "claude-code": ["docs-bot"], opencode: ["reviewer", "helper"], codex: [], kilo: [] };
 
 let project: string;
 let before: Record<string, string>;
@@ -25,7 +27,7 @@ beforeAll(async () => {
 });
 
 describe.concurrent("an installed project loads in the real hosts", () => {
-  for (const host of ["claude-code", "opencode", "codex"] as const) {
+  for (const host of ["claude-code", "opencode", "codex", "kilo"] as const) {
     it(`${host}: the project with harness installed loads with zero complaints, harness's agents beside the project's own`, async () => {
       // OpenCode resolves each named agent with a full start: a role, the orchestrator and the project's own.
       const r = await loadTree(host, project, { bin: hostBin(host), ...(host === "opencode" ? { agents: ["jade", "pebble", ...OWN.opencode] } : {}) });

@@ -79,7 +79,33 @@ const CORRUPT: Partial<Record<HostId, Corruption[]>> = {
     },
   ],
   opencode: [{ name: "front matter that is not YAML", file: ".opencode/agents/jade.md", break: (t) => t.replace(/^---\n/, "---\nbroken: [unclosed\n"), expect: [/jade\.md/] }],
+  // Kilo 7.7.7 loads an agent whose front matter does not parse, silently, as a mode "all" agent with
+  // default permissions (others.md §5.2): the loader sees it in `kilo agent list` (mode) and in its lint.
+  kilo: [
+    {
+      name: "front matter that is not YAML",
+      file: ".kilo/agents/jade.md",
+      break: (t) => t.replace(/^---\n/, "---\nbroken: [unclosed\n"),
+      expect: [/\[kilo agent jade\] listed as \(all\) but \.kilo\/agents\/jade\.md says mode subagent/, /\[kilo lint\] \.kilo\/agents\/jade\.md: front matter is not valid YAML/],
+    },
+    {
+      name: "a mode Kilo does not know",
+      file: ".kilo/agents/jade.md",
+      break: (t) => t.replace(/^mode: subagent$/m, "mode: sidekick"),
+      expect: [/\[kilo config check\] .*jade\.md is invalid: mode/, /agent 'jade' is not among the loaded agents/],
+      notLoaded: "jade",
+    },
+  ],
   codex: [{ name: "an unterminated TOML string", file: ".codex/agents/jade.toml", break: (t) => t.replace(/^name = "jade"$/m, 'name = "jade'), expect: [/jade\.toml/] }],
+  copilot: [
+    {
+      name: "no description (required by the CLI)",
+      file: ".github/agents/jade.agent.md",
+      break: (t) => t.replace(/^description: .*\n/m, ""),
+      expect: [/jade\.agent\.md: custom agent markdown frontmatter is malformed: description: Required/, /agent 'jade' is not available/],
+      notLoaded: "jade",
+    },
+  ],
   "gemini-cli": [
     {
       // the strict agent schema refuses an unknown key (a camelCase maxTurns instead of max_turns)

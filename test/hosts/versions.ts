@@ -3,7 +3,7 @@
 // this module re-exports it with types. Adapters' `checkedAgainst` must equal HOST_VERSIONS.
 import pins from "./versions.json" with { type: "json" };
 
-export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli";
+export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo";
 
 export interface HostPin {
   /** npm package that ships the CLI */
@@ -24,4 +24,5 @@ export const HOST_VERSIONS: Readonly<Record<HostId, string>> = {
   codex: pins.codex.version,
   copilot: pins.copilot.version,
   "gemini-cli": pins["gemini-cli"].version,
+  kilo: pins.kilo.version,
 };

@@ -5,27 +5,29 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, harness, PEBBLE_ROLES, scratchProject } from "../helpers/cli.js";
 import { snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
+import { readRoles } from "../helpers/compile.js";
+
+/** The hosts the bundled pipeline.yaml lists: `harness install` with no --host installs them all. */
+const PEBBLE_HOSTS = Object.keys(readRoles(PEBBLE_ROLES).hosts).sort();
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error("run `npm run build` first: the CLI tests use the compiled JavaScript");
 });
 
-// The team project has its own Claude Code, Codex and OpenCode config: install exactly those three.
-const THREE_HOSTS = ["--host", "claude-code", "--host", "codex", "--host", "opencode"];
-
 describe("harness install (CLI)", () => {
   it("prints one line per host, and check --installed is green", () => {
     const dir = teamProject(PEBBLE_ROLES);
-    const r = harness(["install", ...THREE_HOSTS], dir);
+    const r = harness(["install"], dir);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n");
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^claude-code\s+into .*: \d+ created, 1 updated, 0 removed, 0 unchanged · shared: \.claude\/settings\.json \(merged\), CLAUDE\.md \(block\)$/);
-    expect(lines[1]).toMatch(/^codex\s+into .*: \d+ created, 2 updated/);
+    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(PEBBLE_HOSTS);
+    const line = (host: string) => lines.find((l) => l.startsWith(`${host} `));
+    expect(line("claude-code")).toMatch(/^claude-code\s+into .*: \d+ created, 1 updated, 0 removed, 0 unchanged · shared: \.claude\/settings\.json \(merged\), CLAUDE\.md \(block\)$/);
+    expect(line("codex")).toMatch(/^codex\s+into .*: \d+ created, 2 updated/);
     const check = harness(["check", "--installed"], dir);
     expect(check.code).toBe(0);
-    expect(check.stdout).toMatch(/^ok claude-code, codex, opencode installed in .*: \d+ files match harness\.lock\.json and roles\/\n$/);
+    expect(check.stdout).toMatch(new RegExp(`^ok ${PEBBLE_HOSTS.join(", ")} installed in .*: \\d+ files match harness\\.lock\\.json and roles/\\n$`));
   });
 
   it("--dry-run shows the plan as a diff and writes nothing", () => {
@@ -43,11 +45,11 @@ describe("harness install (CLI)", () => {
   it("--json reports every change; the round trip through the CLI restores the project", () => {
     const dir = teamProject(PEBBLE_ROLES);
     const before = snapshot(dir);
-    const r = harness(["install", "--json", ...THREE_HOSTS], dir);
+    const r = harness(["install", "--json"], dir);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.lock).toBe("written");
-    expect(report.changes.find((c: { path: string }) => c.path === "AGENTS.md")).toMatchObject({ action: "update", mode: "block", hosts: ["codex", "opencode"] });
+    expect(report.changes.find((c: { path: string }) => c.path === "AGENTS.md")).toMatchObject({ action: "update", mode: "block", hosts: ["antigravity", "codex", "cursor", "kilo", "opencode"] });
     expect(harness(["uninstall"], dir).code).toBe(0);
     expect(snapshot(dir)).toEqual(before);
   });

@@ -1,6 +1,6 @@
 // harness install / uninstall / check --installed through the command functions, on a project that
 // already has its own Claude Code, OpenCode and Codex config and AGENTS.md.
-import { existsSync, readFileSync, rmSync, symlinkSync, mkdirSync, writeFileSync, mkdtempSync, statSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync, symlinkSync, mkdirSync, writeFileSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as tomlParse } from "smol-toml";
@@ -9,9 +9,12 @@ import { HOSTS } from "../../adapters/index.js";
 import { checkInstalled, install, uninstall, type InstallOptions } from "../../src/commands/install.js";
 import { BLOCK_BEGIN } from "../../src/install/block.js";
 import { LOCK_FILE, readLock } from "../../src/install/lock.js";
-import { readPipeline } from "../../src/ir/normalize.js";
 import { MINI_ROLES, PEBBLE_ROLES } from "../helpers/cli.js";
 import { snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
+import { readRoles } from "../helpers/compile.js";
+
+/** The hosts the bundled pipeline.yaml lists: an install with no host option installs them all. */
+const PEBBLE_HOSTS = Object.keys(readRoles(PEBBLE_ROLES).hosts).sort();
 
 let cwd: string;
 beforeEach(() => {
@@ -24,8 +27,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** the hosts the bundled pipeline lists, which install takes by default */
-const PEBBLE_HOSTS = Object.keys(readPipeline(PEBBLE_ROLES).pipeline.hosts).sort();
 const opts = (dir: string, more: Partial<InstallOptions> = {}): InstallOptions => ({ registry: HOSTS, version: "0.0.0-test", roles: path.join(dir, "roles"), into: dir, quiet: true, ...more });
 const read = (dir: string, rel: string) => readFileSync(path.join(dir, rel), "utf8");
 const json = (dir: string, rel: string) => JSON.parse(read(dir, rel));
@@ -47,9 +48,9 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("echo audit >/dev/null");
     expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.mjs");
-    const teamPost = JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse;
-    expect(settings.hooks.PostToolUse.slice(0, teamPost.length)).toEqual(teamPost); // the team's entries first, unchanged
-    expect(settings.hooks.PostToolUse.slice(teamPost.length).map((e: any) => e.hooks[0].command).join("\n")).toContain("harness-audit.mjs");
+    // The team's PostToolUse entry first, untouched; harness's (the stage-end audit) after it.
+    expect(settings.hooks.PostToolUse[0]).toEqual(JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse[0]);
+    expect(settings.hooks.PostToolUse.slice(1).every((e: { hooks: { command: string }[] }) => e.hooks[0]!.command.includes("harness-"))).toBe(true);
 
     const oc = json(dir, "opencode.json");
     expect(oc.mcp.docs.command).toEqual(["true"]);
@@ -66,13 +67,21 @@ describe("install into a project with its own config, then uninstall", () => {
 
     const agents = read(dir, "AGENTS.md");
     expect(agents.startsWith(TEAM_FILES["AGENTS.md"]!)).toBe(true);
-    expect(agents.split(BLOCK_BEGIN)).toHaveLength(2); // one block for both hosts
+    expect(agents.split(BLOCK_BEGIN)).toHaveLength(2); // one block for every host that reads AGENTS.md
     expect(agents).toContain("**Codex:** start a run with the `$pebble` skill");
     expect(agents).toContain("In OpenCode, start a run with `/pebble");
+    for (const entry of ["In Kilo, start a run with `/pebble", "In Cursor, start a run with `/pebble", "In Antigravity (2.0 or the `agy` CLI), start a run"]) expect(agents).toContain(entry);
+    expect(json(dir, ".cursor/cli.json").permissions.deny).toContain("Write(.git/**)");
+    expect(json(dir, "kilo.json").subagent_depth).toBe(1);
     expect(read(dir, ".claude/agents/docs-bot.md")).toBe(TEAM_FILES[".claude/agents/docs-bot.md"]);
     expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(true);
     expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
+    chmodSync(path.join(dir, ".codex/bin/jade.sh"), 0o644); // a lost executable bit is drift, and install restores it
+    expect(await checkInstalled(opts(dir))).toBe(1);
+    expect(await install(opts(dir))).toBe(0);
+    expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
     expect(readLock(dir)!.hosts).toEqual(PEBBLE_HOSTS);
+    expect(agents).toContain("In Cursor, start a run with");
 
     expect(await checkInstalled(opts(dir))).toBe(0);
     expect(await install(opts(dir))).toBe(0);
@@ -107,6 +116,24 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(read(dir, "AGENTS.md").startsWith(BLOCK_BEGIN)).toBe(true);
     expect(await uninstall(opts(dir))).toBe(0);
     expect(snapshot(dir)).toEqual({});
+  });
+});
+
+describe("one host at a time", () => {
+  it("install --host adds a host and keeps those already installed; uninstall --dry-run writes nothing", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    expect(await install(opts(dir, { host: ["claude-code"] }))).toBe(0);
+    expect(readLock(dir)!.hosts).toEqual(["claude-code"]);
+    expect(read(dir, "AGENTS.md")).toBe(TEAM_FILES["AGENTS.md"]); // Claude Code does not read AGENTS.md
+    expect(await install(opts(dir, { host: ["codex"] }))).toBe(0);
+    expect(readLock(dir)!.hosts).toEqual(["claude-code", "codex"]);
+    expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(true);
+    expect(read(dir, "AGENTS.md")).toContain("**Codex:**");
+    expect(read(dir, "AGENTS.md")).not.toContain("In OpenCode");
+    const installed = snapshot(dir);
+    expect(await uninstall(opts(dir, { dryRun: true }))).toBe(0);
+    expect(snapshot(dir)).toEqual(installed);
+    expect(await checkInstalled(opts(dir))).toBe(0);
   });
 });
 
@@ -149,6 +176,11 @@ describe("hand edits", () => {
     expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_HAND_EDIT the file was edited; kept \(--force overwrites it\)\n/);
     expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT entry "Edit\(\.env\)" of permissions\.deny was removed or changed; kept/);
 
+    // Uninstall keeps hand-edited parts (and the lock that names them) until --force.
+    const edited = snapshot(dir);
+    expect(await uninstall(opts(dir, { dryRun: true }))).toBe(1);
+    expect(snapshot(dir)).toEqual(edited);
+
     expect(await install(opts(dir, { force: true }))).toBe(0);
     expect(read(dir, ".claude/agents/jade.md")).not.toContain("My own line.");
     expect(json(dir, ".claude/settings.json").permissions.deny).toContain("Edit(.env)");
@@ -158,15 +190,44 @@ describe("hand edits", () => {
     expect(json(dir, ".claude/settings.json")).toEqual({ ...JSON.parse(TEAM_FILES[".claude/settings.json"]!), model: "sonnet" });
   });
 
-  it("never overwrites a file harness did not write, even with --force", async () => {
-    const dir = teamProject(PEBBLE_ROLES, { ...TEAM_FILES, ".claude/agents/jade.md": "my own jade\n" });
+  it("never overwrites a file harness did not write, even with --force: nothing is installed", async () => {
+    const files = { ...TEAM_FILES, ".claude/agents/jade.md": "my own jade\n" };
+    const dir = teamProject(PEBBLE_ROLES, files);
+    const before = snapshot(dir);
+    expect(await install(opts(dir, { force: true }))).toBe(1);
+    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_NOT_OWNED exists and harness did not write it; move it away/);
+    expect(stderr()).toContain("Nothing was installed.");
+    expect(snapshot(dir)).toEqual(before); // no host half installed
+    expect(await checkInstalled(opts(dir))).toBe(1);
+  });
+
+  it("a project's own file at a harness path, found after an install, stops a re-install and is kept", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    expect(await install(opts(dir))).toBe(0);
+    const lock = readLock(dir)!;
+    delete lock.files[".claude/agents/jade.md"]; // as if the team had written it themselves
+    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify(lock));
+    writeFileSync(path.join(dir, ".claude/agents/jade.md"), "my own jade\n");
     expect(await install(opts(dir, { force: true }))).toBe(1);
     expect(read(dir, ".claude/agents/jade.md")).toBe("my own jade\n");
-    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_NOT_OWNED exists and harness did not write it; move it away/);
-    expect(await checkInstalled(opts(dir))).toBe(1);
-    expect(readLock(dir)!.files[".claude/agents/jade.md"]).toBeUndefined();
     expect(await uninstall(opts(dir))).toBe(0);
     expect(read(dir, ".claude/agents/jade.md")).toBe("my own jade\n");
+    expect(existsSync(path.join(dir, ".claude/agents/mica.md"))).toBe(false);
+  });
+
+  it("uninstall keeps a hand-edited file and its lock entry, and --force removes it", async () => {
+    const dir = teamProject(PEBBLE_ROLES);
+    const before = snapshot(dir);
+    expect(await install(opts(dir))).toBe(0);
+    const edited = read(dir, "CLAUDE.md").replace("# Pebble", "# Pebble, our way");
+    writeFileSync(path.join(dir, "CLAUDE.md"), edited);
+    expect(await uninstall(opts(dir))).toBe(1);
+    expect(read(dir, "CLAUDE.md")).toBe(edited);
+    expect(existsSync(path.join(dir, ".claude/agents/jade.md"))).toBe(false);
+    expect(readLock(dir)!.hosts).toEqual(["claude-code"]);
+    expect(Object.keys(readLock(dir)!.files)).toEqual(["CLAUDE.md"]);
+    expect(await uninstall(opts(dir, { force: true }))).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
   });
 
   it("a conflicting key is kept unless --force, and uninstall gives it back", async () => {

@@ -34,6 +34,8 @@ export interface AuditPolicy {
   stopBlocks: boolean;
   /** Paths no audited role may change: the host's hook scripts and settings. */
   protect: AuditGlob[];
+  /** Paths the host itself manages while a stage runs (e.g. its worktrees): not audited. */
+  exempt: AuditGlob[];
   roles: Record<string, AuditRole>;
 }
 
@@ -43,6 +45,8 @@ export interface AuditOptions {
   projectEnv: string | null;
   stopBlocks: boolean;
   protect: readonly string[];
+  /** Paths the host itself manages while a stage runs; not audited (listed in its gaps). */
+  exempt?: readonly string[];
   /** The roles the host can audit (those that run where its start/stop hooks fire). */
   roles: readonly RoleIR[];
 }
@@ -81,10 +85,11 @@ export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): Audit
     projectEnv: o.projectEnv,
     stopBlocks: o.stopBlocks,
     protect: o.protect.map(auditGlob),
+    exempt: (o.exempt ?? []).map(auditGlob),
     roles,
   };
   // fail the build, not the hook, if a compiled expression is invalid
-  for (const g of [...policy.protect, ...Object.values(roles).flatMap((r) => [...r.write, ...r.neverWrite])]) new RegExp(g.re, g.flags);
+  for (const g of [...policy.protect, ...policy.exempt, ...Object.values(roles).flatMap((r) => [...r.write, ...r.neverWrite])]) new RegExp(g.re, g.flags);
   return policy;
 }
 

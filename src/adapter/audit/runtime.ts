@@ -250,6 +250,7 @@ function auditStop(key, roleHint) {
       auditSnapshot(ctx, work);
       const out = auditChanges(ctx, state.tree, work).filter((c) => {
         const rel = auditRel(ctx, c.path);
+        if (rel !== null && auditMatch(POLICY.exempt, rel)) return false;
         return rel === null || !auditInScope(POLICY, allowed, rel);
       });
       if (!out.length) break;

@@ -10,7 +10,7 @@ import { translateGlob } from "./globs.js";
 import { globMatcher } from "../../glob.js";
 import type { PipelineIR, RoleIR, ShellPolicyIR } from "../../ir/types.js";
 import { orchestratorShellPolicy } from "../orchestrator-shell.js";
-import { evaluate, flattenPermission, intersects, witness, type Action } from "./wildcard.js";
+import { evaluator, flattenPermission, intersects, witness, type Action } from "./wildcard.js";
 import { V1_TOOLS as OPENCODE_TOOLS } from "./tools.js";
 
 export interface Narrowing {
@@ -69,7 +69,8 @@ export function editRules(write: readonly string[], neverWrite: readonly string[
   // Examples: a path the author's globs allow that the emitted rules refuse.
   const rules = flattenPermission({ edit: r.map });
   const [inWrite, inNever] = [matchers(write), matchers(neverWrite)];
-  const refused = (p: string) => inWrite.some((m) => m(p)) && !inNever.some((m) => m(p)) && evaluate(rules, "edit", p) !== "allow";
+  const edits = evaluator(rules, "edit");
+  const refused = (p: string) => inWrite.some((m) => m(p)) && !inNever.some((m) => m(p)) && edits(p) !== "allow";
   const strict = Object.assign({}, ...allows.map((t) => t.strict)) as Record<string, string>;
   const example = (xs: readonly string[], ys: readonly string[]) => {
     for (const x of xs)

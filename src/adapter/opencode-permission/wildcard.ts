@@ -44,11 +44,17 @@ export function flattenPermission(permission: Record<string, unknown>, home = "/
 
 /** Permission.evaluate: the last rule whose permission and pattern both match; none = ask. */
 export function evaluate(rules: readonly Rule[], permission: string, text: string): Action {
-  for (let i = rules.length - 1; i >= 0; i--) {
-    const r = rules[i]!;
-    if (wildcardMatch(r.permission, permission) && wildcardMatch(r.pattern, text)) return r.action;
-  }
-  return "ask";
+  return evaluator(rules, permission)(text);
+}
+
+/** `evaluate` for one permission, with the rules that can apply and their patterns compiled once. */
+export function evaluator(rules: readonly Rule[], permission: string): (text: string) => Action {
+  const apply = rules.filter((r) => wildcardMatch(r.permission, permission)).map((r) => ({ re: wildcardRegExp(r.pattern), action: r.action }));
+  return (text) => {
+    const t = text.replaceAll("\\", "/");
+    for (let i = apply.length - 1; i >= 0; i--) if (apply[i]!.re.test(t)) return apply[i]!.action;
+    return "ask";
+  };
 }
 
 type W = "lit" | "one" | "any";

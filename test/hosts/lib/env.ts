@@ -137,6 +137,16 @@ export function createHostEnv(opts: HostEnvOptions = {}): HostEnv {
     OPENCODE_DISABLE_SHARE: "1",
     OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
     OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+    // Kilo (an OpenCode fork with its own switches; no Claude Code compatibility reads)
+    KILO_DISABLE_AUTOUPDATE: "1",
+    KILO_DISABLE_MODELS_FETCH: "1",
+    KILO_DISABLE_SHARE: "1",
+    KILO_DISABLE_LSP_DOWNLOAD: "1",
+    KILO_DISABLE_DEFAULT_PLUGINS: "1",
+    KILO_DISABLE_CLAUDE_CODE: "1",
+    KILO_DISABLE_SESSION_INGEST: "1",
+    KILO_DISABLE_CODEBASE_INDEXING: "1",
+    KILO_TELEMETRY_LEVEL: "off",
     // Codex (the loaders also pass an explicit loopback provider)
     OPENAI_BASE_URL: opts.openaiBaseUrl ?? `${DEAD_URL}/v1`,
     ...opts.extraEnv,

@@ -2,12 +2,14 @@
 // loaded and every complaint. See claude-code.ts, opencode.ts, codex.ts.
 import { loadClaudeCode } from "./claude-code.js";
 import { loadCodex } from "./codex.js";
+import { loadKilo } from "./kilo.js";
 import { loadOpenCode } from "./opencode.js";
 import { loadGeminiCli } from "./gemini-cli.js";
+import { loadCopilot } from "./copilot.js";
 import type { HostId, LoadOptions, LoadResult } from "./types.js";
 
 export * from "./types.js";
-export { loadClaudeCode, loadCodex, loadOpenCode, loadGeminiCli };
+export { loadClaudeCode, loadCodex, loadCopilot, loadGeminiCli, loadKilo, loadOpenCode };
 export { createHostEnv, REPO_ROOT, SCRATCH_ROOT, DEAD_URL, type HostEnv, type HostEnvOptions } from "./env.js";
 export { run, stripAnsi, describeRun, type RunResult, type RunOptions } from "./run.js";
 export { ensureHosts, type HostInstallMap, type HostInstall } from "./install.js";
@@ -17,6 +19,8 @@ export const LOADERS: Partial<Record<HostId, (tree: string, opts: LoadOptions) =
   opencode: loadOpenCode,
   codex: loadCodex,
   "gemini-cli": loadGeminiCli,
+  kilo: loadKilo,
+  copilot: loadCopilot,
 };
 
 export function loadTree(host: HostId, tree: string, opts: LoadOptions): Promise<LoadResult> {

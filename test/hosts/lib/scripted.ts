@@ -118,23 +118,41 @@ function walkMd(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && e.name.endsWith(".md")).map((e) => path.join(e.parentPath, e.name));
 }
 
+/** The OpenCode family: where each keeps its agents and its project config. */
+interface V1Family {
+  label: string;
+  dir: string; // ".opencode"
+  config: string; // "opencode.json"
+}
+const OPENCODE: V1Family = { label: "oce", dir: ".opencode", config: "opencode.json" };
+const KILO: V1Family = { label: "kle", dir: ".kilo", config: "kilo.json" };
+
 /**
  * `opencode run --pure --format json [args] <prompt>` with a stub provider merged into the
  * project's opencode.json (provider "stub", model "stub/stub"; @ai-sdk/openai-compatible is
  * bundled in the binary, nothing is installed). Providers named by agents' `model:` fields are
  * pointed at the stub as well.
  */
-export async function runOpenCodeScripted(o: ScriptedOptions): Promise<ScriptedRun> {
-  const env = createHostEnv({ tree: o.tree, label: "oce", ...(o.keep !== undefined ? { keep: o.keep } : {}) });
+export function runOpenCodeScripted(o: ScriptedOptions): Promise<ScriptedRun> {
+  return runV1Scripted(o, OPENCODE);
+}
+
+/** `kilo run --pure --format json [args] <prompt>`: Kilo 7.7.7 is an OpenCode fork; same stub wiring in kilo.json. */
+export function runKiloScripted(o: ScriptedOptions): Promise<ScriptedRun> {
+  return runV1Scripted(o, KILO);
+}
+
+async function runV1Scripted(o: ScriptedOptions, family: V1Family): Promise<ScriptedRun> {
+  const env = createHostEnv({ tree: o.tree, label: family.label, ...(o.keep !== undefined ? { keep: o.keep } : {}) });
   const stub = await startChatStub(scriptFor(o, env.project));
   seed(env, o);
-  const cfgPath = path.join(env.project, "opencode.json");
+  const cfgPath = path.join(env.project, family.config);
   const cfg = fs.existsSync(cfgPath) ? (JSON.parse(fs.readFileSync(cfgPath, "utf8")) as Record<string, unknown>) : {};
   const model = (name: string) => ({ name, tool_call: true, limit: { context: 100000, output: 4096 } });
-  // agents that name a model (`model: anthropic/claude-…` in .opencode/agents/*.md) reach the stub too:
+  // agents that name a model (`model: anthropic/claude-…` in <dir>/agents/*.md) reach the stub too:
   // each such provider is redefined as an OpenAI-compatible one at the stub's URL
   const routed: Record<string, { npm: string; name: string; options: unknown; models: Record<string, unknown> }> = {};
-  for (const f of walkMd(path.join(env.project, ".opencode"))) {
+  for (const f of walkMd(path.join(env.project, family.dir))) {
     const m = fs.readFileSync(f, "utf8").match(/^model:\s*["']?([^/\s"']+)\/([^\s"']+)["']?\s*$/m);
     if (!m || m[1] === "stub") continue;
     routed[m[1]!] ??= { npm: "@ai-sdk/openai-compatible", name: `stub for ${m[1]}`, options: { baseURL: stub.baseUrl, apiKey: "harness-stub" }, models: {} };

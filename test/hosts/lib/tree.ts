@@ -98,15 +98,24 @@ export interface DeclaredOpenCode extends Declared {
   commandAgents: Record<string, string>;
 }
 
+/** Where a host of the OpenCode family keeps its files. */
+export interface V1Layout {
+  dir: string;
+  configs: readonly string[];
+}
+export const OPENCODE_LAYOUT: V1Layout = { dir: ".opencode", configs: ["opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc"] };
+/** Kilo 7.7.7: .kilo/{agent,agents,command,commands}, kilo.json(c) at the root or in .kilo/ */
+export const KILO_LAYOUT: V1Layout = { dir: ".kilo", configs: ["kilo.json", "kilo.jsonc", ".kilo/kilo.json", ".kilo/kilo.jsonc"] };
+
 /** OpenCode: .opencode/{agent,agents}/**\/*.md (identity = path), {command,commands}/**\/*.md, opencode.json(c) agent/command maps */
-export function declaredOpenCode(tree: string): DeclaredOpenCode {
+export function declaredOpenCode(tree: string, layout: V1Layout = OPENCODE_LAYOUT): DeclaredOpenCode {
   const problems: string[] = [];
   const fileAgents: Record<string, string> = {};
   const agents = new Set<string>();
   const commands = new Set<string>();
   const commandAgents: Record<string, string> = {};
   for (const sub of ["agent", "agents"]) {
-    const dir = path.join(tree, ".opencode", sub);
+    const dir = path.join(tree, layout.dir, sub);
     for (const f of walkFiles(dir, (p) => p.endsWith(".md"))) {
       const name = path.relative(dir, f).replace(/\.md$/, "").split(path.sep).join("/");
       fileAgents[name] = rel(tree, f);
@@ -114,7 +123,7 @@ export function declaredOpenCode(tree: string): DeclaredOpenCode {
     }
   }
   for (const sub of ["command", "commands"]) {
-    const dir = path.join(tree, ".opencode", sub);
+    const dir = path.join(tree, layout.dir, sub);
     for (const f of walkFiles(dir, (p) => p.endsWith(".md"))) {
       const name = path.relative(dir, f).replace(/\.md$/, "").split(path.sep).join("/");
       commands.add(name);
@@ -123,7 +132,7 @@ export function declaredOpenCode(tree: string): DeclaredOpenCode {
       if (agent) commandAgents[name] = agent;
     }
   }
-  for (const file of ["opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc"]) {
+  for (const file of layout.configs) {
     const p = path.join(tree, file);
     if (!fs.existsSync(p)) continue;
     let cfg: Record<string, unknown>;

@@ -19,6 +19,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const POLICY = {
+  "exempt": [
+    {
+      "flags": "s",
+      "glob": ".claude/worktrees/**",
+      "re": "^(?:\\.claude\\/worktrees(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    }
+  ],
   "format": 1,
   "host": "Claude Code",
   "pipeline": "pebble",
@@ -215,6 +222,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -317,6 +339,16 @@ const POLICY = {
           "flags": "s",
           "glob": "k8s/**",
           "re": "^(?:k8s(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -551,6 +583,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -588,6 +635,16 @@ const POLICY = {
           "flags": "s",
           "glob": "e2e/**",
           "re": "^(?:e2e(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -887,6 +944,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -914,6 +986,16 @@ const POLICY = {
           "flags": "s",
           "glob": "e2e/**",
           "re": "^(?:e2e(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1058,6 +1140,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1080,6 +1177,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1279,6 +1386,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1301,6 +1423,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1415,6 +1547,21 @@ const POLICY = {
         },
         {
           "flags": "s",
+          "glob": ".kilo/**",
+          "re": "^(?:\\.kilo(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocode/**",
+          "re": "^(?:\\.kilocode(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+        },
+        {
+          "flags": "s",
+          "glob": ".kilocodemodes",
+          "re": "^(?:^(?:\\.kilocodemodes)$)$"
+        },
+        {
+          "flags": "s",
           "glob": ".mcp.json",
           "re": "^(?:^(?:\\.mcp\\.json)$)$"
         },
@@ -1437,6 +1584,16 @@ const POLICY = {
           "flags": "s",
           "glob": "GEMINI.md",
           "re": "^(?:^(?:GEMINI\\.md)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.json",
+          "re": "^(?:^(?:kilo\\.json)$)$"
+        },
+        {
+          "flags": "s",
+          "glob": "kilo.jsonc",
+          "re": "^(?:^(?:kilo\\.jsonc)$)$"
         },
         {
           "flags": "s",
@@ -1694,6 +1851,7 @@ function auditStop(key, roleHint) {
       auditSnapshot(ctx, work);
       const out = auditChanges(ctx, state.tree, work).filter((c) => {
         const rel = auditRel(ctx, c.path);
+        if (rel !== null && auditMatch(POLICY.exempt, rel)) return false;
         return rel === null || !auditInScope(POLICY, allowed, rel);
       });
       if (!out.length) break;

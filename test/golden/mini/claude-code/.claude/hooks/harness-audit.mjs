@@ -19,6 +19,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const POLICY = {
+  "exempt": [
+    {
+      "flags": "s",
+      "glob": ".claude/worktrees/**",
+      "re": "^(?:\\.claude\\/worktrees(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    }
+  ],
   "format": 1,
   "host": "Claude Code",
   "pipeline": "zine",
@@ -56,22 +63,6 @@ const POLICY = {
     }
   ],
   "roles": {
-    "checker": {
-      "neverWrite": [
-        {
-          "flags": "s",
-          "glob": "secrets/**",
-          "re": "^(?:secrets(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
-        }
-      ],
-      "write": [
-        {
-          "flags": "s",
-          "glob": "drafts/notes.md",
-          "re": "^(?:drafts\\/notes\\.md)$"
-        }
-      ]
-    },
     "writer": {
       "neverWrite": [
         {
@@ -325,6 +316,7 @@ function auditStop(key, roleHint) {
       auditSnapshot(ctx, work);
       const out = auditChanges(ctx, state.tree, work).filter((c) => {
         const rel = auditRel(ctx, c.path);
+        if (rel !== null && auditMatch(POLICY.exempt, rel)) return false;
         return rel === null || !auditInScope(POLICY, allowed, rel);
       });
       if (!out.length) break;

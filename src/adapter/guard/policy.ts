@@ -1,0 +1,151 @@
+// The host-neutral guard policy: what a generated pre-call hook needs to decide one tool call, compiled
+// from the Pipeline IR. Hosts with a pre-call hook (Claude Code today; Copilot and Cursor next) embed it
+// with their own shim (adapters/<host>/): hook input -> a call, a decision -> the host's output.
+//
+// Size matters (the hook runs before every tool call): pipeline-wide data is stored once, globs and
+// command patterns live in two shared tables, and a role carries only indices into them and what is
+// its own (write scope, extra never-write, shell rules, default, spawn flag).
+import picomatch from "picomatch";
+import type { PipelineIR, RoleIR } from "../../ir/types.js";
+
+/** Setting this variable to 1/true/yes/on in the environment the host starts with turns the guard off. */
+export const GUARD_OFF_ENV = "HARNESS_GUARD_OFF";
+
+export interface GuardGlob {
+  /** the glob as written (for messages) */
+  g: string;
+  re: string;
+  /** why it is never-write, for messages ("artifact tests"); absent for scope globs */
+  l?: string;
+}
+
+export interface GuardRole {
+  /** isolation main: runs in the main session (its own command), part of the orchestrator's scope */
+  main?: 1;
+  /** may start agents */
+  spawn?: 1;
+  /** write scope: glob indices */
+  w: number[];
+  /** never-write beyond the pipeline's: glob indices */
+  n: number[];
+  /** shell rules (pattern indices), or absent when the role has no shell tool */
+  sh?: { a: number[]; k: number[]; d: number[]; def: "allow" | "ask" | "deny" };
+}
+
+export interface GuardPolicy {
+  v: 2;
+  pipeline: string;
+  scope: "pipeline" | "repository";
+  off: string;
+  nested: boolean;
+  globs: GuardGlob[];
+  /** command patterns (words; `*` = any words, see runtime-match) */
+  pats: string[];
+  /** pipeline never-write, each also at any depth: glob indices */
+  never: number[];
+  /** paths that keep the guard in place (hook script, settings): glob indices */
+  protect: number[];
+  /** pipeline shell_deny: pattern indices */
+  deny: number[];
+  /** the orchestrator: its exceptions to deny, and what it runs without asking */
+  orch: { x: number[]; a: number[] };
+  roles: Record<string, GuardRole>;
+}
+
+/** picomatch's RegExp source for one glob (POSIX separators, dotfiles matchable). */
+export function globSource(glob: string): string {
+  const re = picomatch.makeRe(glob, { dot: true, windows: false });
+  if (re.flags) throw new Error(`glob ${glob} compiled with flags ${re.flags}`);
+  return re.source;
+}
+
+/**
+ * A pipeline never-write glob also holds below the root: Claude Code reads CLAUDE.md and git reads
+ * .git/ in any folder, so `CLAUDE.md` guards `**\/CLAUDE.md` too.
+ */
+export function anyDepth(glob: string): string[] {
+  return glob.startsWith("**/") ? [glob] : [glob, `**/${glob}`];
+}
+
+function sorted<T>(xs: Iterable<T>): T[] {
+  return [...xs].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
+}
+
+export interface GuardPolicyOptions {
+  /** globs that keep the guard itself in place (its script, the host settings that wire it) */
+  protect: readonly string[];
+}
+
+export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOptions): GuardPolicy {
+  const globs: GuardGlob[] = [];
+  const globIndex = new Map<string, number>();
+  const glob = (g: string, label?: string): number => {
+    const key = `${g}\u0000${label ?? ""}`;
+    let i = globIndex.get(key);
+    if (i === undefined) {
+      i = globs.length;
+      globs.push(label === undefined ? { g, re: globSource(g) } : { g, re: globSource(g), l: label });
+      globIndex.set(key, i);
+    }
+    return i;
+  };
+  const pats: string[] = [];
+  const patIndex = new Map<string, number>();
+  const pat = (p: string): number => {
+    const norm = p.trim().replace(/\s+/g, " ");
+    let i = patIndex.get(norm);
+    if (i === undefined) {
+      i = pats.length;
+      pats.push(norm);
+      patIndex.set(norm, i);
+    }
+    return i;
+  };
+  const label = (g: string): string => {
+    const artifacts = pipeline.artifacts.filter((a) => a.paths.includes(g)).map((a) => a.name);
+    if (artifacts.length) return `artifact ${sorted(artifacts).join(", ")}`;
+    if (pipeline.policies.neverWrite.includes(g)) return `${g} (pipeline policy)`;
+    return g;
+  };
+  const p = pipeline.policies;
+  const protect = opts.protect.map((g) => glob(g, `${g} (keeps the harness guard in place)`));
+  const never = p.neverWrite.flatMap((g) => anyDepth(g).map((x) => glob(x, label(g))));
+  const pipelineNever = new Set(p.neverWrite);
+  const pipelineDeny = new Set(p.shellDeny);
+  const deny = p.shellDeny.map(pat);
+  const roles: Record<string, GuardRole> = {};
+  const orchAllow = new Set<string>([...p.orchestratorShell, ...pipeline.commands.map((c) => c.run)]);
+  for (const role of sorted(pipeline.roles.map((r) => r.id)).map((id) => pipeline.roles.find((r) => r.id === id) as RoleIR)) {
+    const r: GuardRole = {
+      w: role.write.map((g) => glob(g)),
+      n: role.neverWrite.filter((g) => !pipelineNever.has(g)).map((g) => glob(g, label(g))),
+    };
+    if (role.isolation === "main") r.main = 1;
+    if (role.canSpawn) r.spawn = 1;
+    if (role.shell) {
+      r.sh = {
+        a: role.shell.allow.map(pat),
+        k: role.shell.ask.map(pat),
+        d: role.shell.deny.filter((c) => !pipelineDeny.has(c)).map(pat),
+        def: role.shell.default,
+      };
+      // what a role runs without asking, the orchestrator (which runs the checks) may too
+      for (const a of role.shell.allow) orchAllow.add(a);
+    }
+    roles[role.id] = r;
+  }
+  return {
+    v: 2,
+    pipeline: pipeline.name,
+    scope: p.scope,
+    off: GUARD_OFF_ENV,
+    nested: p.nestedAgents,
+    globs,
+    pats,
+    never,
+    protect,
+    deny,
+    orch: { x: p.orchestratorShell.map(pat), a: sorted(orchAllow).map(pat) },
+    roles,
+  };
+}

@@ -1,0 +1,40 @@
+// Assemble a generated guard script: header comment, imports, the policy as JSON, the shared runtime
+// (src/adapter/guard/runtime-*.ts) and the host's shim (its hook input and output).
+//
+// The runtime parts are String.raw templates of plain JavaScript, pasted verbatim, so the output is
+// byte-identical however harness itself runs. Rules for editing them: ES2022 that Node 20 runs as a
+// module, no imports (`fs`, `path` are node:fs and node:path); no side effects at the top level
+// (tests evaluate them in-process with `new Function`); write "\x60" for a backtick and never the
+// dollar-brace pair.
+import { sortKeys } from "../../emit/render.js";
+import type { GuardPolicy } from "./policy.js";
+import { GUARD_COMMANDS_SOURCE } from "./runtime-commands.js";
+import { GUARD_DECIDE_SOURCE } from "./runtime-decide.js";
+import { GUARD_PATHS_SOURCE } from "./runtime-paths.js";
+import { GUARD_SHELL_SOURCE } from "./runtime-shell.js";
+
+/** The host-neutral runtime: defines guardDecide(policy, call) and its helpers; no side effects. */
+export const GUARD_RUNTIME = [GUARD_SHELL_SOURCE, GUARD_COMMANDS_SOURCE, GUARD_PATHS_SOURCE, GUARD_DECIDE_SOURCE].map((s) => s.trim()).join("\n\n");
+
+export interface GuardScript {
+  header: readonly string[];
+  policy: GuardPolicy;
+  /** the host's main code: reads its hook input, calls guardDecide(POLICY, call), writes its output */
+  shim: string;
+}
+
+export function renderGuardScript(s: GuardScript): string {
+  return [
+    // a line terminator inside a comment would end it: header lines may hold user strings
+    s.header.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")).map((l) => (l ? `// ${l}` : "//")).join("\n"),
+    'import fs from "node:fs";',
+    'import path from "node:path";',
+    "",
+    // one line: the policy is data, not something to read in a diff
+    `const POLICY = ${JSON.stringify(sortKeys(s.policy))};`,
+    GUARD_RUNTIME,
+    "",
+    s.shim.trim(),
+    "",
+  ].join("\n");
+}

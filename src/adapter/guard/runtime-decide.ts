@@ -1,0 +1,176 @@
+// Guard runtime, part 4: one decision per tool call. JavaScript source text (see render.ts).
+//
+// guardDecide(policy, call) → { kind: "allow" | "ask" | "deny" | "none", reason }
+//   call = { as, agentType, agentId, kind, tool, path, command, target, cwd, project }
+//   as:   who the hook was installed for: a role id (agent or command front matter), "@orchestrator"
+//         (the pipeline's entry command), or null (a settings-level hook: scope repository)
+//   kind: "write" (path), "shell" (command), "spawn" (target agent), "read" (reads only),
+//         "skill" (runs a host command or skill), "other" (anything else, MCP tools included)
+// "none" = no opinion: the host's own permission flow decides.
+export const GUARD_DECIDE_SOURCE = String.raw`
+const GUARD_RANK = { allow: 0, none: 1, ask: 2, deny: 3 };
+function guardLine(s, max) {
+  let t = String(s).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/ {2,}/g, " ").trim();
+  return t.length > max ? t.slice(0, max - 1) + "\u2026" : t;
+}
+function guardOut(kind, reason) { return reason ? { kind, reason: "harness guard: " + guardLine(reason, 900) } : { kind }; }
+
+// Who is calling: { role, id, label } for a role, { orch: true, label } for the orchestrator, or null (not ours).
+function guardCaller(policy, call) {
+  const t = call.agentType;
+  if (typeof t === "string" && t !== "") {
+    if (Object.prototype.hasOwnProperty.call(policy.roles, t)) return { role: policy.roles[t], id: t, label: t };
+    return policy.scope === "repository" && call.as === null ? { foreign: true, label: "agent " + JSON.stringify(guardLine(t, 60)) } : null;
+  }
+  if (typeof call.agentId === "string" && call.agentId !== "") return policy.scope === "repository" && call.as === null ? { foreign: true, label: "an unnamed subagent" } : null;
+  if (typeof call.as === "string" && Object.prototype.hasOwnProperty.call(policy.roles, call.as)) return { role: policy.roles[call.as], id: call.as, label: call.as };
+  if (call.as === "@orchestrator" || (call.as === null && policy.scope === "repository")) return { orch: true, label: "the orchestrator (main thread)" };
+  return null;
+}
+
+function guardDecide(policy, call) {
+  const who = guardCaller(policy, call);
+  if (!who) return guardOut("none");
+  const refuse = " Report \"blocked\" instead.";
+  if (who.foreign) {
+    if (call.kind === "read") return guardOut("none");
+    return guardOut("deny", who.label + " is not a role of pipeline " + policy.pipeline + ", so it may not use " + call.tool + " in this repository (policies.scope: repository). Have the orchestrator delegate to a pipeline role (" + Object.keys(policy.roles).join(", ") + ")." );
+  }
+  if (typeof call.project !== "string" || !path.isAbsolute(call.project)) return guardOut("deny", "no absolute project directory; refusing (fail closed).");
+  let projectReal;
+  try { projectReal = fs.realpathSync.native(call.project); } catch (e) { return guardOut("deny", "cannot resolve the project directory (" + (e && e.code) + "); refusing (fail closed)."); }
+  const cwd = typeof call.cwd === "string" && path.isAbsolute(call.cwd) ? call.cwd : call.project;
+  const st = { policy, role: who.role || null, id: who.id || null, label: who.label, sub: typeof call.agentId === "string" && call.agentId !== "", ctx: { project: path.resolve(call.project), projectReal } };
+  if (call.kind === "read") return guardOut("none");
+  if (call.kind === "write") return guardWrite(st, cwd, call.path);
+  if (call.kind === "shell") return guardShell(st, cwd, call.command);
+  if (call.kind === "spawn") return guardSpawn(st, call.target);
+  if (call.kind === "skill" && who.orch) return guardOut("none");
+  if (who.orch) return guardOut("ask", "the orchestrator wants to use " + call.tool + ", a tool the guard does not model; the human decides.");
+  return guardOut("deny", who.label + " may not use " + call.tool + ": not a tool its role is given, and the guard cannot check what it does (fail closed)." + refuse);
+}
+
+function guardWrite(st, cwd, p) {
+  if (typeof p !== "string" || p === "") return guardOut("deny", "a write without a file path; refusing (fail closed).");
+  const why = guardPathWhy(st, cwd, p);
+  return why ? guardOut("deny", why.text) : guardOut("allow");
+}
+// null, or { text } saying why the caller may not write p.
+function guardPathWhy(st, cwd, p, how) {
+  const loc = guardLocate(st.ctx, cwd, p);
+  const tail = how ? ", in the command " + JSON.stringify(guardLine(how, 160)) : "";
+  let why = loc.error ? "it " + loc.error : guardWriteWhy(st, loc.rels);
+  if (!why) return null;
+  let advice = " Report \"blocked\" instead.";
+  if (!st.role && loc.rels) { const o = guardOwners(st, loc.rels); if (o.length && !why.startsWith("never-write")) advice = " Delegate it to " + o.join(" or ") + ", or report \"blocked\"."; }
+  return { text: st.label + " may not write " + loc.shown + " (" + why + ")" + tail + "." + advice };
+}
+
+function guardShell(st, cwd, command) {
+  const shown = JSON.stringify(guardLine(command, 160));
+  const shellRole = st.role ? st.role.sh : null;
+  if (st.role && !shellRole) return guardOut("deny", st.label + " may not run shell commands (its role has no shell tool). Report \"blocked\" instead.");
+  let cmds;
+  try { cmds = guardParse(command); }
+  catch (e) {
+    if (!(e && e.guardShell)) throw e;
+    return guardUnmodelledOut(st, shown, e.message);
+  }
+  let worst = { kind: "allow" };
+  const note = (d) => { if (GUARD_RANK[d.kind] > GUARD_RANK[worst.kind]) worst = d; };
+  for (let i = 0; i < cmds.length && worst.kind !== "deny"; i++) {
+    const c = cmds[i];
+    if (c.argv[0] === "cd") {
+      const r = guardCd(st, cwd, c, cmds[i + 1]);
+      if (r.error) { note(guardUnmodelledOut(st, shown, r.error)); continue; }
+      cwd = r.cwd;
+      continue;
+    }
+    for (const r of c.redirs) {
+      if (r.op === "<") continue;
+      if (r.op === ">&" && /^(\d+|-)$/.test(r.target)) continue;
+      if (r.op === ">&" && r.fd) { note(guardUnmodelledOut(st, shown, "it duplicates into a file")); continue; }
+      if (r.target === "/dev/null" || r.target === "/dev/stdout" || r.target === "/dev/stderr") continue;
+      if (/^\/(dev|proc)\//.test(r.target)) { note(guardUnmodelledOut(st, shown, "it redirects to " + r.target)); continue; }
+      const why = guardPathWhy(st, cwd, r.target, command);
+      if (why) note(guardOut("deny", why.text));
+    }
+    if (worst.kind === "deny") break;
+    note(st.role ? guardRoleCommand(st, c.argv, shown) : guardOrchCommand(st, c.argv, shown));
+  }
+  return worst;
+}
+
+function guardUnmodelledOut(st, shown, why) {
+  const text = " may not run " + shown + " as it is: " + why + ", which the guard cannot check exactly.";
+  if (st.role && st.role.sh.def === "deny") return guardOut("deny", st.label + text + " Write it as plain commands, or report \"blocked\".");
+  return guardOut("ask", st.label + text.replace(" may not run ", " wants to run ") + " The human decides.");
+}
+
+// cd into a literal folder of the project, followed by && (or nothing): { cwd } or { error }.
+function guardCd(st, cwd, c, next) {
+  if (c.argv.length !== 2 || c.redirs.length) return { error: "it uses cd without exactly one folder" };
+  if (c.join === "|" || c.join === "||" || (next && next.join !== "&&")) return { error: "it uses cd outside a plain && chain" };
+  const t = c.argv[1];
+  if (!(t.startsWith("/") || t === "." || t === ".." || t.startsWith("./") || t.startsWith("../"))) return { error: "cd " + t + " may follow CDPATH" };
+  const r = guardPhysical(cwd, t);
+  if (r.error) return { error: "cd " + t + " " + r.error };
+  let isDir = false;
+  try { isDir = fs.statSync(r.real).isDirectory(); } catch (e) { isDir = false; }
+  const rel = guardPosix(path.relative(st.ctx.projectReal, r.real));
+  if (!isDir || guardOutside(rel)) return { error: "cd " + t + " leaves the project or is not a folder" };
+  return { cwd: r.real };
+}
+
+function guardRoleCommand(st, argv, shown) {
+  const sh = st.role.sh, policy = st.policy, who = st.label;
+  const name = guardBase(argv[0]);
+  if (GUARD_WRAPPERS.has(name)) return guardUnmodelledOut(st, shown, name + " runs another command");
+  const forms = guardForms(argv);
+  let d = guardFirstMatch(policy, policy.deny, forms);
+  if (d) return guardOut("deny", who + " may not run " + shown + " (no pipeline agent may run " + d + ")." + " Report \"blocked\" instead.");
+  d = guardFirstMatch(policy, sh.d, forms);
+  if (d) return guardOut("deny", who + " may not run " + shown + " (its shell rules deny " + d + "). Report \"blocked\" instead.");
+  const k = guardFirstMatch(policy, sh.k, forms);
+  if (k) return guardOut("ask", who + " wants to run " + shown + " (its shell rules ask for " + k + ").");
+  const git = name === "git" ? guardGit(argv) : null;
+  const exact = git ? (git.safe ? [git.normal] : []) : argv[0] === name ? [argv] : [];
+  const bad = guardForbidden(argv);
+  const a = bad ? null : guardFirstMatch(policy, sh.a, exact);
+  if (a) return guardOut("allow");
+  if (git && !guardGitReadOnly(git.normal)) return guardOut("deny", who + " may not run " + shown + " (git " + (git.normal[1] || "") + " changes the repository; roles run read-only git only). Report \"blocked\" instead.");
+  if (!bad && argv[0] === name && guardReadOnly(argv)) return guardOut("allow");
+  const why = bad ? "it carries " + bad + ", a write or exec option" : "no shell rule of its role allows it";
+  if (sh.def === "allow" && !bad) return guardOut("allow");
+  if (sh.def === "deny") return guardOut("deny", who + " may not run " + shown + " (" + why + "; its allowed commands: " + (sh.a.map((x) => policy.pats[x]).join(", ") || "none") + "). Report \"blocked\" instead.");
+  return guardOut("ask", who + " wants to run " + shown + " (" + why + "; the default is ask).");
+}
+
+function guardOrchCommand(st, argv, shown) {
+  const policy = st.policy, who = st.label;
+  const name = guardBase(argv[0]);
+  const bad = guardForbidden(argv);
+  if (!bad && argv[0] === name && guardFirstMatch(policy, policy.orch.x, [argv])) return guardOut("allow");
+  if (GUARD_WRAPPERS.has(name)) return guardUnmodelledOut(st, shown, name + " runs another command");
+  const forms = guardForms(argv);
+  const d = guardFirstMatch(policy, policy.deny, forms);
+  if (d) return guardOut("deny", who + " may not run " + shown + " (no pipeline agent may run " + d + "). Leave this step to the human, or report \"blocked\".");
+  const git = name === "git" ? guardGit(argv) : null;
+  if (git && !guardGitReadOnly(git.normal)) return guardOut("deny", who + " may not run " + shown + " (git " + (git.normal[1] || "") + " changes the repository; the orchestrator runs read-only git and its own exceptions only). Leave this step to the human.");
+  const exact = git ? (git.safe ? [git.normal] : []) : argv[0] === name ? [argv] : [];
+  if (!bad && (guardFirstMatch(policy, policy.orch.a, exact) || (argv[0] === name && guardReadOnly(argv)))) return guardOut("allow");
+  // not "none": in acceptEdits mode Claude Code itself runs some file commands (sed -i, cp) unasked
+  return guardOut("ask", who + " wants to run " + shown + " (" + (bad ? "it carries " + bad + ", a write or exec option" : "not among the commands the pipeline runs") + "); the human decides.");
+}
+
+function guardSpawn(st, target) {
+  const policy = st.policy;
+  if (target === undefined || target === null || target === "") target = "general-purpose";
+  if (typeof target !== "string") return guardOut("deny", "the agent to start is not named by a string; refusing (fail closed).");
+  const shown = JSON.stringify(guardLine(target, 80));
+  if (st.role && !st.role.spawn) return guardOut("deny", st.label + " may not start agents (its role cannot spawn; refused " + shown + "). Report back to the orchestrator instead.");
+  if (st.sub && !policy.nested) return guardOut("deny", st.label + " may not start " + shown + ": nested agents are off. Report back to the orchestrator instead.");
+  if (!Object.prototype.hasOwnProperty.call(policy.roles, target) && !policy.nested) return guardOut("deny", st.label + " may not start " + shown + ": it is not a role of pipeline " + policy.pipeline + " (nested agents are off). Start one of: " + Object.keys(policy.roles).join(", ") + ".");
+  return guardOut("allow");
+}
+`;

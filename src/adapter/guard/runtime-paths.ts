@@ -1,0 +1,128 @@
+// Guard runtime, part 3: where a path lands, the way the kernel sees it. JavaScript source text
+// (see render.ts). `fs` and `path` are node:fs and node:path.
+//
+// A path is walked component by component from the real (symlink-free) directory it starts in:
+// a symbolic link is resolved as soon as it is met, so `link/../x` goes where the kernel goes. The
+// result is measured from the project's real root; inside a verified linked git worktree of the
+// project (isolation: worktree) from that worktree's root.
+export const GUARD_PATHS_SOURCE = String.raw`
+function guardOutside(rel) { return rel === ".." || rel.startsWith("../") || path.isAbsolute(rel); }
+function guardPosix(p) { return path.sep === "/" ? p : p.split(path.sep).join("/"); }
+
+// The physical path of p (from base): { real } or { error }.
+function guardPhysical(base, p) {
+  if (typeof p !== "string" || p === "") return { error: "is empty" };
+  if (p.includes("\u0000")) return { error: "contains a NUL byte" };
+  const abs = path.isAbsolute(p) ? p : base + path.sep + p;
+  let cur = path.parse(abs).root;
+  let exists = true;
+  let hops = 0;
+  for (const part of abs.slice(cur.length).split(/[\\/]+/)) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") { cur = path.dirname(cur); continue; }
+    const next = path.join(cur, part);
+    if (!exists) { cur = next; continue; }
+    let st;
+    try { st = fs.lstatSync(next); } catch (e) {
+      if (e && (e.code === "ENOENT" || e.code === "ENOTDIR")) { exists = false; cur = next; continue; }
+      return { error: "cannot be checked (" + (e && e.code) + ")" };
+    }
+    if (st.isSymbolicLink()) {
+      if (++hops > 64) return { error: "has too many symbolic links" };
+      try { cur = fs.realpathSync.native(next); } catch (e) { return { error: "goes through a dangling symbolic link (" + next + ")" }; }
+    } else cur = next;
+  }
+  return { real: cur };
+}
+
+// The root of the linked git worktree of this project that holds real, or null. Verified both ways:
+// its .git file points into <project>/.git/worktrees/<name>, whose gitdir file points back.
+function guardWorktreeOf(ctx, real) {
+  const base = path.join(ctx.projectReal, ".git", "worktrees");
+  let d = real;
+  for (let i = 0; i < 256; i++) {
+    const parent = path.dirname(d);
+    if (parent === d || parent === ctx.projectReal) return null;
+    d = parent;
+    const dotgit = path.join(d, ".git");
+    let info;
+    try { info = fs.lstatSync(dotgit); } catch (e) { continue; }
+    if (!info.isFile()) return null;
+    try {
+      const m = /^gitdir: *(.+?)\s*$/m.exec(fs.readFileSync(dotgit, "utf8"));
+      if (!m) return null;
+      const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
+      const rel = path.relative(base, gitdir);
+      if (rel === "" || guardOutside(rel) || rel.includes(path.sep)) return null;
+      const back = fs.readFileSync(path.join(gitdir, "gitdir"), "utf8").trim();
+      if (fs.realpathSync.native(path.resolve(gitdir, back)) !== fs.realpathSync.native(dotgit)) return null;
+      return d;
+    } catch (e) { return null; }
+  }
+  return null;
+}
+
+// Where p lands: { rels, shown } (project-relative, POSIX) or { error, shown }.
+function guardLocate(ctx, base, p) {
+  const r = guardPhysical(base, p);
+  const lex = guardPosix(path.relative(ctx.project, path.resolve(base, p || ".")));
+  const lexInside = lex !== "" && !guardOutside(lex);
+  if (r.error) return { error: r.error, shown: lexInside ? lex : String(p) };
+  const wt = guardWorktreeOf(ctx, r.real);
+  if (wt) {
+    const w = guardPosix(path.relative(wt, r.real));
+    if (w === "") return { error: "is a worktree directory itself", shown: String(p) };
+    return { rels: [w], shown: w + " (in worktree " + path.basename(wt) + ")" };
+  }
+  const rel = guardPosix(path.relative(ctx.projectReal, r.real));
+  if (guardOutside(rel)) return { error: lexInside ? "resolves to " + r.real + ", outside the project" : "is outside the project directory " + ctx.project, shown: lexInside ? lex : String(p) };
+  if (rel === "") return { error: "is the project directory itself", shown: String(p) };
+  return { rels: lexInside && lex !== rel ? [lex, rel] : [rel], shown: lexInside ? lex : rel };
+}
+
+const guardReCache = new Map();
+function guardGlobHit(policy, list, rel) {
+  for (const k of list) {
+    const g = policy.globs[k];
+    let re = guardReCache.get(k);
+    if (!re) { re = new RegExp(g.re); guardReCache.set(k, re); }
+    if (re.test(rel)) return g;
+  }
+  return null;
+}
+
+// Why role may not write rels, or null.
+function guardRoleWrite(policy, role, rels) {
+  for (const rel of rels) { const g = guardGlobHit(policy, role.n, rel); if (g) return "never-write: " + g.l; }
+  for (const rel of rels) if (!guardGlobHit(policy, role.w, rel)) return role.w.length ? "not in its write scope: " + role.w.map((k) => policy.globs[k].g).join(", ") : "its role writes no files";
+  return null;
+}
+
+// Why the caller may not write rels, or null. The orchestrator may write what a main-session role may.
+function guardWriteWhy(st, rels) {
+  const policy = st.policy;
+  for (const rel of rels) {
+    const g = guardGlobHit(policy, policy.protect, rel) || guardGlobHit(policy, policy.never, rel);
+    if (g) return "never-write: " + g.l;
+  }
+  if (st.role) return guardRoleWrite(policy, st.role, rels);
+  const mains = Object.keys(policy.roles).filter((id) => policy.roles[id].main);
+  let first = null;
+  for (const id of mains) {
+    const why = guardRoleWrite(policy, policy.roles[id], rels);
+    if (why === null) return null;
+    if (first === null && why.startsWith("never-write")) first = why;
+  }
+  if (first) return first;
+  const globs = [];
+  for (const id of mains) for (const k of policy.roles[id].w) if (!globs.includes(policy.globs[k].g)) globs.push(policy.globs[k].g);
+  return globs.length ? "not in the main-thread write scope: " + globs.join(", ") : "no main-session role writes files";
+}
+
+// Roles whose scope holds rels (advice for the orchestrator).
+function guardOwners(st, rels) {
+  const out = [];
+  for (const id of Object.keys(st.policy.roles)) if (guardRoleWrite(st.policy, st.policy.roles[id], rels) === null) out.push(id);
+  return out;
+}
+`;

@@ -1,0 +1,168 @@
+// Guard runtime, part 1: reading a shell command exactly, or not at all. JavaScript source text,
+// pasted verbatim into the generated hook (see render.ts for the rules of these strings).
+//
+// The guard reads only a subset of bash it can model exactly: words made of literal characters,
+// single quotes, double quotes without expansions and backslash escapes; `&&`, `||`, `;`, `|` and
+// newlines between simple commands; output redirections to a literal path, `N>&M` duplications and
+// `< file`. Anything else (`$`, backticks, globs, braces, `~`, subshells, `&`, here-documents,
+// process substitution, environment assignments, shell keywords) makes the command "unmodelled":
+// the guard then asks or refuses, and never allows.
+export const GUARD_SHELL_SOURCE = String.raw`
+function guardUnmodelled(why) { const e = new Error(why); e.guardShell = true; return e; }
+
+const GUARD_STOP = " \t\n;&|<>";
+const GUARD_KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "select", "function", "time", "coproc", "[[", "]]", "{", "}", "!", "in"]);
+
+// One word from src at i: { text, raw, end }. Throws for anything the guard does not model.
+function guardWord(src, i) {
+  const start = i;
+  let text = "";
+  const n = src.length;
+  while (i < n && !GUARD_STOP.includes(src[i])) {
+    const c = src[i];
+    if (c === "\\") {
+      if (i + 1 >= n) throw guardUnmodelled("it ends with a backslash");
+      if (src[i + 1] === "\n") { i += 2; continue; }
+      text += src[i + 1]; i += 2; continue;
+    }
+    if (c === "'") {
+      const j = src.indexOf("'", i + 1);
+      if (j < 0) throw guardUnmodelled("a single quote is not closed");
+      text += src.slice(i + 1, j); i = j + 1; continue;
+    }
+    if (c === "\"") {
+      i++;
+      for (;;) {
+        if (i >= n) throw guardUnmodelled("a double quote is not closed");
+        const d = src[i];
+        if (d === "\"") { i++; break; }
+        if (d === "$" || d === "\x60") throw guardUnmodelled("it expands " + (d === "$" ? "a $ expression" : "a backtick command") + " at run time");
+        if (d === "\\" && i + 1 < n && "$\x60\"\\\n".includes(src[i + 1])) { if (src[i + 1] !== "\n") text += src[i + 1]; i += 2; continue; }
+        text += d; i++;
+      }
+      continue;
+    }
+    if (c === "$" || c === "\x60") throw guardUnmodelled("it expands " + (c === "$" ? "a $ expression" : "a backtick command") + " at run time");
+    if (c === "(" || c === ")") throw guardUnmodelled("it uses a subshell, a function or a ( ) group");
+    if (c === "{" || c === "}") throw guardUnmodelled("it uses braces (brace expansion or a { } group)");
+    if (c === "*" || c === "?" || c === "[") throw guardUnmodelled("it has an unquoted wildcard the shell expands");
+    // bash expands ~ at the start of a word and after = or : (assignments); HEAD~1 stays as written
+    if (c === "~" && (i === start || src[i - 1] === "=" || src[i - 1] === ":")) throw guardUnmodelled("it has an unquoted ~ the shell expands");
+    if ((c === "#" || c === "!") && i === start) throw guardUnmodelled(c === "#" ? "it has a comment" : "it uses !");
+    if (c.charCodeAt(0) < 32) throw guardUnmodelled("it has a control character");
+    text += c; i++;
+  }
+  return { text, raw: src.slice(start, i), end: i };
+}
+
+const GUARD_REDIR = /^(\d*)(&>>|&>|>>|>\||>&|>|<<<|<<|<>|<&|<)/;
+
+// The simple commands of src: [{ argv, redirs: [{ op, fd, target }], join }]; join is the operator
+// before the command (null, "&&", "||", ";", "|"). Throws for anything unmodelled.
+function guardParse(src) {
+  if (typeof src !== "string" || src.trim() === "") throw guardUnmodelled("it is empty");
+  const cmds = [];
+  let cur = { argv: [], redirs: [], join: null };
+  const flush = (op) => {
+    if (!cur.argv.length) {
+      if (op === ";" && !cur.redirs.length && cur.join !== "&&" && cur.join !== "||" && cur.join !== "|") { cur.join = cmds.length ? ";" : null; return; }
+      throw guardUnmodelled("it has an empty command before " + JSON.stringify(op));
+    }
+    cmds.push(cur);
+    cur = { argv: [], redirs: [], join: op };
+  };
+  let i = 0;
+  const n = src.length;
+  while (i < n) {
+    const c = src[i];
+    if (c === " " || c === "\t") { i++; continue; }
+    if (c === "\\" && src[i + 1] === "\n") { i += 2; continue; }
+    if (c === "\n" || c === ";") {
+      if (src[i + 1] === ";" || src[i + 1] === "&") throw guardUnmodelled("it uses ;; or ;&");
+      flush(";"); i++; continue;
+    }
+    if (c === "|") {
+      if (src[i + 1] === "&") throw guardUnmodelled("it uses |&");
+      if (src[i + 1] === "|") { flush("||"); i += 2; continue; }
+      flush("|"); i++; continue;
+    }
+    const m = GUARD_REDIR.exec(src.slice(i, i + 12));
+    const fdWord = m && m[1] !== "" && (i === 0 || " \t\n;&|".includes(src[i - 1]));
+    if (m && (m[1] === "" || fdWord)) {
+      const op = m[2];
+      if (op === "<<" || op === "<<<" || op === "<>" || op === "<&") throw guardUnmodelled("it uses a here-document or the redirection " + op);
+      i += m[0].length;
+      if (src[i] === "(") throw guardUnmodelled("it uses process substitution");
+      while (src[i] === " " || src[i] === "\t") i++;
+      if (i >= n || GUARD_STOP.includes(src[i])) throw guardUnmodelled("a redirection has no target");
+      const w = guardWord(src, i);
+      i = w.end;
+      cur.redirs.push({ op, fd: m[1] || null, target: w.text });
+      continue;
+    }
+    if (c === "&") {
+      if (src[i + 1] === "&") { flush("&&"); i += 2; continue; }
+      throw guardUnmodelled("it runs a command in the background (&)");
+    }
+    if (c === "<" || c === ">") throw guardUnmodelled("it uses a redirection the guard does not model");
+    const w = guardWord(src, i);
+    i = w.end;
+    if (!cur.argv.length) {
+      if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(w.raw)) throw guardUnmodelled("it sets an environment variable (" + w.raw.split("=")[0] + "=) for the command");
+      if (GUARD_KEYWORDS.has(w.raw)) throw guardUnmodelled("it uses the shell keyword " + w.raw);
+    }
+    cur.argv.push(w.text);
+  }
+  if (cur.argv.length) cmds.push(cur);
+  else if (cur.redirs.length || cur.join === "&&" || cur.join === "||" || cur.join === "|") throw guardUnmodelled("it ends with an operator or a bare redirection");
+  if (!cmds.length) throw guardUnmodelled("it runs nothing");
+  return cmds;
+}
+
+// ---------------------------------------------------------------- command patterns
+
+// A pattern is words. "*" = any words (also none). A word ending in "*" right after a letter, digit
+// or "_" ("git diff*", "npm test*") is that word, optionally continued by "=", ":" or ".", then any
+// words: "git diff*" matches "git diff -u" and "npm test*" "npm test:unit", never "git difftool".
+// Any other "*" inside a word matches characters of that word only.
+const guardPatCache = new Map();
+function guardPatCompile(p) {
+  let c = guardPatCache.get(p);
+  if (c) return c;
+  c = [];
+  for (const w of p.split(" ")) {
+    if (w === "*") { c.push({ star: true }); continue; }
+    const m = /^([^*]*[A-Za-z0-9_])\*$/.exec(w);
+    if (m) { c.push({ stem: m[1] }); c.push({ star: true }); continue; }
+    if (w.includes("*")) c.push({ re: new RegExp("^" + w.split("*").map((s) => s.replace(/[.*+?^$()|[\]\\/{}]/g, "\\$&")).join("[\\s\\S]*") + "$") });
+    else c.push({ lit: w });
+  }
+  guardPatCache.set(p, c);
+  return c;
+}
+function guardWordOk(t, w) {
+  if (t.lit !== undefined) return w === t.lit;
+  if (t.stem !== undefined) return w === t.stem || (w.startsWith(t.stem) && "=:.".includes(w[t.stem.length]));
+  return t.re.test(w);
+}
+function guardPatMatch(p, argv) {
+  const toks = guardPatCompile(p);
+  // memo[i][j]: toks[i:] matches argv[j:]
+  const memo = new Map();
+  const go = (i, j) => {
+    const key = i * 4096 + j;
+    if (memo.has(key)) return memo.get(key);
+    let r;
+    if (i === toks.length) r = j === argv.length;
+    else if (toks[i].star) r = go(i + 1, j) || (j < argv.length && go(i, j + 1));
+    else r = j < argv.length && guardWordOk(toks[i], argv[j]) && go(i + 1, j + 1);
+    memo.set(key, r);
+    return r;
+  };
+  return argv.length < 4096 && go(0, 0);
+}
+function guardFirstMatch(policy, list, forms) {
+  for (const k of list) for (const f of forms) if (guardPatMatch(policy.pats[k], f)) return policy.pats[k];
+  return null;
+}
+`;

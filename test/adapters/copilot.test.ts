@@ -1,0 +1,119 @@
+// The GitHub Copilot adapter, parsed back: agent, skill and prompt front matter with yaml, and each
+// launcher run for real with a stand-in `copilot` that prints the arguments it got, compared with the IR.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { HOST_IDS } from "../../adapters/index.js";
+import { CopilotAdapter, orchestratorName } from "../../adapters/copilot/index.js";
+import { commandPrefix } from "../../adapters/copilot/flags.js";
+import { compileHost } from "../../src/compile.js";
+import { readPipeline } from "../../src/ir/normalize.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const read = (dir: string) => readPipeline(path.join(ROOT, dir), { knownHosts: HOST_IDS }).pipeline;
+/** Aliases the CLI documents for agent tools: lists (others.md §3.1). */
+const ALIASES = ["read", "edit", "search", "execute", "agent", "web", "todo"];
+
+function frontMatter(text: string): { data: Record<string, unknown>; body: string } {
+  expect(text.startsWith("---\n")).toBe(true);
+  const end = text.indexOf("\n---\n", 4);
+  expect(end).toBeGreaterThan(0);
+  return { data: parseYaml(text.slice(4, end)) as Record<string, unknown>, body: text.slice(end + 5) };
+}
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "harness-copilot-"));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const fakeBin = path.join(scratch, "copilot");
+fs.writeFileSync(fakeBin, `#!/usr/bin/env node\nprocess.stdout.write(JSON.stringify(process.argv.slice(2)));\n`, { mode: 0o755 });
+
+/** Run a launcher's text with the stand-in copilot; returns the argument list copilot would get. */
+function launch(text: string, args: string[]): string[] {
+  const dir = fs.mkdtempSync(path.join(scratch, "p-"));
+  const file = path.join(dir, ".github/copilot/bin/x.sh");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text, { mode: 0o755 });
+  return JSON.parse(execFileSync(file, args, { encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", COPILOT_BIN: fakeBin } })) as string[];
+}
+const rules = (args: string[], flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]!] : []));
+
+for (const dir of ["roles", "test/fixtures/mini"]) {
+  describe(`Copilot tree of ${dir}, parsed back`, () => {
+    const pipeline = read(dir);
+    const out = compileHost(pipeline, CopilotAdapter);
+    const file = (p: string) => out.files.find((f) => f.path === p) ?? expect.fail(`missing ${p}`);
+    const orch = orchestratorName(pipeline);
+    const subs = pipeline.roles.filter((r) => r.isolation === "subagent").map((r) => r.id);
+
+    it("every role is an agent with a description and documented tool aliases; only the orchestrator may start agents", () => {
+      for (const role of pipeline.roles) {
+        const { data, body } = frontMatter(file(`.github/agents/${role.id}.agent.md`).content);
+        expect(data.name).toBe(role.id);
+        expect(typeof data.description === "string" && data.description.length > 0).toBe(true);
+        const tools = data.tools as string[];
+        expect(tools.filter((t) => !ALIASES.includes(t))).toEqual([]);
+        expect(tools.includes("agent")).toBe(role.canSpawn);
+        expect(tools.includes("execute")).toBe(role.tools.includes("bash"));
+        expect(tools.includes("edit")).toBe(role.tools.includes("edit") || role.tools.includes("write"));
+        expect(data["disable-model-invocation"] === true).toBe(role.isolation === "main");
+        expect(body).toContain(role.body.split("\n")[0]!);
+      }
+      const o = frontMatter(file(`.github/agents/${orch}.agent.md`).content).data;
+      expect(o.tools).toContain("agent");
+      expect(o.agents).toEqual(subs);
+    });
+
+    it("the entry skill and prompt file name the pipeline and the orchestrator", () => {
+      const skill = frontMatter(file(`.github/skills/${pipeline.name}/SKILL.md`).content);
+      expect(skill.data.name).toBe(pipeline.name);
+      expect(String(skill.data.description).length).toBeLessThanOrEqual(1024);
+      expect(frontMatter(file(`.github/prompts/${pipeline.name}.prompt.md`).content).data.agent).toBe(orch);
+    });
+
+    it("each role's launcher passes exactly its rules (write scope, never-write, shell) and the prompt", () => {
+      for (const role of pipeline.roles) {
+        const f = file(`.github/copilot/bin/${role.id}.sh`);
+        expect(f.executable).toBe(true);
+        const args = launch(f.content, ["do it; rm -rf / 'quoted'", "--no-auto-update"]);
+        expect(args.slice(0, 2)).toEqual(["--agent", role.id]);
+        expect(args.slice(-3)).toEqual(["-p", "do it; rm -rf / 'quoted'", "--no-auto-update"]);
+        expect(rules(args, "--allow-tool").filter((r) => r.startsWith("write(")).sort()).toEqual(role.write.map((g) => `write(${g})`).sort());
+        expect(rules(args, "--deny-tool").filter((r) => r.startsWith("write(")).sort()).toEqual(role.neverWrite.map((g) => `write(${g})`).sort());
+        const denies = new Set((role.shell?.deny ?? []).map(commandPrefix).filter(Boolean).map((p) => `shell(${p})`));
+        expect(new Set(rules(args, "--deny-tool").filter((r) => r.startsWith("shell")))).toEqual(denies);
+        if (!role.shell) expect(rules(args, "--allow-tool").some((r) => r.startsWith("shell"))).toBe(false);
+      }
+    });
+
+    it("the pipeline launcher denies shell_deny (sparing orchestrator_shell) and never_write for the whole run", () => {
+      const args = launch(file(`.github/copilot/bin/${pipeline.name}.sh`).content, []);
+      expect(args.slice(0, 2)).toEqual(["--agent", orch]);
+      expect(args).not.toContain("-p");
+      const deny = rules(args, "--deny-tool");
+      for (const g of pipeline.policies.neverWrite) expect(deny).toContain(`write(${g})`);
+      const allow = rules(args, "--allow-tool");
+      for (const o of pipeline.policies.orchestratorShell) {
+        const pre = commandPrefix(o)!;
+        expect(allow).toContain(`shell(${pre})`);
+        expect(deny.filter((d) => d.startsWith("shell(") && (pre + " ").startsWith(d.slice(6, -1) + " "))).toEqual([]);
+      }
+      for (const d of pipeline.policies.shellDeny) {
+        const pre = commandPrefix(d);
+        if (pre && !pipeline.policies.orchestratorShell.some((o) => (commandPrefix(o)! + " ").startsWith(pre + " "))) expect(deny).toContain(`shell(${pre})`);
+      }
+    });
+  });
+}
+
+describe("Copilot command prefixes", () => {
+  it("maps a trailing wildcard to a shell() prefix and refuses other wildcards", () => {
+    expect(commandPrefix("git push *")).toBe("git push");
+    expect(commandPrefix("npm test*")).toBe("npm test");
+    expect(commandPrefix("git status")).toBe("git status");
+    expect(commandPrefix("* -u")).toBeNull();
+    expect(commandPrefix("*--fix*")).toBeNull();
+    expect(commandPrefix("a (b)")).toBeNull();
+  });
+});

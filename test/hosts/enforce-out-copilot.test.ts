@@ -1,0 +1,152 @@
+// GitHub Copilot CLI 1.0.102 enforcing what harness emits for roles/ (see enforce-out.test.ts for the
+// method): the emitted tree in a scratch project, BYOK offline against the chat-completions stub,
+// headless (-p), the project trusted. Roles are reached as the CLI reaches them: a subagent through
+// the orchestrator's task tool, one role alone through its launcher (.github/copilot/bin/<role>.sh).
+// Test names are cited by adapters/copilot `proofs`.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { emittedTree, hostBin, REGISTERED_HOSTS } from "./helpers.js";
+import { runCopilotScripted } from "./lib/copilot.js";
+import type { Conversation, ModelRequest, Step, Stub } from "./lib/stubs.js";
+
+const MAIN_ONLY = "MAIN-SESSION-ONLY-c0p1";
+type Run = Awaited<ReturnType<typeof runCopilotScripted>>;
+
+function explain(r: Run): string {
+  const text = [
+    `exit ${r.result.code} in ${r.result.durationMs} ms${r.result.timedOut ? " (TIMED OUT)" : ""}`,
+    `stub requests: ${r.stub.log.map((l) => `${l.conversation ?? "-"}#${l.step}`).join(" ")}`,
+    `tool results:\n  | ${r.stub.toolResultTexts().map((t) => t.slice(0, 300)).join("\n  | ")}`,
+    `stdout: ${r.result.stdout.slice(-1200)}`,
+    `stderr: ${r.result.stderr.slice(-800)}`,
+  ].join("\n");
+  if (process.env.HARNESS_HOSTS_VERBOSE) process.stderr.write(`--- ${r.env.root}\n${text}\n`);
+  return text;
+}
+const results = (r: Run) => r.stub.toolResultTexts().join("\n");
+const ranToEnd = (r: Run, conv: string, steps: number, why: string) =>
+  expect(r.stub.log.some((l) => l.conversation === conv && l.step === steps), `${conv} did not run its ${steps} step(s) to the end\n${why}`).toBe(true);
+const requestsOf = (stub: Stub, conv: string): ModelRequest[] => stub.log.filter((l) => l.conversation === conv && l.request).map((l) => l.request!);
+/** what the host answered to step i (0-based) of a conversation: the last tool message of the next request */
+function answerTo(r: Run, conv: string, i: number): string {
+  const q = requestsOf(r.stub, conv).find((x) => x.toolResults === i + 1);
+  const msgs = ((q?.body.messages ?? []) as { role?: string; content?: unknown }[]).filter((m) => m.role === "tool");
+  return JSON.stringify(msgs.at(-1)?.content ?? null);
+}
+const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } }).trim();
+
+const create = (p: string, rel: string): Step => ({ tool: "create", input: { path: path.join(p, rel), file_text: `// written by the scripted model: ${rel}\n` } });
+const sh = (command: string): Step => ({ tool: "bash", input: { command, description: "scripted", mode: "sync", initial_wait: 30 } });
+const task = (agent: string): Step => ({ tool: "task", input: { agent_type: agent, description: `run ${agent}`, prompt: `Do the ${agent} stage.`, mode: "sync", name: `${agent}-stage` } });
+const folders = { "src/.keep": "", "tests/.keep": "", "docs/.keep": "", ".pebble/.keep": "" };
+
+function gitScene(project: string): void {
+  const bare = path.join(path.dirname(project), "origin.git");
+  git(path.dirname(project), "init", "-q", "--bare", bare);
+  git(project, "add", "-A");
+  git(project, "commit", "-q", "-m", "scene: initial");
+  git(project, "remote", "add", "origin", bare);
+  fs.writeFileSync(path.join(project, "src", "staged.ts"), "export const staged = 1;\n");
+  git(project, "add", "src/staged.ts");
+}
+const gitState = (project: string) => ({ commits: Number(git(project, "rev-list", "--count", "HEAD")), originRefs: git(path.join(path.dirname(project), "origin.git"), "for-each-ref") });
+
+describe.runIf(REGISTERED_HOSTS.includes("copilot")).concurrent("copilot: the emitted .github/ tree is enforced", () => {
+  const run = async (o: Omit<Parameters<typeof runCopilotScripted>[0], "bin" | "tree">) =>
+    runCopilotScripted({ bin: hostBin("copilot"), tree: await emittedTree("copilot"), prompt: `${MAIN_ONLY}: go`, timeoutMs: 120_000, ...o });
+
+  it("copilot: subagent jade gets exactly its tools in its own context and cannot start agents", async () => {
+    const tree = await emittedTree("copilot");
+    const fm = (role: string) => parseYaml(fs.readFileSync(path.join(tree, `.github/agents/${role}.agent.md`), "utf8").split(/^---$/m)[1] ?? "") as { tools: string[]; model?: string };
+    const r = await run({
+      args: ["--agent", "pebble"],
+      script: () => [
+        { name: "jade", when: "You are Jade", steps: [task("mica")] },
+        { name: "chalk", when: "You are Chalk", steps: [] },
+        { name: "main", steps: [task("jade"), task("chalk")] },
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 1, why);
+      ranToEnd(r, "main", 2, why);
+      expect(fm("jade").tools.sort(), "jade's declared tools changed: update this test's expected host tools").toEqual(["edit", "execute", "read", "search", "todo"]);
+      // read → view, edit → create+edit, search → grep+glob, execute → bash and its helpers, todo → update_todo
+      const expected = ["bash", "create", "edit", "glob", "grep", "list_bash", "read_bash", "stop_bash", "update_todo", "view"];
+      for (const q of requestsOf(r.stub, "jade")) {
+        expect([...q.tools].sort(), `jade was not offered exactly its tools: ${q.tools.join(",")}\n${why}`).toEqual(expected);
+        expect(JSON.stringify(q.body.messages), `jade saw the main session's messages\n${why}`).not.toContain(MAIN_ONLY);
+      }
+      expect(answerTo(r, "jade", 0), why).toMatch(/Tool 'task' does not exist/);
+      const main = requestsOf(r.stub, "main")[0];
+      expect(main?.tools, why).toContain("task");
+      expect(JSON.stringify(main?.body.messages), why).toContain(MAIN_ONLY);
+      // chalk's model (fast tier) differs from the session's
+      const chalk = requestsOf(r.stub, "chalk");
+      expect(chalk.length, why).toBeGreaterThan(0);
+      expect(chalk.map((q) => q.body.model), why).toEqual(chalk.map(() => fm("chalk").model));
+      expect(main?.body.model, why).not.toBe(fm("chalk").model);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("copilot: jade's launcher allows src/ and its command, refuses tests/, docs/, git commit and git push", async () => {
+    const r = await run({
+      launcher: ".github/copilot/bin/jade.sh",
+      files: { ...folders, "package.json": JSON.stringify({ name: "scene", scripts: { test: "echo SCENE-TESTS-RAN" } }) },
+      setup: (p) => gitScene(p),
+      script: (p) => [
+        {
+          name: "jade",
+          when: "You are Jade",
+          steps: [create(p, "src/x.ts"), create(p, "tests/x.test.ts"), create(p, "docs/jade.md"), create(p, "src/y.test.ts"), sh("npm test"), sh("git commit -m x"), sh("git push origin HEAD:main"), sh("npm test && git push origin HEAD:main")],
+        },
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 8, why);
+      expect(r.exists("src/x.ts"), `jade could not write src/\n${why}`).toBe(true);
+      for (const f of ["tests/x.test.ts", "docs/jade.md", "src/y.test.ts"]) expect(r.exists(f), `${f} was written\n${why}`).toBe(false);
+      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
+      expect(answerTo(r, "jade", 1), why).toMatch(/denied due to the following rules: `write\((tests\/\*\*|\*\*\/\*\.test\.\*)\)`/);
+      expect(answerTo(r, "jade", 2), why).toMatch(/Permission denied because no interactive user response was available/);
+      expect(answerTo(r, "jade", 3), why).toMatch(/denied due to the following rules: `write\(\*\*\/\*\.test\.\*\)`/);
+      expect(answerTo(r, "jade", 4), why).toMatch(/SCENE-TESTS-RAN/);
+      expect(answerTo(r, "jade", 5), why).toMatch(/denied due to the following rules: `shell\(git commit\)`/);
+      expect(answerTo(r, "jade", 6), why).toMatch(/denied due to the following rules: `shell\(git push\)`/);
+      expect(answerTo(r, "jade", 7), why).toMatch(/denied due to the following rules: `shell\(git push\)`/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("copilot: the pipeline launcher refuses git commit, git push and never-write paths for subagent jade", async () => {
+    const r = await run({
+      launcher: ".github/copilot/bin/pebble.sh",
+      files: folders,
+      setup: (p) => gitScene(p),
+      script: (p): Conversation[] => [
+        { name: "jade", when: "You are Jade", steps: [create(p, "src/x.ts"), create(p, ".github/agents/evil.agent.md"), sh("git commit -m x"), sh("git push origin HEAD:main"), sh("git status --short")] },
+        { name: "main", steps: [task("jade")] },
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 5, why);
+      expect(r.exists("src/x.ts"), `jade could not write src/ in an orchestrated run\n${why}`).toBe(true);
+      expect(r.exists(".github/agents/evil.agent.md"), why).toBe(false);
+      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
+      expect(answerTo(r, "jade", 1), why).toMatch(/denied due to the following rules: `write\(\.github\/agents\/\*\*\)`/);
+      expect(answerTo(r, "jade", 2), why).toMatch(/denied due to the following rules: `shell\(git commit\)`/);
+      expect(answerTo(r, "jade", 3), why).toMatch(/denied due to the following rules: `shell\(git push\)`/);
+      expect(answerTo(r, "jade", 4), why).toMatch(/A {2}src\/staged\.ts/);
+    } finally {
+      r.dispose();
+    }
+  });
+});
