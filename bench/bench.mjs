@@ -159,23 +159,25 @@ if (only.includes("guard")) {
   const sizesNote = [];
   for (const n of [8, Math.max(...sizes)]) {
     const built = path.join(tree(n).out, "claude-code");
-    // The hook command as the build wrote it: node "$CLAUDE_PROJECT_DIR/<script>".
-    const settings = JSON.parse(readFileSync(path.join(built, ".claude/settings.json"), "utf8"));
-    const command = settings.hooks.PreToolUse.flatMap((m) => m.hooks).map((h) => h.command).find((c) => /harness/.test(c));
-    const script = /node "\$CLAUDE_PROJECT_DIR\/([^"]+)"/.exec(command)?.[1];
-    if (!script) throw new Error(`no guard command in ${built}/.claude/settings.json`);
+    // The hook command as the build wrote it: node "$CLAUDE_PROJECT_DIR/<script>" [args], in jade's
+    // agent front matter (scope: pipeline) or in .claude/settings.json (scope: repository).
+    const sources = [".claude/agents/jade.md", ".claude/settings.json"].map((f) => path.join(built, f)).filter((f) => existsSync(f));
+    const hook = sources.map((f) => /node \\?"\$CLAUDE_PROJECT_DIR\/([^"\\]+)\\?"([^;]*);/.exec(readFileSync(f, "utf8"))).find(Boolean);
+    if (!hook) throw new Error(`no guard hook command in ${sources.join(", ")}`);
+    const script = hook[1];
+    const scriptArgs = hook[2].trim().split(/\s+/).filter(Boolean);
     const project = path.join(tmp, `guard-project-${n}`);
     cpSync(built, project, { recursive: true });
     for (const d of ["src", "tests"]) mkdirSync(path.join(project, d), { recursive: true });
     const hookDir = path.dirname(path.join(project, script));
     const bytes = readdirSync(hookDir).reduce((s, f) => s + statSync(path.join(hookDir, f)).size, 0);
-    sizesNote.push(`${n} roles: ${script} and its folder ${(bytes / 1024).toFixed(1)} KiB`);
+    sizesNote.push(`${n} roles: ${script} ${(statSync(path.join(project, script)).size / 1024).toFixed(1)} KiB (its folder ${(bytes / 1024).toFixed(1)} KiB)`);
     const env = { ...process.env, CLAUDE_PROJECT_DIR: project }; // the same environment as every other row
     const call = (tool, input) =>
       JSON.stringify({ session_id: "bench", transcript_path: "/dev/null", cwd: project, permission_mode: "acceptEdits", hook_event_name: "PreToolUse", tool_name: tool, tool_input: input, tool_use_id: "toolu_bench", agent_type: "jade", agent_id: "a1" });
     cases.push(
-      { name: `guard, ${n} roles: Bash "git status" (jade)`, base: "node -e 0", args: [node, path.join(project, script)], cwd: project, env, input: call("Bash", { command: "git status" }) },
-      { name: `guard, ${n} roles: Write src/a.ts (jade)`, base: "node -e 0", args: [node, path.join(project, script)], cwd: project, env, input: call("Write", { file_path: path.join(project, "src/a.ts"), content: "x\n" }) },
+      { name: `guard, ${n} roles: Bash "git status" (jade)`, base: "node -e 0", args: [node, path.join(project, script), ...scriptArgs], cwd: project, env, input: call("Bash", { command: "git status" }) },
+      { name: `guard, ${n} roles: Write src/a.ts (jade)`, base: "node -e 0", args: [node, path.join(project, script), ...scriptArgs], cwd: project, env, input: call("Write", { file_path: path.join(project, "src/a.ts"), content: "x\n" }) },
     );
   }
   table("Claude Code guard, one tool call (a whole hook process)", interleave(cases, runs), sizesNote.join("; "));

@@ -31,7 +31,7 @@ describe("harness build", () => {
     expect(second.stdout.trimEnd().split("\n")).toHaveLength(1);
     expect(second.stdout).toMatch(new RegExp(`^claude-code\\s+out/claude-code: ${total} files, 0 written, 0 removed`));
     expect(snapshot(path.join(dir, "out"))).toEqual(before);
-    expect(statSync(path.join(dir, "out/claude-code/.claude/hooks/harness-guard.mjs")).mode & 0o111).not.toBe(0);
+    expect(statSync(path.join(dir, "out/claude-code/.claude/hooks/harness-guard.cjs")).mode & 0o111).not.toBe(0);
   });
 
   it("exits 2 with file:line:col on a broken role and writes nothing", () => {

@@ -57,28 +57,45 @@ function ccFinish(d) {
 function ccFail(why) { ccFinish({ kind: "deny", reason: "harness guard: " + why + "; refusing (fail closed)." }); }
 process.on("uncaughtException", (e) => ccFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"));
 
+// Reads fd 0 to its end; a non-blocking pipe that is not ready yet (EAGAIN) is polled, up to 10 s.
+function ccReadStdin() {
+  const chunks = [];
+  const buf = Buffer.alloc(65536);
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; ; ) {
+    let n;
+    try { n = fs.readSync(0, buf, 0, buf.length, null); }
+    catch (e) {
+      if (e && e.code === "EAGAIN" && waited < 10000) { Atomics.wait(nap, 0, 0, 5); waited += 5; continue; }
+      if (e && e.code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+    if (chunks.length > 1024) throw new Error("hook input larger than 64 MB");
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 function ccMain() {
   const off = process.env[POLICY.off];
   if (typeof off === "string" && /^(1|true|yes|on)$/i.test(off.trim())) return ccFinish({ kind: "none", reason: "harness guard: OFF (" + POLICY.off + " is set in the environment Claude Code started with); pipeline limits are not enforced" });
   const as = process.argv[2] === undefined ? null : process.argv[2];
   let scriptProject = null;
   try {
-    const self = new URL(import.meta.url).pathname;
+    const self = __filename;
     const tail = "/.claude/hooks/" + path.basename(self);
     if (self.endsWith(tail)) scriptProject = self.slice(0, -tail.length) || "/";
   } catch (e) { scriptProject = null; }
-  const chunks = [];
-  const timer = setTimeout(() => ccFail("timed out reading the hook input"), 10000);
-  process.stdin.on("data", (c) => chunks.push(c));
-  process.stdin.on("error", () => { clearTimeout(timer); ccFail("cannot read the hook input"); });
-  process.stdin.on("end", () => {
-    clearTimeout(timer);
-    const call = ccCall(Buffer.concat(chunks).toString("utf8"), process.env, as, scriptProject);
-    if (typeof call === "string") return ccFail(call);
-    let d;
-    try { d = guardDecide(POLICY, call); } catch (e) { return ccFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"); }
-    ccFinish(d);
-  });
+  // one synchronous read of the piped input: no stream machinery to load (the hook's own timeout
+  // bounds a writer that never closes the pipe)
+  let raw;
+  try { raw = ccReadStdin(); } catch (e) { return ccFail("cannot read the hook input (" + ((e && e.code) || e) + ")"); }
+  const call = ccCall(raw, process.env, as, scriptProject);
+  if (typeof call === "string") return ccFail(call);
+  let d;
+  try { d = guardDecide(POLICY, call); } catch (e) { return ccFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"); }
+  ccFinish(d);
 }
 ccMain();
 `;

@@ -23,7 +23,7 @@ import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { CLAUDE_GUARD_CALL, CLAUDE_GUARD_MAIN } from "./guard-runtime.js";
 
 /** Where the guard script is written, relative to the project root. */
-export const GUARD_PATH = ".claude/hooks/harness-guard.mjs";
+export const GUARD_PATH = ".claude/hooks/harness-guard.cjs";
 export { GUARD_OFF_ENV };
 /** Paths nobody may write while the guard is on: the guard and what wires it (its roles, its command). */
 export const GUARD_PROTECTED_PATHS: readonly string[] = [".claude/**", "**/.claude/**"];
@@ -66,7 +66,7 @@ function header(pipeline: PipelineIR): string[] {
   ];
 }
 
-/** The full text of `.claude/hooks/harness-guard.mjs` for this pipeline. */
+/** The full text of `.claude/hooks/harness-guard.cjs` for this pipeline. */
 export function renderGuard(pipeline: PipelineIR): string {
   return renderGuardScript({ header: header(pipeline), policy: compileClaudePolicy(pipeline), shim: `${CLAUDE_GUARD_CALL.trim()}\n${CLAUDE_GUARD_MAIN.trim()}` });
 }

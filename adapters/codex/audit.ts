@@ -43,7 +43,8 @@ function hooksFile(existing: HostFile | undefined): HostFile {
   hooks.SubagentStart = [...(hooks.SubagentStart ?? []), { hooks: [entry("start", 60)] }];
   hooks.SubagentStop = [...(hooks.SubagentStop ?? []), { hooks: [entry("stop", 120)] }];
   hooks.PostToolUse = [...(hooks.PostToolUse ?? []), { matcher: ".*wait_agent", hooks: [entry("report", 120)] }];
-  return { path: HOOKS_PATH, kind: "json", data };
+  // A project may have its own Codex hooks: install adds harness's hook entries beside them.
+  return { path: HOOKS_PATH, kind: "json", data, install: { mode: "merge" } };
 }
 
 export function withCodexAudit(pipeline: PipelineIR, lowered: Lowered): Lowered {

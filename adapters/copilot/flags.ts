@@ -55,7 +55,9 @@ export function shellFlags(shell: Pick<ShellPolicyIR, "allow" | "deny" | "defaul
       const pre = commandPrefix(p);
       if (pre) {
         push("--allow-tool", `shell(${pre})`);
-        if (!/\*$/.test(p)) out.narrowed.push({ constraint: "shell", text: `allow ${p} also allows it with further arguments (broader: shell() rules match leading words)` });
+        // `X` alone is exact only when `X *` (or `X*`) is allowed too: shell(X) matches both
+        if (!/\*$/.test(p) && !shell.allow.includes(`${p} *`) && !shell.allow.includes(`${p}*`))
+          out.narrowed.push({ constraint: "shell", text: `allow ${p} also allows it with further arguments (broader: shell() rules match leading words)` });
       } else out.narrowed.push({ constraint: "shell", text: `allow ${p} has no shell() form and is left out (narrower)` });
     }
   return out;

@@ -18,6 +18,7 @@
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
+import { COPILOT_AUDIT_PROOFS, withCopilotAudit } from "./audit.js";
 import { copilotFidelity } from "./fidelity.js";
 import { pipelineLauncher, roleLauncher } from "./launcher.js";
 import { COPILOT_TOOLS } from "./tools.js";
@@ -108,6 +109,7 @@ export const CopilotAdapter: Adapter = {
     shell: "copilot: jade's launcher allows src/ and its command, refuses tests/, docs/, git commit and git push",
     "git-deny": "copilot: the pipeline launcher refuses git commit, git push and never-write paths for subagent jade",
   },
+  auditProofs: COPILOT_AUDIT_PROOFS,
   lower(pipeline: PipelineIR): Lowered {
     const vocab = vocabulary(pipeline);
     const orch = orchestratorName(pipeline);
@@ -140,6 +142,6 @@ export const CopilotAdapter: Adapter = {
       "shell() rules match the leading words of a command; files written by a command (redirections, interpreters, scripts) are not checked against write() rules.",
       "The orchestrator's `agents:` list is honoured by VS Code only; the CLI's orchestrator may start any agent, including built-in ones.",
     ];
-    return { files, fidelity: copilotFidelity({ pipeline, orchestrator: orch, pipelineLauncher: pl, roleLaunchers: rls, launcherOf, modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps };
+    return withCopilotAudit(pipeline, { files, fidelity: copilotFidelity({ pipeline, orchestrator: orch, pipelineLauncher: pl, roleLaunchers: rls, launcherOf, modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps });
   },
 };

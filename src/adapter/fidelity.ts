@@ -53,7 +53,7 @@ export interface FidelityRecord {
   role: string | null; // null = pipeline-wide
   constraint: Constraint;
   level: FidelityLevel;
-  /** The native form, briefly: "tools: Read, Grep", "guard: .claude/hooks/harness-guard.mjs". */
+  /** The native form, briefly: "tools: Read, Grep", "guard: .claude/hooks/harness-guard.cjs". */
   how: string;
   loss?: LossCode;
   /** The role-file field the constraint comes from, for messages. */

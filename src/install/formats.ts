@@ -4,6 +4,7 @@ import { parse as tomlParse, stringify as tomlStringify } from "smol-toml";
 import { sortKeys } from "../emit/render.js";
 import { InstallError } from "./errors.js";
 import { isObject, type Data } from "./merge.js";
+import { jsonEdit } from "./json-edit.js";
 import { tomlEdit } from "./toml-edit.js";
 
 export type MergeFormat = "json" | "toml";
@@ -51,6 +52,10 @@ function jsonStyle(text: string | null): { indent: string; newline: boolean } {
 export function renderData(format: MergeFormat, data: Data, previous: string | null, previousData: Data | null): string {
   if (format === "json") {
     const style = jsonStyle(previous);
+    if (previous !== null && previousData !== null) {
+      const edited = jsonEdit(previous, previousData, data, style.indent);
+      if (edited !== null) return edited;
+    }
     const body = JSON.stringify(previous === null ? sortKeys(data) : data, null, style.indent);
     const crlf = previous?.includes("\r\n") ? "\r\n" : "\n";
     const text = crlf === "\n" ? body : body.replace(/\n/g, "\r\n");

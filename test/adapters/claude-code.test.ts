@@ -74,9 +74,9 @@ describe.each([
       expect(entry.hooks[0]).toMatchObject({ type: "command", onFailure: "block" });
       return entry.hooks[0]!.command;
     };
-    for (const role of pipeline.roles) expect(hookOf(`.claude/agents/${role.id}.md`)).toContain(`.claude/hooks/harness-guard.mjs" ${role.id};`);
-    for (const role of pipeline.roles.filter((r) => r.isolation === "main")) expect(hookOf(`.claude/commands/${role.id}.md`)).toContain(`harness-guard.mjs" ${role.id};`);
-    expect(hookOf(`.claude/commands/${pipeline.name}.md`)).toContain('harness-guard.mjs" @orchestrator;');
+    for (const role of pipeline.roles) expect(hookOf(`.claude/agents/${role.id}.md`)).toContain(`.claude/hooks/harness-guard.cjs" ${role.id};`);
+    for (const role of pipeline.roles.filter((r) => r.isolation === "main")) expect(hookOf(`.claude/commands/${role.id}.md`)).toContain(`harness-guard.cjs" ${role.id};`);
+    expect(hookOf(`.claude/commands/${pipeline.name}.md`)).toContain('harness-guard.cjs" @orchestrator;');
     expect(file("CLAUDE.md")).toContain("an ordinary session in this project is not bound");
     expect(file("CLAUDE.md")).not.toMatch(/harness-guard\.off/);
   });
@@ -100,7 +100,7 @@ describe.each([
     const hook = settings.hooks.PreToolUse[0];
     expect(hook.matcher).toBe("*");
     expect(hook.hooks[0]).toMatchObject({ type: "command", onFailure: "block" });
-    expect(hook.hooks[0].command).toMatch(/harness-guard\.mjs"; rc=/);
+    expect(hook.hooks[0].command).toMatch(/harness-guard\.cjs"; rc=/);
     for (const f of repo.files.filter((x) => x.path.startsWith(".claude/agents/") || x.path.startsWith(".claude/commands/"))) expect(splitFrontMatter(f.content).data, f.path).not.toHaveProperty("hooks");
   });
 

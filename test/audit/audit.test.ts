@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { auditHookCommand } from "../../src/adapter/audit/index.js";
 import { makeRepo, script, type Repo } from "./helpers.js";
 
 function withRepo(files: Record<string, string | Buffer>, body: (r: Repo) => void, opts: Parameters<typeof makeRepo>[1] = {}): void {
@@ -336,5 +337,18 @@ describe("stage-end audit script speed", () => {
       expect(own(t0.stderr)).toBeLessThan(1000);
       expect(own(t1.stderr)).toBeLessThan(1000);
     });
+  });
+});
+
+describe("audit hook commands", () => {
+  const sh = (command: string, env: Record<string, string>) => spawnSync("/bin/sh", ["-c", command], { env, input: "{}", encoding: "utf8" });
+  it("block when node is missing or the script crashes; a Claude Code stop never blocks", () => {
+    const noNode = sh(auditHookCommand('"/nonexistent/harness-audit.mjs"', "report"), { PATH: "/nonexistent-bin" });
+    expect(noNode.status).toBe(2);
+    expect(noNode.stderr).toContain("node is not on PATH");
+    const crash = sh(auditHookCommand('"/nonexistent/harness-audit.mjs"', "report"), { PATH: process.env.PATH ?? "" });
+    expect(crash.status).toBe(2);
+    expect(crash.stderr).toContain("the audit script failed");
+    expect(sh(auditHookCommand('"/nonexistent/harness-audit.mjs"', "stop", false), { PATH: process.env.PATH ?? "" }).status).toBe(0);
   });
 });

@@ -291,8 +291,8 @@ describe("malformed input fails closed", () => {
   });
 
   it("an internal error denies", async () => {
-    const text = renderGuard(pipeline).replace(/^const POLICY = .*$/m, 'const POLICY = {"off":"HARNESS_GUARD_OFF","roles":{"jade":{"sh":{"a":[0]}}}};');
-    const file = path.join(P.dir, ".claude/hooks/broken.mjs");
+    const text = renderGuard(pipeline).replace(/^const POLICY = [^\n]*$/m, 'const POLICY = {"off":"HARNESS_GUARD_OFF","roles":{"jade":0},"kinds":[{"sh":{"a":[0]}}]};');
+    const file = path.join(P.dir, ".claude/hooks/broken.cjs");
     fs.writeFileSync(file, text);
     const r = await runProcess(process.execPath, [file, "jade"], JSON.stringify(payload({ tool: "Bash", input: { command: "ls" }, role: "jade", cwd: P.dir })), guardEnv(P.dir));
     expect(r.code).toBe(2);
@@ -400,27 +400,27 @@ describe("renderGuard", () => {
   });
 
   it("imports only node: builtins and parses as a module", () => {
-    const imports = [...text.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    const imports = [...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]);
     expect(imports).toEqual(["node:fs", "node:path"]);
-    expect(text).not.toMatch(/\brequire\(/);
-    const file = path.join(P.root, "check.mjs");
+    expect(text).not.toMatch(/^import /m);
+    const file = path.join(P.root, "check.cjs");
     fs.writeFileSync(file, text);
     execFileSync(process.execPath, ["--check", file]);
   });
 
   it("documents the off switch and the gaps in its header, and no file switch", () => {
-    const header = text.slice(0, text.indexOf("import "));
+    const header = text.slice(0, text.indexOf('"use strict"'));
     expect(header).toContain(`${GUARD_OFF_ENV}=1`);
     expect(header).not.toMatch(/harness-guard\.off/);
     for (const gap of GUARD_GAPS) expect(header).toContain(gap);
   });
 
   it("stores the policy once: shared glob and pattern tables, roles hold indices", () => {
-    const json = /^const POLICY = ([^\n]*);$/m.exec(text)?.[1];
-    const policy = JSON.parse(json!);
+    const json = /^const POLICY = JSON\.parse\(([^\n]*)\);$/m.exec(text)?.[1];
+    const policy = JSON.parse(JSON.parse(json!));
     expect(policy).toEqual(JSON.parse(JSON.stringify(compileClaudePolicy(pipeline))));
     expect(Object.keys(policy)).toEqual([...Object.keys(policy)].sort());
-    const jade = policy.roles.jade;
+    const jade = policy.kinds[policy.roles.jade];
     expect(jade.w.map((k: number) => policy.globs[k].g)).toEqual(["src/**", "lib/**", "app/**"]);
     // the pipeline never-write list is not repeated per role
     expect(jade.n.map((k: number) => policy.globs[k].g)).toEqual(["test/**", "tests/**", "**/__tests__/**", "**/*.test.*", "**/*.spec.*"]);
@@ -438,7 +438,7 @@ describe("renderGuard", () => {
     );
     const evilText = renderGuard({ ...hostile, name: evil, title: evil, description: evil });
     // the name appears in header comments: one line each, no line terminator that could end them
-    const header = evilText.slice(0, evilText.indexOf("import "));
+    const header = evilText.slice(0, evilText.indexOf('"use strict"'));
     expect(header).not.toMatch(/[\u2028\u2029\r]/);
     const code = evilText.replace(/^const POLICY = [^\n]*;$/m, "").replace(/^\/\/[^\n]*$/gm, "");
     expect(code).not.toContain("process.exit(0); //");

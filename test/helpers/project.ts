@@ -53,6 +53,17 @@ export function teamProject(rolesDir: string, files: Record<string, string> = TE
   return dir;
 }
 
+/**
+ * The project's roles switched to policies.scope: repository, where Claude Code's settings.json
+ * carries harness's permissions, env and PreToolUse hook (with the default, scope pipeline, the
+ * limits live in the agents' and commands' front matter and settings.json holds none of them).
+ */
+export function repositoryScope(dir: string): string {
+  const yml = path.join(dir, "roles", "pipeline.yaml");
+  writeFileSync(yml, readFileSync(yml, "utf8").replace(/^policies:\n/m, "policies:\n  scope: repository\n"));
+  return dir;
+}
+
 /** Every file of the project (roles/ excluded) with its bytes. */
 export function snapshot(dir: string): Record<string, string> {
   return Object.fromEntries(listFiles(dir).filter((f) => !f.startsWith("roles/")).map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, harness, PEBBLE_ROLES, scratchProject } from "../helpers/cli.js";
-import { snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
+import { repositoryScope, snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
 import { readRoles } from "../helpers/compile.js";
 
 /** The hosts the bundled pipeline.yaml lists: `harness install` with no --host installs them all. */
@@ -31,13 +31,14 @@ describe("harness install (CLI)", () => {
   });
 
   it("--dry-run shows the plan as a diff and writes nothing", () => {
-    const dir = teamProject(PEBBLE_ROLES);
+    const dir = repositoryScope(teamProject(PEBBLE_ROLES));
     const before = snapshot(dir);
     const r = harness(["install", "--dry-run", "--host", "claude-code"], dir);
     expect(r.code).toBe(0);
     expect(snapshot(dir)).toEqual(before);
     expect(r.stdout).toContain("--- a/.claude/settings.json\n+++ b/.claude/settings.json");
-    expect(r.stdout).toMatch(/^\+ {6}"Bash\(git stash push\)",?$/m);
+    // edited in place: the team's compact deny list keeps its entries first, harness's follow
+    expect(r.stdout).toMatch(/^\+ {4}"deny": \["Bash\(rm -rf \*\)", "Bash\(git push\)", .*"Bash\(git commit\)"/m);
     expect(r.stdout).toContain("--- a/harness.lock.json\t(new file)\n+++ b/harness.lock.json");
     expect(r.stdout).not.toContain("--- a/AGENTS.md"); // only Claude Code was asked for
   });
@@ -49,7 +50,7 @@ describe("harness install (CLI)", () => {
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.lock).toBe("written");
-    expect(report.changes.find((c: { path: string }) => c.path === "AGENTS.md")).toMatchObject({ action: "update", mode: "block", hosts: ["antigravity", "codex", "cursor", "kilo", "opencode"] });
+    expect(report.changes.find((c: { path: string }) => c.path === "AGENTS.md")).toMatchObject({ action: "update", mode: "block", hosts: expect.arrayContaining(["codex", "opencode"]) });
     expect(harness(["uninstall"], dir).code).toBe(0);
     expect(snapshot(dir)).toEqual(before);
   });

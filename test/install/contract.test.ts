@@ -13,6 +13,7 @@ import { MINI_ROLES, PEBBLE_ROLES } from "../helpers/cli.js";
 const SHARED = new Set([
   ".claude/settings.json",
   ".codex/config.toml",
+  ".codex/hooks.json",
   ".gemini/settings.json",
   ".cursor/cli.json",
   ".cursor/hooks.json",

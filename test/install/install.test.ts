@@ -10,7 +10,7 @@ import { checkInstalled, install, uninstall, type InstallOptions } from "../../s
 import { BLOCK_BEGIN } from "../../src/install/block.js";
 import { LOCK_FILE, readLock } from "../../src/install/lock.js";
 import { MINI_ROLES, PEBBLE_ROLES } from "../helpers/cli.js";
-import { snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
+import { repositoryScope, snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
 import { readRoles } from "../helpers/compile.js";
 
 /** The hosts the bundled pipeline.yaml lists: an install with no host option installs them all. */
@@ -30,14 +30,22 @@ afterEach(() => {
 const opts = (dir: string, more: Partial<InstallOptions> = {}): InstallOptions => ({ registry: HOSTS, version: "0.0.0-test", roles: path.join(dir, "roles"), into: dir, quiet: true, ...more });
 const read = (dir: string, rel: string) => readFileSync(path.join(dir, rel), "utf8");
 const json = (dir: string, rel: string) => JSON.parse(read(dir, rel));
+/** Every key and array entry of `mine` is still in `installed`. */
+function keeps(installed: unknown, mine: unknown): boolean {
+  if (Array.isArray(mine)) return Array.isArray(installed) && mine.every((e) => installed.some((x) => JSON.stringify(x) === JSON.stringify(e)));
+  if (mine && typeof mine === "object") return !!installed && typeof installed === "object" && Object.entries(mine).every(([k, v]) => keeps((installed as Record<string, unknown>)[k], v));
+  return installed === mine;
+}
 const stderr = () => (process.stderr.write as unknown as { mock: { calls: unknown[][] } }).mock.calls.map((c) => String(c[0])).join("");
 
 describe("install into a project with its own config, then uninstall", () => {
   it("keeps every entry of the project's own files, and uninstall gives back their exact bytes", async () => {
-    const dir = teamProject(PEBBLE_ROLES);
+    const dir = repositoryScope(teamProject(PEBBLE_ROLES));
     const before = snapshot(dir);
     expect(await install(opts(dir))).toBe(0);
 
+    // Every key and entry of the team's settings is still there, in its place; harness's hook entries
+    // (the stage-end audit; with policies.scope: pipeline the guard lives in agent front matter) after them.
     const settings = json(dir, ".claude/settings.json");
     expect(settings.model).toBe("opus");
     expect(settings.env).toEqual({ TEAM_TOKEN_FILE: ".secrets/token", CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH: "1" });
@@ -47,16 +55,17 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(settings.permissions.deny).toContain("Edit(.env)");
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("echo audit >/dev/null");
-    expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.mjs");
-    // The team's PostToolUse entry first, untouched; harness's (the stage-end audit) after it.
-    expect(settings.hooks.PostToolUse[0]).toEqual(JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse[0]);
-    expect(settings.hooks.PostToolUse.slice(1).every((e: { hooks: { command: string }[] }) => e.hooks[0]!.command.includes("harness-"))).toBe(true);
+    expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.cjs");
+    const teamPost = JSON.parse(TEAM_FILES[".claude/settings.json"]!).hooks.PostToolUse;
+    expect(settings.hooks.PostToolUse.slice(0, teamPost.length)).toEqual(teamPost); // the team's entries first, unchanged
+    expect(settings.hooks.PostToolUse.slice(teamPost.length).map((e: any) => e.hooks[0].command).join("\n")).toContain("harness-audit.mjs");
 
     const oc = json(dir, "opencode.json");
     expect(oc.mcp.docs.command).toEqual(["true"]);
     expect(oc.agent.helper.prompt).toBe("Help.");
-    // policies.scope: pipeline (the default): harness adds no project-wide permission, the team's stays exactly as written
-    expect(oc.permission).toEqual({ edit: "ask" });
+    // policies.scope: repository: harness's project-wide rules go after the team's "edit": "ask" (read as {"*": "ask"}), and win
+    expect(Object.entries(oc.permission.edit)[0]).toEqual(["*", "ask"]);
+    expect(oc.permission.edit[".env"]).toBe("deny");
 
     const toml = read(dir, ".codex/config.toml");
     expect(toml.startsWith('# The team\'s Codex settings\nmodel_reasoning_effort = "high" # deep by default\n')).toBe(true);
@@ -81,6 +90,12 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(await install(opts(dir))).toBe(0);
     expect(statSync(path.join(dir, ".codex/bin/jade.sh")).mode & 0o111).not.toBe(0);
     expect(readLock(dir)!.hosts).toEqual(PEBBLE_HOSTS);
+    // Edited in place: the team's own layout stays (compact arrays, key order), so the lock needs no copy.
+    expect(read(dir, ".claude/settings.json")).toContain('\n    "allow": ["Bash(npm run lint)", "Read(docs/**)"],\n');
+    // (the team's PreToolUse entry gains only the comma before harness's guard entry)
+    expect(read(dir, ".claude/settings.json")).toMatch(/\n {6}\{ "matcher": "Bash", "hooks": \[\{ "type": "command", "command": "echo audit >\/dev\/null" \}\] \},?\n/);
+    expect(read(dir, "opencode.json")).toContain('\n  "mcp": { "docs": { "type": "local", "command": ["true"], "enabled": false } },\n');
+    for (const [rel, entry] of Object.entries(readLock(dir)!.files)) expect(entry.original, rel).toBeUndefined();
     expect(agents).toContain("In Cursor, start a run with");
 
     expect(await checkInstalled(opts(dir))).toBe(0);
@@ -155,11 +170,12 @@ describe("refusals", () => {
 
 describe("hand edits", () => {
   it("are reported by check --installed, kept by install, overwritten with --force", async () => {
-    const dir = teamProject(PEBBLE_ROLES);
+    const dir = repositoryScope(teamProject(PEBBLE_ROLES));
     expect(await install(opts(dir))).toBe(0);
     writeFileSync(path.join(dir, ".claude/agents/jade.md"), `${read(dir, ".claude/agents/jade.md")}\nMy own line.\n`);
     const settings = json(dir, ".claude/settings.json");
-    settings.permissions.deny = settings.permissions.deny.filter((r: string) => r !== "Edit(.env)");
+    const ours = settings.hooks.SubagentStop;
+    delete settings.hooks.SubagentStop; // an entry harness owns, taken out by hand
     settings.model = "sonnet"; // the team's own key: free to change
     writeFileSync(path.join(dir, ".claude/settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
 
@@ -172,9 +188,9 @@ describe("hand edits", () => {
 
     expect(await install(opts(dir))).toBe(1);
     expect(read(dir, ".claude/agents/jade.md")).toContain("My own line.");
-    expect(json(dir, ".claude/settings.json").permissions.deny).not.toContain("Edit(.env)");
+    expect(json(dir, ".claude/settings.json").hooks.SubagentStop).toBeUndefined();
     expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_HAND_EDIT the file was edited; kept \(--force overwrites it\)\n/);
-    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT entry "Edit\(\.env\)" of permissions\.deny was removed or changed; kept/);
+    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT entry \{.*harness-audit.* of hooks\.SubagentStop was removed or changed; kept \(--force overwrites it\)\n/);
 
     // Uninstall keeps hand-edited parts (and the lock that names them) until --force.
     const edited = snapshot(dir);
@@ -183,7 +199,7 @@ describe("hand edits", () => {
 
     expect(await install(opts(dir, { force: true }))).toBe(0);
     expect(read(dir, ".claude/agents/jade.md")).not.toContain("My own line.");
-    expect(json(dir, ".claude/settings.json").permissions.deny).toContain("Edit(.env)");
+    expect(json(dir, ".claude/settings.json").hooks.SubagentStop).toEqual(ours);
     expect(json(dir, ".claude/settings.json").model).toBe("sonnet");
     expect(await checkInstalled(opts(dir))).toBe(0);
     expect(await uninstall(opts(dir))).toBe(0);

@@ -49,7 +49,9 @@ export interface GuardPolicy {
   deny: number[];
   /** the orchestrator: its exceptions to deny, and what it runs without asking */
   orch: { x: number[]; a: number[] };
-  roles: Record<string, GuardRole>;
+  /** role id -> index into kinds: roles with the same limits share one entry */
+  roles: Record<string, number>;
+  kinds: GuardRole[];
 }
 
 /** picomatch's RegExp source for one glob (POSIX separators, dotfiles matchable). */
@@ -113,7 +115,9 @@ export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOption
   const pipelineNever = new Set(p.neverWrite);
   const pipelineDeny = new Set(p.shellDeny);
   const deny = p.shellDeny.map(pat);
-  const roles: Record<string, GuardRole> = {};
+  const roles: Record<string, number> = {};
+  const kinds: GuardRole[] = [];
+  const kindIndex = new Map<string, number>();
   const orchAllow = new Set<string>([...p.orchestratorShell, ...pipeline.commands.map((c) => c.run)]);
   for (const role of sorted(pipeline.roles.map((r) => r.id)).map((id) => pipeline.roles.find((r) => r.id === id) as RoleIR)) {
     const r: GuardRole = {
@@ -132,7 +136,14 @@ export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOption
       // what a role runs without asking, the orchestrator (which runs the checks) may too
       for (const a of role.shell.allow) orchAllow.add(a);
     }
-    roles[role.id] = r;
+    const key = JSON.stringify(r);
+    let k = kindIndex.get(key);
+    if (k === undefined) {
+      k = kinds.length;
+      kinds.push(r);
+      kindIndex.set(key, k);
+    }
+    roles[role.id] = k;
   }
   return {
     v: 2,
@@ -147,5 +158,6 @@ export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOption
     deny,
     orch: { x: p.orchestratorShell.map(pat), a: sorted(orchAllow).map(pat) },
     roles,
+    kinds,
   };
 }

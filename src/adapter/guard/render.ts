@@ -2,8 +2,8 @@
 // (src/adapter/guard/runtime-*.ts) and the host's shim (its hook input and output).
 //
 // The runtime parts are String.raw templates of plain JavaScript, pasted verbatim, so the output is
-// byte-identical however harness itself runs. Rules for editing them: ES2022 that Node 20 runs as a
-// module, no imports (`fs`, `path` are node:fs and node:path); no side effects at the top level
+// byte-identical however harness itself runs. Rules for editing them: ES2022 that Node 20 runs as
+// CommonJS, no imports (`fs`, `path` are node:fs and node:path); no side effects at the top level
 // (tests evaluate them in-process with `new Function`); write "\x60" for a backtick and never the
 // dollar-brace pair.
 import { sortKeys } from "../../emit/render.js";
@@ -27,11 +27,13 @@ export function renderGuardScript(s: GuardScript): string {
   return [
     // a line terminator inside a comment would end it: header lines may hold user strings
     s.header.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")).map((l) => (l ? `// ${l}` : "//")).join("\n"),
-    'import fs from "node:fs";',
-    'import path from "node:path";',
+    // CommonJS: Node loads it ~10 ms quicker than an ES module, and it runs before every tool call
+    '"use strict";',
+    'const fs = require("node:fs");',
+    'const path = require("node:path");',
     "",
-    // one line: the policy is data, not something to read in a diff
-    `const POLICY = ${JSON.stringify(sortKeys(s.policy))};`,
+    // one line of data; JSON.parse of a string literal is quicker to load than an object literal
+    `const POLICY = JSON.parse(${JSON.stringify(JSON.stringify(sortKeys(s.policy)))});`,
     GUARD_RUNTIME,
     "",
     s.shim.trim(),

@@ -19,11 +19,11 @@ function guardOut(kind, reason) { return reason ? { kind, reason: "harness guard
 function guardCaller(policy, call) {
   const t = call.agentType;
   if (typeof t === "string" && t !== "") {
-    if (Object.prototype.hasOwnProperty.call(policy.roles, t)) return { role: policy.roles[t], id: t, label: t };
+    if (Object.prototype.hasOwnProperty.call(policy.roles, t)) return { role: policy.kinds[policy.roles[t]], id: t, label: t };
     return policy.scope === "repository" && call.as === null ? { foreign: true, label: "agent " + JSON.stringify(guardLine(t, 60)) } : null;
   }
   if (typeof call.agentId === "string" && call.agentId !== "") return policy.scope === "repository" && call.as === null ? { foreign: true, label: "an unnamed subagent" } : null;
-  if (typeof call.as === "string" && Object.prototype.hasOwnProperty.call(policy.roles, call.as)) return { role: policy.roles[call.as], id: call.as, label: call.as };
+  if (typeof call.as === "string" && Object.prototype.hasOwnProperty.call(policy.roles, call.as)) return { role: policy.kinds[policy.roles[call.as]], id: call.as, label: call.as };
   if (call.as === "@orchestrator" || (call.as === null && policy.scope === "repository")) return { orch: true, label: "the orchestrator (main thread)" };
   return null;
 }

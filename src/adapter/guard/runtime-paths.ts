@@ -106,23 +106,23 @@ function guardWriteWhy(st, rels) {
     if (g) return "never-write: " + g.l;
   }
   if (st.role) return guardRoleWrite(policy, st.role, rels);
-  const mains = Object.keys(policy.roles).filter((id) => policy.roles[id].main);
+  const mains = Object.keys(policy.roles).filter((id) => policy.kinds[policy.roles[id]].main);
   let first = null;
   for (const id of mains) {
-    const why = guardRoleWrite(policy, policy.roles[id], rels);
+    const why = guardRoleWrite(policy, policy.kinds[policy.roles[id]], rels);
     if (why === null) return null;
     if (first === null && why.startsWith("never-write")) first = why;
   }
   if (first) return first;
   const globs = [];
-  for (const id of mains) for (const k of policy.roles[id].w) if (!globs.includes(policy.globs[k].g)) globs.push(policy.globs[k].g);
+  for (const id of mains) for (const k of policy.kinds[policy.roles[id]].w) if (!globs.includes(policy.globs[k].g)) globs.push(policy.globs[k].g);
   return globs.length ? "not in the main-thread write scope: " + globs.join(", ") : "no main-session role writes files";
 }
 
 // Roles whose scope holds rels (advice for the orchestrator).
 function guardOwners(st, rels) {
   const out = [];
-  for (const id of Object.keys(st.policy.roles)) if (guardRoleWrite(st.policy, st.policy.roles[id], rels) === null) out.push(id);
+  for (const id of Object.keys(st.policy.roles)) if (guardRoleWrite(st.policy, st.policy.kinds[st.policy.roles[id]], rels) === null) out.push(id);
   return out;
 }
 `;
