@@ -43,16 +43,21 @@ const UNSUPPORTED = /[{}[\]()!+@]/;
  */
 export function globToPathRegex(glob: string): string | null {
   if (UNSUPPORTED.test(glob) || glob.startsWith("/") || glob.split("/").includes("..")) return null;
-  const segs = glob.split("/");
+  // consecutive "**" segments mean what one does (picomatch)
+  const segs = glob.split("/").filter((seg, i, all) => !(seg === "**" && all[i - 1] === "**"));
   let out = "";
   segs.forEach((seg, i) => {
     const last = i === segs.length - 1;
+    // picomatch: a trailing "/**" also matches the folder itself, unless the folder segment ends in "*"
+    const beforeTrailingStars = i === segs.length - 2 && segs[i + 1] === "**" && !seg.endsWith("*");
     if (seg === "**") {
-      // "**" last: anything below (at least one character); elsewhere: zero or more directories
-      out += last ? '[^"]*' : '(?:[^"]*/|)';
+      // "**" alone: anything; last after a folder: the folder itself or anything below it (picomatch's
+      // "a/**" matches "a" too); elsewhere: zero or more directories
+      const optional = last && segs.length > 1 && !segs[i - 1]!.endsWith("*");
+      out += last ? (optional ? '(?:/[^"]*|)' : '[^"]*') : '(?:[^"]*/|)';
       return;
     }
-    out += [...seg].map((c) => (c === "*" ? '[^/"]*' : c === "?" ? '[^/"]' : lit(c))).join("") + (last ? "" : "/");
+    out += [...seg].map((c) => (c === "*" ? '[^/"]*' : c === "?" ? '[^/"]' : lit(c))).join("") + (last || beforeTrailingStars ? "" : "/");
   });
   return out;
 }

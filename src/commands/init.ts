@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isMap, parseDocument, type Document, type YAMLSeq } from "yaml";
+import { isMap, isSeq, parseDocument, type Document, type YAMLSeq } from "yaml";
 import { lossInfo } from "../adapter/fidelity.js";
 import type { AdapterRegistry } from "../adapter/types.js";
 import { compileHost } from "../compile.js";
@@ -69,11 +69,19 @@ function withAcceptances(text: string, entries: Record<string, string>[]): strin
     const e = entries[i]!;
     (item as { commentBefore?: string }).commentBefore = ` ${e.host}: a host limit, no role change removes it (\`harness explain ${e.loss}\`).`;
   });
-  const pair = doc.createPair("accepted_losses", seq);
-  doc.contents.items.push(pair as never);
-  (pair.key as { commentBefore?: string }).commentBefore =
+  const intro =
     " Losses a host forces whatever the roles say (harness init found them by compiling this pipeline for\n every registered host). Replace each reason with your own, or remove the entry and stop building\n for that host. harness build lists any loss that still needs you.";
-  (pair.key as { spaceBefore?: boolean }).spaceBefore = true;
+  const existing = doc.get("accepted_losses");
+  if (isSeq(existing)) {
+    // The template's own acceptances come first; the derived ones follow under the same key.
+    (seq.items[0] as { commentBefore?: string }).commentBefore = `${intro}\n${(seq.items[0] as { commentBefore?: string }).commentBefore}`;
+    existing.items.push(...seq.items);
+  } else {
+    const pair = doc.createPair("accepted_losses", seq);
+    doc.contents.items.push(pair as never);
+    (pair.key as { commentBefore?: string }).commentBefore = intro;
+    (pair.key as { spaceBefore?: boolean }).spaceBefore = true;
+  }
   return doc.toString({ lineWidth: 0 });
 }
 

@@ -138,6 +138,34 @@ export const openCodeDriver: HostDriver = {
   timeoutMs: 240_000,
 };
 
+/** Kilo 7.7.7, OpenCode's fork: the same run and refusals, its own .kilo/ folder and kilo.json. */
+export const kiloDriver: HostDriver = {
+  ...openCodeDriver,
+  host: "kilo",
+  label: "kl",
+  useStub(env, stub) {
+    const cfgPath = path.join(env.project, "kilo.json");
+    const cfg = fs.existsSync(cfgPath) ? (JSON.parse(fs.readFileSync(cfgPath, "utf8")) as Record<string, unknown>) : {};
+    const model = (name: string) => ({ name, tool_call: true, limit: { context: 100000, output: 4096 } });
+    const routed: Record<string, { npm: string; name: string; options: unknown; models: Record<string, unknown> }> = {};
+    const dir = path.join(env.project, ".kilo", "agents");
+    for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+      const m = fs.readFileSync(path.join(dir, f), "utf8").match(/^model:\s*["']?([^/\s"']+)\/([^\s"']+)["']?\s*$/m);
+      if (!m || m[1] === "stub") continue;
+      routed[m[1]!] ??= { npm: "@ai-sdk/openai-compatible", name: `stub for ${m[1]}`, options: { baseURL: stub.baseUrl, apiKey: "harness-stub" }, models: {} };
+      routed[m[1]!]!.models[m[2]!] = model(m[2]!);
+    }
+    Object.assign(cfg, {
+      provider: { ...((cfg.provider as Record<string, unknown>) ?? {}), ...routed, stub: { npm: "@ai-sdk/openai-compatible", name: "Scripted stub", options: { baseURL: stub.baseUrl, apiKey: "harness-stub" }, models: { stub: model("stub") } } },
+      model: "stub/stub",
+      small_model: "stub/stub",
+      autoupdate: false,
+      share: "disabled",
+    });
+    fs.writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
+  },
+};
+
 // ---------------------------------------------------------------- Codex
 
 const agentId = (req: ModelRequest) => JSON.stringify(req.body).match(/agent_id\\?"\s*:\s*\\?"([0-9a-f-]+)/)?.[1] ?? "missing";
@@ -249,4 +277,4 @@ export const geminiDriver: HostDriver = {
   timeoutMs: 240_000,
 };
 
-export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver };
+export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver, kilo: kiloDriver };
