@@ -61,9 +61,8 @@ describe("install into a project with its own config, then uninstall", () => {
     const oc = json(dir, "opencode.json");
     expect(oc.mcp.docs.command).toEqual(["true"]);
     expect(oc.agent.helper.prompt).toBe("Help.");
-    // policies.scope: repository: harness's project-wide rules go after the team's "edit": "ask" (read as {"*": "ask"}), and win
-    expect(Object.entries(oc.permission.edit)[0]).toEqual(["*", "ask"]);
-    expect(oc.permission.edit[".env"]).toBe("deny");
+    // policies.scope: pipeline (the default): harness adds no project-wide permission, the team's stays exactly as written
+    expect(oc.permission).toEqual({ edit: "ask" });
 
     const toml = read(dir, ".codex/config.toml");
     expect(toml.startsWith('# The team\'s Codex settings\nmodel_reasoning_effort = "high" # deep by default\n')).toBe(true);
