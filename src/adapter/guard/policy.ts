@@ -48,7 +48,7 @@ export interface GuardPolicy {
   /** pipeline shell_deny: pattern indices */
   deny: number[];
   /** the orchestrator: its exceptions to deny, and what it runs without asking */
-  orch: { x: number[]; a: number[] };
+  orch: { x: number[]; a: number[]; r?: string[] };
   /** role id -> index into kinds: roles with the same limits share one entry */
   roles: Record<string, number>;
   kinds: GuardRole[];
@@ -156,7 +156,13 @@ export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOption
     never,
     protect,
     deny,
-    orch: { x: p.orchestratorShell.map(pat), a: sorted(orchAllow).map(pat) },
+    orch: {
+      x: p.orchestratorShell.map(pat),
+      a: sorted(orchAllow).map(pat),
+      // the pipeline's own deterministic steps, byte for byte: the author wrote them, so the exact text
+      // is allowed even where it uses shell syntax the guard does not parse (a glob such as `*.md`)
+      ...(pipeline.commands.length ? { r: sorted(new Set(pipeline.commands.map((c) => c.run))) } : {}),
+    },
     roles,
     kinds,
   };

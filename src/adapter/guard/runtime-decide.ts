@@ -70,6 +70,9 @@ function guardShell(st, cwd, command) {
   const shown = JSON.stringify(guardLine(command, 160));
   const shellRole = st.role ? st.role.sh : null;
   if (st.role && !shellRole) return guardOut("deny", st.label + " may not run shell commands (its role has no shell tool). Report \"blocked\" instead.");
+  // the orchestrator running one of the pipeline's own steps exactly as written (in the project root)
+  const atRoot = path.resolve(cwd) === st.ctx.project || path.resolve(cwd) === st.ctx.projectReal;
+  if (!st.role && st.policy.orch.r && atRoot && st.policy.orch.r.includes(command)) return guardOut("allow");
   let cmds;
   try { cmds = guardParse(command); }
   catch (e) {

@@ -40,7 +40,18 @@ function session(label: string, actor: string, main: Step[], s: Session, scenari
 // ---------------------------------------------------------------- Claude Code
 
 /** The session's working directory from Claude Code's system prompt (a worktree-isolated agent works in its own). */
-const claudeCwd = (req: ModelRequest, project: string) => /working directory: (\S+)/i.exec(req.system)?.[1] ?? project;
+// A worktree agent's request names its worktree (under .claude/worktrees/) somewhere in the system prompt
+// or its first message (never a later tool result, where the orchestrator may see a subagent's
+// worktree); the line format varies, so look for the path itself.
+const claudeCwd = (req: ModelRequest, project: string) => {
+  const root = path.join(project, ".claude", "worktrees") + "/";
+  const first = Array.isArray(req.body.messages) ? req.body.messages[0] : undefined;
+  const text = `${req.system}\n${JSON.stringify(first ?? "")}`;
+  const at = text.indexOf(root);
+  if (at < 0) return project;
+  const name = /^[^\s/`"'<>),\\]+/.exec(text.slice(at + root.length))?.[0];
+  return name ? root + name : project;
+};
 
 function claudeCall(project: string, a: Action): Call {
   switch (a.kind) {
