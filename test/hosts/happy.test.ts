@@ -12,7 +12,7 @@ import { emittedTree, hostBin, REAL_HOSTS, REGISTERED_HOSTS } from "./helpers.js
 import { buildEmitted, EMITTED_ROOT } from "./lib/emitted.js";
 import { REPO_ROOT } from "./lib/env.js";
 import { runHappy, type StepResult } from "./lib/happy.js";
-import { codexLauncherDriver, HAPPY_DRIVERS } from "./lib/happy-hosts.js";
+import { codexLauncherDriver, HAPPY_DRIVERS, HAPPY_PENDING } from "./lib/happy-hosts.js";
 import { buildScenario, ORCHESTRATOR } from "./lib/scenario.js";
 import type { HostId } from "./versions.js";
 
@@ -52,8 +52,13 @@ function recordedLoss(rows: string[][], r: StepResult): string | undefined {
   return row ? `${row[0]} ${row[1]} ${row[2]} ${row[3]}` : undefined;
 }
 
-// every registered host with a pinned CLI (docs-only adapters have no program to run)
-describe.each(REAL_HOSTS as HostId[])("%s: the happy path runs headless", (host) => {
+it("every pinned host has a happy-path driver, or is listed as pending with the reason", () => {
+  for (const host of REAL_HOSTS) expect(host in HAPPY_DRIVERS || host in HAPPY_PENDING, `${host}: no driver in test/hosts/lib/happy-hosts.ts`).toBe(true);
+  for (const host of Object.keys(HAPPY_PENDING)) expect(HAPPY_DRIVERS[host], `${host} has a driver: take it off HAPPY_PENDING`).toBeUndefined();
+});
+
+// every registered host with a pinned CLI and a driver (docs-only adapters have no program to run)
+describe.each((REAL_HOSTS as HostId[]).filter((h) => !(h in HAPPY_PENDING)))("%s: the happy path runs headless", (host) => {
   for (const pl of PIPELINES)
     it(`${host}: ${pl.name}: every legitimate step runs, every probe is refused`, async () => {
       const driver = HAPPY_DRIVERS[host];
