@@ -317,6 +317,31 @@ describe("off switch: the launching session's environment only", () => {
     expect(r.code).toBe(2);
   });
 
+  it("a settings file that sets it does not count: only the environment Claude Code was started with", async () => {
+    const home = fs.mkdtempSync(path.join(P.dir, "..", "harness-home-"));
+    const settings = JSON.stringify({ env: { [GUARD_OFF_ENV]: "1" } });
+    try {
+      const clean = await runGuard(P.script, forbidden(), guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: home }), "jade");
+      expect(clean.code, "the switch itself still works with no settings file naming it").toBe(0);
+      // code run by an allowed test command could write the user's settings, outside the project
+      fs.mkdirSync(path.join(home, ".claude"));
+      fs.writeFileSync(path.join(home, ".claude", "settings.json"), settings);
+      expect((await runGuard(P.script, forbidden(), guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: home }), "jade")).code).toBe(2);
+      const config = path.join(home, "config");
+      fs.mkdirSync(config);
+      fs.writeFileSync(path.join(config, "settings.json"), settings);
+      expect((await runGuard(P.script, forbidden(), guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: P.dir, CLAUDE_CONFIG_DIR: config }), "jade")).code).toBe(2);
+      fs.writeFileSync(path.join(P.dir, ".claude", "settings.local.json"), settings);
+      try {
+        expect((await runGuard(P.script, forbidden(), guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: path.join(home, "none") }), "jade")).code).toBe(2);
+      } finally {
+        fs.rmSync(path.join(P.dir, ".claude", "settings.local.json"));
+      }
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it("no file in the project switches it off (the old .claude/hooks/harness-guard.off included)", async () => {
     for (const f of [".claude/hooks/harness-guard.off", "harness-guard.off", ".harness-guard-off", "src/.claude/hooks/harness-guard.off"]) {
       const file = path.join(P.dir, f);

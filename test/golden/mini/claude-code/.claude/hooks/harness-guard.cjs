@@ -19,7 +19,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
-const POLICY = JSON.parse("{\"deny\":[0],\"globs\":[{\"g\":\".claude/**\",\"l\":\".claude/** (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.claude(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"**/.claude/**\",\"l\":\"**/.claude/** (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.claude(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"secrets/**\",\"l\":\"secrets/** (pipeline policy)\",\"re\":\"^(?:secrets(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"**/secrets/**\",\"l\":\"secrets/** (pipeline policy)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)secrets(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"drafts/notes.md\",\"re\":\"^(?:drafts\\\\/notes\\\\.md)$\"},{\"g\":\"drafts/outline.md\",\"re\":\"^(?:drafts\\\\/outline\\\\.md)$\"},{\"g\":\"articles/*.md\",\"re\":\"^(?:articles\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?=.)[^/]*?\\\\.md)$\"},{\"g\":\"drafts/outline.md\",\"l\":\"artifact outline\",\"re\":\"^(?:drafts\\\\/outline\\\\.md)$\"}],\"kinds\":[{\"n\":[],\"w\":[4]},{\"main\":1,\"n\":[],\"w\":[5]},{\"n\":[7],\"sh\":{\"a\":[1],\"d\":[2],\"def\":\"deny\",\"k\":[]},\"w\":[6]}],\"nested\":false,\"never\":[2,3],\"off\":\"HARNESS_GUARD_OFF\",\"orch\":{\"a\":[1,3],\"x\":[]},\"pats\":[\"rm -rf *\",\"npx cspell *\",\"curl *\",\"npx cspell articles/*.md\"],\"pipeline\":\"zine\",\"protect\":[0,1],\"roles\":{\"checker\":0,\"planner\":1,\"writer\":2},\"scope\":\"pipeline\",\"v\":2}");
+const POLICY = JSON.parse("{\"deny\":[0],\"globs\":[{\"g\":\".claude/**\",\"l\":\".claude/** (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.claude(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"**/.claude/**\",\"l\":\"**/.claude/** (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.claude(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"secrets/**\",\"l\":\"secrets/** (pipeline policy)\",\"re\":\"^(?:secrets(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"**/secrets/**\",\"l\":\"secrets/** (pipeline policy)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)secrets(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"drafts/notes.md\",\"re\":\"^(?:drafts\\\\/notes\\\\.md)$\"},{\"g\":\"drafts/outline.md\",\"re\":\"^(?:drafts\\\\/outline\\\\.md)$\"},{\"g\":\"articles/*.md\",\"re\":\"^(?:articles\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?=.)[^/]*?\\\\.md)$\"},{\"g\":\"drafts/outline.md\",\"l\":\"artifact outline\",\"re\":\"^(?:drafts\\\\/outline\\\\.md)$\"}],\"kinds\":[{\"n\":[],\"w\":[4]},{\"main\":1,\"n\":[],\"w\":[5]},{\"n\":[7],\"sh\":{\"a\":[1],\"d\":[2],\"def\":\"deny\",\"k\":[]},\"w\":[6]}],\"nested\":false,\"never\":[2,3],\"off\":\"HARNESS_GUARD_OFF\",\"orch\":{\"a\":[1,3],\"r\":[\"npx cspell articles/*.md\"],\"x\":[]},\"pats\":[\"rm -rf *\",\"npx cspell *\",\"curl *\",\"npx cspell articles/*.md\"],\"pipeline\":\"zine\",\"protect\":[0,1],\"roles\":{\"checker\":0,\"planner\":1,\"writer\":2},\"scope\":\"pipeline\",\"v\":2}");
 function guardUnmodelled(why) { const e = new Error(why); e.guardShell = true; return e; }
 
 const GUARD_STOP = " \t\n;&|<>";
@@ -469,6 +469,9 @@ function guardShell(st, cwd, command) {
   const shown = JSON.stringify(guardLine(command, 160));
   const shellRole = st.role ? st.role.sh : null;
   if (st.role && !shellRole) return guardOut("deny", st.label + " may not run shell commands (its role has no shell tool). Report \"blocked\" instead.");
+  // the orchestrator running one of the pipeline's own steps exactly as written (in the project root)
+  const atRoot = path.resolve(cwd) === st.ctx.project || path.resolve(cwd) === st.ctx.projectReal;
+  if (!st.role && st.policy.orch.r && atRoot && st.policy.orch.r.includes(command)) return guardOut("allow");
   let cmds;
   try { cmds = guardParse(command); }
   catch (e) {
@@ -635,9 +638,28 @@ function ccReadStdin() {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+// Claude Code copies a settings file's "env" into the environment of hooks, and code an agent's test
+// run executes could write one (the user's settings are outside the project, where the stage-end
+// audit cannot look). The switch counts only when no settings file names it: then it can only have
+// come from the environment Claude Code was started with.
+function ccOffFromSettings() {
+  const files = [];
+  const home = process.env.CLAUDE_CONFIG_DIR || (process.env.HOME ? path.join(process.env.HOME, ".claude") : null);
+  if (home) files.push(path.join(home, "settings.json"), path.join(home, "settings.local.json"));
+  const project = process.env.CLAUDE_PROJECT_DIR;
+  if (project) files.push(path.join(project, ".claude", "settings.json"), path.join(project, ".claude", "settings.local.json"));
+  files.push("/etc/claude-code/managed-settings.json");
+  for (const f of files) {
+    let text;
+    try { text = fs.readFileSync(f, "utf8"); } catch (e) { if (e && e.code === "ENOENT") continue; return true; }
+    if (text.includes(POLICY.off)) return true;
+  }
+  return false;
+}
+
 function ccMain() {
   const off = process.env[POLICY.off];
-  if (typeof off === "string" && /^(1|true|yes|on)$/i.test(off.trim())) return ccFinish({ kind: "none", reason: "harness guard: OFF (" + POLICY.off + " is set in the environment Claude Code started with); pipeline limits are not enforced" });
+  if (typeof off === "string" && /^(1|true|yes|on)$/i.test(off.trim()) && !ccOffFromSettings()) return ccFinish({ kind: "none", reason: "harness guard: OFF (" + POLICY.off + " is set in the environment Claude Code started with); pipeline limits are not enforced" });
   const as = process.argv[2] === undefined ? null : process.argv[2];
   let scriptProject = null;
   try {
