@@ -39,18 +39,16 @@ function session(label: string, actor: string, main: Step[], s: Session, scenari
 
 // ---------------------------------------------------------------- Claude Code
 
-/** The session's working directory from Claude Code's system prompt (a worktree-isolated agent works in its own). */
-// A worktree agent's request names its worktree (under .claude/worktrees/) somewhere in the system prompt
-// or its first message (never a later tool result, where the orchestrator may see a subagent's
-// worktree); the line format varies, so look for the path itself.
+/**
+ * The folder a Claude Code agent writes in: a worktree-isolated agent's first message carries the git
+ * context of its worktree ("Current branch: worktree-<name>", 2.1.332), and the worktree is
+ * .claude/worktrees/<name>; any other agent works in the project. Only the system prompt and the first
+ * message are read, never later tool results (the orchestrator may see a subagent's branch there).
+ */
 const claudeCwd = (req: ModelRequest, project: string) => {
-  const root = path.join(project, ".claude", "worktrees") + "/";
   const first = Array.isArray(req.body.messages) ? req.body.messages[0] : undefined;
-  const text = `${req.system}\n${JSON.stringify(first ?? "")}`;
-  const at = text.indexOf(root);
-  if (at < 0) return project;
-  const name = /^[^\s/`"'<>),\\]+/.exec(text.slice(at + root.length))?.[0];
-  return name ? root + name : project;
+  const name = /Current branch: worktree-([A-Za-z0-9._-]+)/.exec(`${req.system}\n${JSON.stringify(first ?? "")}`)?.[1];
+  return name ? path.join(project, ".claude", "worktrees", name) : project;
 };
 
 function claudeCall(project: string, a: Action): Call {
