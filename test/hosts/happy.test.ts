@@ -44,12 +44,18 @@ function mappingRows(tree: string): string[][] {
   return text.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| role") && !l.startsWith("| ---")).map((l) => l.split(" | ").map((c) => c.replace(/^\| |\s*\|$/g, "").trim())).map((c) => [c[0]!, c[1]!, c[2]!, c[4] ?? ""]);
 }
 
-/** The loss MAPPING.md records for a probe that got through (write scope / never-write / shell of that actor below native), if any. */
-function recordedLoss(rows: string[][], r: StepResult): string | undefined {
+/**
+ * The loss MAPPING.md records for a probe that got through (write scope / never-write / shell of that
+ * actor below native), if any. A write whose row is `audit` counts only when the stage-end audit really
+ * took it back: the file is gone from the project after the run.
+ */
+function recordedLoss(rows: string[][], r: StepResult, project: string): string | undefined {
   const who = r.step.actor === ORCHESTRATOR ? "(pipeline)" : r.step.actor;
-  const constraints = r.step.action.kind === "write" ? ["write-scope", "never-write"] : ["git-deny", "shell"];
-  const row = rows.find(([role, c, level]) => role === who && constraints.includes(c!) && (level === "instructed" || level === "lost"));
-  return row ? `${row[0]} ${row[1]} ${row[2]} ${row[3]}` : undefined;
+  const a = r.step.action;
+  const constraints = a.kind === "write" ? ["write-scope", "never-write"] : ["git-deny", "shell"];
+  const restored = a.kind === "write" && !fs.existsSync(path.join(project, a.path));
+  const row = rows.find(([role, c, level]) => role === who && constraints.includes(c!) && (level === "instructed" || level === "lost" || (level === "audit" && restored)));
+  return row ? `${row[0]} ${row[1]} ${row[2]} ${row[3]}${row[2] === "audit" ? " (restored at stage end)" : ""}` : undefined;
 }
 
 it("every pinned host has a happy-path driver, or is listed as pending with the reason", () => {
@@ -70,7 +76,7 @@ describe.each((REAL_HOSTS as HostId[]).filter((h) => !(h in HAPPY_PENDING)))("%s
         const rows = mappingRows(tree);
         const happy = r.results.filter((x) => x.step.expect === "allow");
         const probes = r.results.filter((x) => x.step.expect === "deny");
-        const accepted = probes.filter((x) => x.outcome === "allowed").map((x) => [x, recordedLoss(rows, x)] as const);
+        const accepted = probes.filter((x) => x.outcome === "allowed").map((x) => [x, recordedLoss(rows, x, r.env.project)] as const);
         process.stderr.write(
           `[happy ${host} ${pl.name}] ${happy.filter((x) => x.outcome === "allowed").length}/${happy.length} legitimate steps ran, ` +
             `${probes.filter((x) => x.outcome !== "allowed").length}/${probes.length} probes refused` +

@@ -214,7 +214,8 @@ function codexConfig(env: HostEnv, baseUrl: string): void {
 const codexResults = (body: Record<string, unknown>): ToolResult[] =>
   (asArray(body.input) as { type?: string; output?: unknown }[]).filter((i) => /_output$/.test(i.type ?? "")).map((i) => ({ text: textOf(i.output) }));
 const codexRan = (r: ToolResult) => !CODEX_REFUSAL.test(r.text);
-const CODEX_FLAGS = ["--json", "--skip-git-repo-check", "--disable", "unbounded_connection_retries"];
+// hooks trusted, as README asks a team to do once (/hooks): the stage-end audit runs
+const CODEX_FLAGS = ["--json", "--skip-git-repo-check", "--disable", "unbounded_connection_retries", "--dangerously-bypass-hook-trust"];
 
 /** `$<pipeline>` in `codex exec`: the orchestrator's session; main-isolation roles follow their skill in it; subagents via spawn_agent. */
 export const codexDriver: HostDriver = {
