@@ -82,7 +82,6 @@ export async function runHappy(driver: HostDriver, scenario: Scenario, tree: str
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, content);
   }
-  setupProject(env.project);
   // npm must never reach a registry (npm audit, npx): offline, no retries
   Object.assign(env.env, { npm_config_offline: "true", npm_config_fetch_retries: "0", npm_config_update_notifier: "false" });
   // one stub for the whole run; each host session swaps in its own conversations (the stub reads the array per request)
@@ -90,6 +89,9 @@ export async function runHappy(driver: HostDriver, scenario: Scenario, tree: str
   const stub = await driver.startStub(script);
   driver.prepare(env, scenario);
   driver.useStub(env, stub);
+  // the host's stub routing (OpenCode's and Kilo's project config) goes into the initial commit, so the
+  // orchestrator's own `git stash push` cannot take it away mid-run
+  setupProject(env.project);
   const results: StepResult[] = [];
   const runs: RunResult[] = [];
   try {
