@@ -23,7 +23,9 @@ const OFFLINE = [
   "-c",
   'model_providers.harness_offline={name="harness-offline",base_url="http://127.0.0.1:9/v1",wire_api="responses",request_max_retries=0,stream_max_retries=0,supports_websockets=false}',
 ];
-const NOISE = /could not create PATH aliases|bubblewrap|Connection failed|error sending request|Reading additional input|^OpenAI Codex|^-+$|^(workdir|model|provider|approval|sandbox|reasoning effort|reasoning summaries|session id):|^user$|^harness load probe$|^\s*$/;
+// Also not complaints about the tree: a launcher's note on the writes Codex cannot grant (the narrowing
+// MAPPING.md records) and the offline model catalogue's fallback warning for a mapped model id.
+const NOISE = /^note: Codex cannot grant these writes of |^warning: Model metadata for `[^`]+` not found|could not create PATH aliases|bubblewrap|Connection failed|error sending request|Reading additional input|^OpenAI Codex|^-+$|^(workdir|model|provider|approval|sandbox|reasoning effort|reasoning summaries|session id):|^user$|^harness load probe$|^\s*$/;
 
 function scratch(tree: string, files: ReturnType<typeof compileHost>["files"]) {
   const root = fs.mkdtempSync(path.join(ROOT, ".cache", `codex-real-${tree}-`));
@@ -40,7 +42,10 @@ function scratch(tree: string, files: ReturnType<typeof compileHost>["files"]) {
   fs.writeFileSync(path.join(home, ".codex", "config.toml"), `[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`);
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, CODEX_HOME: path.join(home, ".codex"), TMPDIR: root, TERM: "dumb" };
   const codex = (args: string[]) => spawnSync(BIN!, args, { cwd: project, env, encoding: "utf8", timeout: 60_000, input: "" });
-  return { root, project, codex };
+  // a role's profile starts through its launcher, which creates the write folders Codex needs at start
+  const launch = (role: string, args: string[]) =>
+    spawnSync(path.join(project, ".codex", "bin", `${role}.sh`), args, { cwd: project, env: { ...env, CODEX_BIN: BIN! }, encoding: "utf8", timeout: 60_000, input: "" });
+  return { root, project, codex, launch };
 }
 
 describe("real Codex 0.171.0 loads the generated trees", () => {
@@ -55,7 +60,7 @@ describe("real Codex 0.171.0 loads the generated trees", () => {
       try {
         expect(s.codex(["--version"]).stdout).toContain("0.171.0");
         for (const profile of [undefined, ...pipeline.roles.map((r) => r.id)]) {
-          const r = s.codex(["exec", "--strict-config", ...OFFLINE, ...(profile ? ["-c", `default_permissions="${profile}"`] : []), "harness load probe"]);
+          const r = profile ? s.launch(profile, ["--strict-config", ...OFFLINE, "harness load probe"]) : s.codex(["exec", "--strict-config", ...OFFLINE, "harness load probe"]);
           const complaints = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => !NOISE.test(l));
           expect(complaints, `profile ${profile ?? "(default)"}`).toEqual([]);
           expect(r.stderr + r.stdout).toContain("Connection failed"); // it got as far as the model request
