@@ -110,7 +110,12 @@ export async function runHappy(driver: HostDriver, scenario: Scenario, tree: str
       const from = stub.log.length;
       const before = gitScene(env.project);
       const { bin: cmd, args } = driver.command(hs, scenario, env);
-      const r = await run(cmd === "" ? bin : cmd, args, { cwd: env.project, env: { ...env.env, ...(cmd === "" ? {} : { CODEX_BIN: bin }) }, timeoutMs: driver.timeoutMs ?? 180_000 });
+      const start = () => run(cmd === "" ? bin : cmd, args, { cwd: env.project, env: { ...env.env, ...(cmd === "" ? {} : { CODEX_BIN: bin }) }, timeoutMs: driver.timeoutMs ?? 180_000 });
+      let r = await start();
+      // Codex 0.171 sometimes fails to build its sandbox before the session starts ("failed to enumerate
+      // unreadable glob paths"): no model request was made, nothing ran; such a start is tried once more.
+      // Refusals and anything that reached the model are never retried.
+      if (r.code !== 0 && stub.log.length === from && /fs sandbox helper failed/.test(r.stderr + r.stdout)) r = await start();
       const log = stub.log.slice(from);
       runs.push(r);
       if (process.env.HARNESS_HOSTS_VERBOSE) process.stderr.write(`[happy ${driver.label}] ${session.id}/${hs.label}: exit ${r.code} in ${r.durationMs} ms${r.timedOut ? " TIMED OUT" : ""}\n${r.stderr.slice(-1500)}\n`);
