@@ -1,6 +1,4 @@
-#!/usr/bin/env node
 // Wires commands to the compiler and the host registry. The only file that sets the exit code. Imports lazily.
-import "./tune.js";
 import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
 // The registry is a table of lazy loaders: importing it loads no adapter.
@@ -131,14 +129,18 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // Help and version exit 0; every other parse failure is a usage error.
-    process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else {
-    process.stderr.write(`harness: internal error: ${(error as Error).stack ?? String(error)}\n`);
-    process.exitCode = 70;
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every other parse failure is a usage error.
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+    } else {
+      process.stderr.write(`harness: internal error: ${(error as Error).stack ?? String(error)}\n`);
+      process.exitCode = 70;
+    }
   }
 }
+
+void main();

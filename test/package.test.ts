@@ -23,7 +23,7 @@ describe("package.json", () => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
         const p = path.join(dir, e.name);
         if (e.isDirectory()) walk(p);
-        else if (p.endsWith(".js")) for (const m of readFileSync(p, "utf8").matchAll(/(?:from\s*|import\(\s*|require\(\s*)["'`]([^"'`]+)["'`]/g)) if (/^[@a-z][\w@/.:-]*$/.test(m[1]!)) imports.add(m[1]!);
+        else if (/\.c?js$/.test(p)) for (const m of readFileSync(p, "utf8").matchAll(/(?:from\s*|import\(\s*|require\(\s*)["'`]([^"'`]+)["'`]/g)) if (/^[@a-z][\w@/.:-]*$/.test(m[1]!)) imports.add(m[1]!);
       }
     };
     walk(path.join(ROOT, "dist/cli"));
