@@ -61,18 +61,6 @@ export interface WritePlan {
   previousWarnings: string[];
 }
 
-/** Owned files whose bytes differ from what harness last wrote: someone edited generated output. */
-export function editedByHand(dir: string, manifest: Manifest | null): string[] {
-  if (!manifest) return [];
-  return Object.entries(manifest.files)
-    .filter(([rel, hash]) => {
-      const file = path.join(dir, rel);
-      return existsSync(file) && sha256(readFileSync(file, "utf8")) !== hash;
-    })
-    .map(([rel]) => rel)
-    .sort();
-}
-
 export type PlanProblem = { host: string; dir: string; message: string };
 
 /** Decide what a build would do to one host folder, or why it must refuse. Reads only. */
@@ -94,10 +82,18 @@ export function planWrite(host: string, dir: string, files: readonly RenderedFil
     if (isPresent.has(f.path) && !owned.has(f.path))
       return { host, dir, message: `${f.path} exists but harness did not write it (not in ${MANIFEST_FILE}). Move it away; harness never overwrites files it does not own.` };
   }
-  const edited = editedByHand(dir, manifest).filter((rel) => {
-    const next = all.find((f) => f.path === rel);
-    return !next || readFileSync(path.join(dir, rel), "utf8") !== next.content;
-  });
+  // Each present file is read once: equal to what harness would write means unchanged (and not a
+  // hand edit to refuse); only a file that differs is hashed against the manifest.
+  const byPath = new Map(all.map((f) => [f.path, f]));
+  const onDisk = new Map<string, string>();
+  for (const rel of present) if (owned.has(rel) || byPath.has(rel)) onDisk.set(rel, readFileSync(path.join(dir, rel), "utf8"));
+  const edited = Object.entries(manifest?.files ?? {})
+    .filter(([rel, hash]) => {
+      const text = onDisk.get(rel);
+      return text !== undefined && text !== byPath.get(rel)?.content && sha256(text) !== hash;
+    })
+    .map(([rel]) => rel)
+    .sort();
   if (edited.length && !options.force)
     return {
       host,
@@ -107,8 +103,7 @@ export function planWrite(host: string, dir: string, files: readonly RenderedFil
   const write: RenderedFile[] = [];
   let unchanged = 0;
   for (const f of all) {
-    const target = path.join(dir, f.path);
-    const same = existsSync(target) && readFileSync(target, "utf8") === f.content && isExecutable(target) === f.executable;
+    const same = onDisk.get(f.path) === f.content && isExecutable(path.join(dir, f.path)) === f.executable;
     if (same) unchanged++;
     else write.push(f);
   }
@@ -125,11 +120,16 @@ function isExecutable(file: string): boolean {
 
 /** Apply plans: each file via temp + rename; the manifest of each host last. */
 export function applyPlans(plans: readonly WritePlan[]): void {
+  const made = new Set<string>(); // folders already created: one mkdir per folder, not per file
   for (const plan of plans) {
     const ordered = [...plan.write].sort((a, b) => Number(a.path === MANIFEST_FILE) - Number(b.path === MANIFEST_FILE));
     for (const f of ordered) {
       const target = path.join(plan.dir, f.path);
-      mkdirSync(path.dirname(target), { recursive: true });
+      const folder = path.dirname(target);
+      if (!made.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        made.add(folder);
+      }
       const tmp = `${target}.harness-tmp-${process.pid}`;
       writeFileSync(tmp, f.content);
       if (f.executable) chmodSync(tmp, 0o755);
@@ -166,7 +166,7 @@ export interface Drift {
 /** Compare what would be built with what is on disk. Reads only. */
 export function findDrift(host: string, dir: string, files: readonly RenderedFile[], warnings: readonly string[] = []): Drift[] {
   const all = [...files, manifestFor(host, files, warnings)];
-  const edited = new Set(editedByHand(dir, readManifest(dir)));
+  const recorded = readManifest(dir)?.files ?? {};
   const present = new Set(listFiles(dir));
   const drift: Drift[] = [];
   for (const f of all) {
@@ -174,7 +174,9 @@ export function findDrift(host: string, dir: string, files: readonly RenderedFil
     if (!present.has(f.path)) drift.push({ host, path: f.path, kind: "missing", expected: f.content });
     else {
       const actual = readFileSync(target, "utf8");
-      if (actual !== f.content) drift.push({ host, path: f.path, kind: "changed", expected: f.content, actual, ...(edited.has(f.path) ? { edited: true } : {}) });
+      // Only a file that differs is hashed: it is a hand edit when it no longer matches what harness wrote.
+      const edited = actual !== f.content && Object.prototype.hasOwnProperty.call(recorded, f.path) && sha256(actual) !== recorded[f.path];
+      if (actual !== f.content) drift.push({ host, path: f.path, kind: "changed", expected: f.content, actual, ...(edited ? { edited: true } : {}) });
     }
     present.delete(f.path);
   }

@@ -18,3 +18,15 @@ export function globMatcher(pattern: string, options: Options = { dot: true }): 
 export function isGlobMatch(input: string, pattern: string, options?: Options): boolean {
   return globMatcher(pattern, options)(input);
 }
+
+const regexps = new Map<string, RegExp>();
+
+/** picomatch's RegExp for a POSIX glob with dotfiles matchable, compiled once per pattern (hosts share globs). */
+export function globRegExp(pattern: string): RegExp {
+  let re = regexps.get(pattern);
+  if (!re) {
+    re = picomatch.makeRe(pattern, { dot: true, windows: false });
+    regexps.set(pattern, re);
+  }
+  return re;
+}

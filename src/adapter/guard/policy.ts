@@ -5,7 +5,7 @@
 // Size matters (the hook runs before every tool call): pipeline-wide data is stored once, globs and
 // command patterns live in two shared tables, and a role carries only indices into them and what is
 // its own (write scope, extra never-write, shell rules, default, spawn flag).
-import picomatch from "picomatch";
+import { globRegExp } from "../../glob.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 
 /** Setting this variable to 1/true/yes/on in the environment the host starts with turns the guard off. */
@@ -56,7 +56,7 @@ export interface GuardPolicy {
 
 /** picomatch's RegExp source for one glob (POSIX separators, dotfiles matchable). */
 export function globSource(glob: string): string {
-  const re = picomatch.makeRe(glob, { dot: true, windows: false });
+  const re = globRegExp(glob);
   if (re.flags) throw new Error(`glob ${glob} compiled with flags ${re.flags}`);
   return re.source;
 }

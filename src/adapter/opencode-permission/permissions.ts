@@ -47,8 +47,33 @@ class Rules {
 const quote = (xs: Iterable<string>) => [...new Set(xs)].map((x) => `"${x}"`).join(", ");
 const matchers = (globs: readonly string[]) => globs.map((g) => globMatcher(g));
 
-/** `permission.edit` for a write scope: "*" deny, allows with their cuts, never-write denies. */
-export function editRules(write: readonly string[], neverWrite: readonly string[]): { rules: Action | Record<string, Action>; narrowed: Narrowing[] } {
+type EditRules = { rules: Action | Record<string, Action>; narrowed: Narrowing[] };
+const editRulesMemo = new Map<string, EditRules>();
+
+/**
+ * `permission.edit` for a write scope: "*" deny, allows with their cuts, never-write denies. The
+ * glob algebra is the costliest step of OpenCode and Kilo and they lower the same scopes, so a
+ * result is computed once per scope; it is frozen because both hosts share it.
+ */
+export function editRules(write: readonly string[], neverWrite: readonly string[]): EditRules {
+  const key = JSON.stringify([write, neverWrite]);
+  let result = editRulesMemo.get(key);
+  if (!result) {
+    result = deepFreeze(computeEditRules(write, neverWrite));
+    editRulesMemo.set(key, result);
+  }
+  return result;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function computeEditRules(write: readonly string[], neverWrite: readonly string[]): EditRules {
   if (write.length === 0) return { rules: "deny", narrowed: [] };
   // Globs that need cuts go first and exact ones after, so an exact allow re-allows what an
   // earlier cut refused by accident. Safe in any order: an allow is only ever followed by its cuts.
