@@ -7,7 +7,7 @@
 // test command then runs. The audit looks at what changed in the work tree, whatever wrote it, and
 // puts back everything outside the role's write scope (the same globs the guard uses: the role's
 // write globs minus its never-write globs, picomatch with dot files, compiled to RegExp here).
-import picomatch from "picomatch";
+import { globRegExp } from "../../glob.js";
 import type { FidelityRecord } from "../fidelity.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import { sortKeys } from "../../emit/render.js";
@@ -18,12 +18,13 @@ export interface AuditGlob {
   re: string;
   flags: string;
 }
+/** A role's scope as indexes into AuditPolicy.globs: the pipeline-wide never-write globs are stored once, not per role. */
 export interface AuditRole {
-  write: AuditGlob[];
-  neverWrite: AuditGlob[];
+  write: number[];
+  neverWrite: number[];
 }
 export interface AuditPolicy {
-  format: 1;
+  format: 2;
   pipeline: string;
   host: string;
   /** Where the script lives, relative to the project root (it finds the root from its own location). */
@@ -36,6 +37,8 @@ export interface AuditPolicy {
   protect: AuditGlob[];
   /** Paths the host itself manages while a stage runs (e.g. its worktrees): not audited. */
   exempt: AuditGlob[];
+  /** Every glob of every role, once, sorted. */
+  globs: AuditGlob[];
   roles: Record<string, AuditRole>;
 }
 
@@ -64,7 +67,7 @@ export const AUDIT_GAPS: readonly string[] = [
 
 /** picomatch's RegExp, with `s` so that `.` also matches a newline (a legal file-name character). */
 export function auditGlob(glob: string): AuditGlob {
-  const re = picomatch.makeRe(glob, { dot: true, windows: false });
+  const re = globRegExp(glob);
   return { glob, re: re.source, flags: re.flags.includes("s") ? re.flags : `${re.flags}s` };
 }
 
@@ -74,11 +77,13 @@ export function canWrite(role: RoleIR): boolean {
 }
 
 export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): AuditPolicy {
+  const sortedRoles = [...o.roles].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const globs = [...new Set(sortedRoles.flatMap((r) => [...r.write, ...r.neverWrite]))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const index = new Map(globs.map((g, i) => [g, i]));
   const roles: Record<string, AuditRole> = {};
-  for (const r of [...o.roles].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
-    roles[r.id] = { write: r.write.map(auditGlob), neverWrite: r.neverWrite.map(auditGlob) };
+  for (const r of sortedRoles) roles[r.id] = { write: r.write.map((g) => index.get(g)!), neverWrite: r.neverWrite.map((g) => index.get(g)!) };
   const policy: AuditPolicy = {
-    format: 1,
+    format: 2,
     pipeline: pipeline.name,
     host: o.host,
     scriptPath: o.scriptPath,
@@ -86,10 +91,11 @@ export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): Audit
     stopBlocks: o.stopBlocks,
     protect: o.protect.map(auditGlob),
     exempt: (o.exempt ?? []).map(auditGlob),
+    globs: globs.map(auditGlob),
     roles,
   };
   // fail the build, not the hook, if a compiled expression is invalid
-  for (const g of [...policy.protect, ...policy.exempt, ...Object.values(roles).flatMap((r) => [...r.write, ...r.neverWrite])]) new RegExp(g.re, g.flags);
+  for (const g of [...policy.protect, ...policy.exempt, ...policy.globs]) new RegExp(g.re, g.flags);
   return policy;
 }
 
@@ -148,18 +154,32 @@ export function auditHookCommand(script: string, mode: "start" | "stop" | "repor
  * both layers together (guard first, then the audit that is the boundary).
  */
 export function withAuditRecords(records: readonly FidelityRecord[], audit: readonly FidelityRecord[]): FidelityRecord[] {
-  const out = [...records];
-  for (const a of audit) {
-    let at = -1;
-    out.forEach((r, i) => {
-      if (r.role === a.role && r.constraint === a.constraint) at = i;
-    });
-    if (at < 0)
-      out.forEach((r, i) => {
-        if (r.role === a.role) at = i;
-      });
-    out.splice(at < 0 ? out.length : at + 1, 0, a);
+  // A linked list with the last node per role and per (role, constraint): each insertion is O(1),
+  // and the order is the one repeated splicing would give.
+  type Node = { record: FidelityRecord; next: Node | null };
+  const head: Node = { record: null as never, next: null };
+  let tail = head;
+  const lastOfRole = new Map<string | null, Node>();
+  const lastOf = new Map<string | null, Map<string, Node>>(); // role → constraint → node
+  const setLast = (r: FidelityRecord, node: Node) => {
+    if (!lastOf.has(r.role)) lastOf.set(r.role, new Map());
+    lastOf.get(r.role)!.set(r.constraint, node);
+  };
+  for (const record of records) {
+    tail = tail.next = { record, next: null };
+    lastOfRole.set(record.role, tail);
+    setLast(record, tail);
   }
+  for (const a of audit) {
+    const anchor = lastOf.get(a.role)?.get(a.constraint) ?? lastOfRole.get(a.role) ?? tail;
+    const node: Node = { record: a, next: anchor.next };
+    anchor.next = node;
+    if (anchor === tail) tail = node;
+    if (!lastOfRole.has(a.role) || lastOfRole.get(a.role) === anchor) lastOfRole.set(a.role, node);
+    setLast(a, node);
+  }
+  const out: FidelityRecord[] = [];
+  for (let n = head.next; n; n = n.next) out.push(n.record);
   return out;
 }
 

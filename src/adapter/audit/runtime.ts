@@ -42,6 +42,17 @@ function auditKey(raw) {
   return "k" + h.toString(16) + "-" + s.replace(/[^A-Za-z0-9]/g, "").slice(0, 40);
 }
 
+// Roles name their globs by index into POLICY.globs (each glob stored once): resolved here, once.
+for (const id of Object.keys(POLICY.roles)) {
+  const r = POLICY.roles[id];
+  const glob = (i) => {
+    if (!POLICY.globs[i]) throw new Error("audit policy: role " + id + " names no glob " + i);
+    return POLICY.globs[i];
+  };
+  r.write = r.write.map(glob);
+  r.neverWrite = r.neverWrite.map(glob);
+}
+
 const auditReCache = new Map();
 function auditMatch(globs, rel) {
   for (const g of globs) {

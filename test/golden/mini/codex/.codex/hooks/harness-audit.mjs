@@ -20,7 +20,29 @@ import { fileURLToPath } from "node:url";
 
 const POLICY = {
   "exempt": [],
-  "format": 1,
+  "format": 2,
+  "globs": [
+    {
+      "flags": "s",
+      "glob": "articles/*.md",
+      "re": "^(?:articles\\/(?!\\.{1,2}(?:\\/|$))(?=.)[^/]*?\\.md)$"
+    },
+    {
+      "flags": "s",
+      "glob": "drafts/notes.md",
+      "re": "^(?:drafts\\/notes\\.md)$"
+    },
+    {
+      "flags": "s",
+      "glob": "drafts/outline.md",
+      "re": "^(?:drafts\\/outline\\.md)$"
+    },
+    {
+      "flags": "s",
+      "glob": "secrets/**",
+      "re": "^(?:secrets(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    }
+  ],
   "host": "Codex",
   "pipeline": "zine",
   "projectEnv": null,
@@ -44,39 +66,19 @@ const POLICY = {
   "roles": {
     "checker": {
       "neverWrite": [
-        {
-          "flags": "s",
-          "glob": "secrets/**",
-          "re": "^(?:secrets(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
-        }
+        3
       ],
       "write": [
-        {
-          "flags": "s",
-          "glob": "drafts/notes.md",
-          "re": "^(?:drafts\\/notes\\.md)$"
-        }
+        1
       ]
     },
     "writer": {
       "neverWrite": [
-        {
-          "flags": "s",
-          "glob": "drafts/outline.md",
-          "re": "^(?:drafts\\/outline\\.md)$"
-        },
-        {
-          "flags": "s",
-          "glob": "secrets/**",
-          "re": "^(?:secrets(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
-        }
+        2,
+        3
       ],
       "write": [
-        {
-          "flags": "s",
-          "glob": "articles/*.md",
-          "re": "^(?:articles\\/(?!\\.{1,2}(?:\\/|$))(?=.)[^/]*?\\.md)$"
-        }
+        0
       ]
     }
   },
@@ -101,6 +103,17 @@ function auditKey(raw) {
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619) >>> 0; }
   return "k" + h.toString(16) + "-" + s.replace(/[^A-Za-z0-9]/g, "").slice(0, 40);
+}
+
+// Roles name their globs by index into POLICY.globs (each glob stored once): resolved here, once.
+for (const id of Object.keys(POLICY.roles)) {
+  const r = POLICY.roles[id];
+  const glob = (i) => {
+    if (!POLICY.globs[i]) throw new Error("audit policy: role " + id + " names no glob " + i);
+    return POLICY.globs[i];
+  };
+  r.write = r.write.map(glob);
+  r.neverWrite = r.neverWrite.map(glob);
 }
 
 const auditReCache = new Map();
