@@ -50,7 +50,8 @@ export async function diff(hosts: string[], options: DiffOptions): Promise<numbe
 }
 
 function levelsOf(row: RoleDiff["constraints"][number], host: string): string {
-  return row.sides[host]!.map((s) => s.level).join("+") || "—";
+  // Each level once, in order: a role realised by eleven instructed records reads "instructed".
+  return [...new Set(row.sides[host]!.map((s) => s.level))].join("+") || "—";
 }
 
 function printPair(d: HostDiff, accepted: Accepted, width: number): void {
