@@ -7,13 +7,16 @@
 // argv[2]: the hook event the entry in .cursor/hooks.json was wired for; the input's
 // hook_event_name must say the same.
 //   preToolUse           tool_name, tool_input, cwd. Writes (Write, StrReplace, Edit, MultiEdit,
-//                        Delete, EditNotebook) are checked by their one path; Shell is refused here
+//                        Delete, EditNotebook) are checked by their one path (an input naming any
+//                        other path, a patch or a folder to delete is refused); Shell is refused here
 //                        when the guard refuses it, and otherwise decided by beforeShellExecution
 //                        (which can ask: preToolUse "ask" is "not enforced today", the docs say);
-//                        Task is decided by subagentStart and MCP:<tool> by beforeMCPExecution (both
-//                        wired); read-only tools pass; any other tool is refused (it cannot be asked).
+//                        Task is decided by subagentStart (wired); read-only tools pass; MCP:<tool>
+//                        and any other tool are refused: the guard cannot model them and preToolUse
+//                        cannot ask (beforeMCPExecution, which can, does not run in cloud agents).
 //   beforeShellExecution command, cwd: the shell rules, allow / ask / deny.
-//   beforeMCPExecution   tool_name: a tool the guard cannot model, so the human decides (ask).
+//   beforeMCPExecution   tool_name: a tool the guard cannot model, so the human decides (ask); reached
+//                        only where preToolUse did not run.
 //   subagentStart        subagent_type: the agent to start (only pipeline roles, unless nested agents).
 // Output (stdout, one JSON line): {"permission":"allow"}; {"permission":"ask","user_message",
 // "agent_message"}; {} (no opinion: Cursor's own flow); deny = {"permission":"deny",...} on stdout,
@@ -31,6 +34,24 @@ const CU_EVENTS = new Set(["preToolUse", "beforeShellExecution", "beforeMCPExecu
 const CU_WRITE = new Set(["Write", "StrReplace", "Edit", "MultiEdit", "Delete", "EditNotebook"]);
 const CU_READ = new Set(["Read", "Grep", "Glob", "LS", "SemanticSearch", "WebFetch", "WebSearch", "TodoWrite", "ReadLints"]);
 const CU_PATH_KEYS = ["file_path", "path", "target_file"];
+// Keys of a write tool's input that hold text, not paths; any other key that looks like a path, a
+// patch, a move or a rename (at any depth) means the call touches more than the one path checked.
+const CU_BODY_KEYS = new Set(["contents", "content", "file_text", "text", "old_string", "new_string", "oldText", "newText", "replace_all", "replaceAll", "edits", "instructions", "explanation", "code_edit"]);
+const CU_PATHLIKE = /path|file|dir|dest|target|patch|rename|move|copy|src|from|to$/i;
+// The first key below v that names something beyond the checked path, or null.
+function cuExtraPath(v, depth, top) {
+  if (depth > 8) return "(nested too deep)";
+  if (Array.isArray(v)) { for (const x of v) { const k = cuExtraPath(x, depth + 1, false); if (k) return k; } return null; }
+  if (v === null || typeof v !== "object") return null;
+  for (const k of Object.keys(v)) {
+    const val = v[k];
+    const named = typeof val === "string" || (val !== null && typeof val === "object"); // a flag names no path
+    if (named && !(top && CU_PATH_KEYS.includes(k)) && !CU_BODY_KEYS.has(k) && CU_PATHLIKE.test(k)) return k;
+    const inner = cuExtraPath(val, depth + 1, false);
+    if (inner) return inner;
+  }
+  return null;
+}
 const CU_WHO = "the orchestrator (main thread)";
 const CU_AGENT = "a Cursor agent in this repository (Cursor's hook input does not say which role)";
 function cuAbs(p) { return typeof p === "string" && p !== "" && path.isAbsolute(p); }
@@ -66,8 +87,9 @@ function cuCall(raw, event, env, scriptProject) {
   const ti = input.tool_input;
   if (typeof tool !== "string" || tool === "" || ti === null || typeof ti !== "object" || Array.isArray(ti)) return "hook input has no tool_name or tool_input";
   call.tool = tool;
-  if (tool === "Task" || tool.startsWith("MCP:")) return { defer: true };
+  if (tool === "Task") return { defer: true };
   if (CU_READ.has(tool)) return { defer: true };
+  if (tool.startsWith("MCP:")) call.tool = "MCP tool " + tool.slice(4);
   if (tool === "Shell") {
     if (typeof ti.command !== "string") return "Shell tool_input has no command";
     if (ti.working_directory !== undefined && ti.working_directory !== null && !cuAbs(ti.working_directory)) return "Shell working_directory is not an absolute path";
@@ -85,6 +107,8 @@ function cuCall(raw, event, env, scriptProject) {
       p = ti[k];
     }
     if (p === undefined) return tool + " names no file path (" + CU_PATH_KEYS.join(", ") + ")";
+    const extra = cuExtraPath(ti, 0, true);
+    if (extra) return tool + " input has " + JSON.stringify(extra) + " besides the path the guard checks";
     if (!path.isAbsolute(p) && !cwd) return tool + " names a relative path and the hook input has no absolute cwd";
     if (tool === "Delete") {
       let st = null;

@@ -42,7 +42,8 @@ export const GUARD_GAPS: readonly string[] = [
   "project hooks run only in a trusted workspace; the Cursor CLI has been reported to run only some hook events (forum, January 2026)",
   "subagentStart names the agent by subagent_type; the docs do not say which value a custom agent from .cursor/agents carries: if it is not the role's name, every delegation is refused (fail closed)",
   "the guard cannot tell a role's subagent from the orchestrator: a role may start another role",
-  "write tools are read by their one path field (file_path, path or target_file; the docs do not name it); a tool input with none, two different ones or a folder to delete is refused, and tools the guard does not know are refused",
+  "write tools are read by their one path field (file_path, path or target_file; the docs do not name it); an input with none, two different ones, any other path-, patch- or move-like key, or a folder to delete is refused, and tools the guard does not know are refused",
+  "MCP tools are refused: the guard cannot model them and preToolUse cannot ask (beforeMCPExecution, which asks, does not run in cloud agents)",
   "no off switch: Cursor hands sessionStart hook output to later hooks as environment, so a variable could come from a hook an agent wrote; to stop the guard a human removes its entries from .cursor/hooks.json (or runs harness uninstall --host cursor)",
 ];
 

@@ -137,19 +137,19 @@ describe("cursor guard: a role's allowed work passes", () => {
     ["StrReplace on a test file (Mica's scope)", () => tool("StrReplace", { path: path.join(dir, "tests/a.test.ts"), old_string: "x", new_string: "y" })],
     ["Write of the spec (Flint's artifact)", () => tool("Write", { file_path: path.join(dir, ".pebble/spec.md"), contents: "x" })],
     ["Delete of a file in scope", () => tool("Delete", { path: path.join(dir, "src/a.ts") })],
+    ["MultiEdit with text edits and a flag", () => tool("MultiEdit", { file_path: path.join(dir, "src/a.ts"), edits: [{ old_string: "a", new_string: "b", replace_all: true }], should_create_file: false })],
   ])("preToolUse: %s → allow", async (_n, make) => expectAnswer(await run("preToolUse", make()), "allow"));
 
   it.each(["npm test", "npx vitest run test/a.test.ts", "git status", "git diff --stat", "git stash push", "ls src", "npm run lint --if-present"])("beforeShellExecution %j → allow", async (command) =>
     expectAnswer(await run("beforeShellExecution", shell(command)), "allow"),
   );
 
-  it("preToolUse Shell with an allowed command → allow; read-only tools, Task and MCP tools → no opinion (other hooks decide)", async () => {
+  it("preToolUse Shell with an allowed command → allow; read-only tools and Task → no opinion (subagentStart decides Task)", async () => {
     expectAnswer(await run("preToolUse", tool("Shell", { command: "npm test", working_directory: dir })), "allow");
     for (const [name, ti] of [
       ["Read", { path: path.join(dir, ".git/config") }],
       ["Grep", { pattern: "x" }],
       ["Task", { subagent_type: "anything" }],
-      ["MCP:db_query", { sql: "drop table x" }],
     ] as const)
       expectAnswer(await run("preToolUse", tool(name, ti)), "none");
   });
@@ -168,7 +168,11 @@ describe("cursor guard: refusals", () => {
     ["a write to Claude Code's settings (Cursor loads its hooks)", () => tool("Write", { file_path: path.join(dir, ".claude/settings.json") }), /never-write/],
     ["a write outside the project", () => tool("Write", { file_path: path.join(root, "elsewhere.ts") }), /outside the project/],
     ["a Delete of a folder", () => tool("Delete", { path: path.join(dir, "build") }), /folder/],
-    ["a tool the guard does not know", () => tool("ApplyPatch", { patch: "*** Begin Patch" }), /does not model|cannot ask/],
+    ["a tool the guard does not know", () => tool("ApplyPatch", { patch: "*** Begin Patch" }), /does not model.*cannot ask/],
+    ["an MCP tool (preToolUse cannot ask)", () => tool("MCP:db_query", { sql: "drop table x" }), /MCP tool db_query.*cannot ask/],
+    ["a write whose input names a second path", () => tool("Write", { file_path: path.join(dir, "src/a.ts"), new_path: path.join(dir, ".git/hooks/pre-commit") }), /"new_path" besides the path/],
+    ["an edit carrying a patch", () => tool("Edit", { path: path.join(dir, "src/a.ts"), applyPatch: { patchContent: "*** Update File: .cursor/hooks.json" } }), /"applyPatch" besides the path/],
+    ["a nested path in a write's edits", () => tool("MultiEdit", { file_path: path.join(dir, "src/a.ts"), edits: [{ file_path: path.join(dir, ".git/config"), old_string: "a", new_string: "b" }] }), /"file_path" besides the path/],
   ])("preToolUse: %s → deny", async (_n, make, reason) => expectAnswer(await run("preToolUse", make()), "deny", reason));
 
   it("the reason names a Cursor agent, not the orchestrator, since Cursor does not say which role calls", async () => {
