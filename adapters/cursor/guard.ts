@@ -44,6 +44,7 @@ export const GUARD_GAPS: readonly string[] = [
   "the guard cannot tell a role's subagent from the orchestrator: a role may start another role",
   "write tools are read by their one path field (file_path, path or target_file; the docs do not name it); an input with none, two different ones, any other path-, patch- or move-like key, or a folder to delete is refused, and tools the guard does not know are refused",
   "MCP tools are refused: the guard cannot model them and preToolUse cannot ask (beforeMCPExecution, which asks, does not run in cloud agents)",
+  "a multi-root workspace is guarded from the root holding .cursor/hooks.json: writes into the other roots are refused",
   "no off switch: Cursor hands sessionStart hook output to later hooks as environment, so a variable could come from a hook an agent wrote; to stop the guard a human removes its entries from .cursor/hooks.json (or runs harness uninstall --host cursor)",
 ];
 

@@ -9,9 +9,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CursorAdapter } from "../../adapters/cursor/index.js";
 import { GUARD_EVENTS, GUARD_PATH, HOOKS_PATH, guardHookCommand, hooksJson } from "../../adapters/cursor/guard.js";
+import { CURSOR_GUARD_CALL, CURSOR_GUARD_MAIN } from "../../adapters/cursor/guard-runtime.js";
 import { compileHost } from "../../src/compile.js";
 import type { PipelineIR } from "../../src/ir/types.js";
-import { PEBBLE_ROLES } from "../helpers/cli.js";
+import { MINI_ROLES, PEBBLE_ROLES } from "../helpers/cli.js";
 import { readRoles } from "../helpers/compile.js";
 import { runProcess, type RunResult } from "../guard/helpers.js";
 
@@ -126,7 +127,19 @@ describe("cursor guard: files", () => {
     const text = file(GUARD_PATH)!.content;
     expect(text).not.toMatch(/require\("(?!node:(fs|path)")/);
     expect(text).toContain("const POLICY = JSON.parse(");
-    expect(text).not.toContain("HARNESS_GUARD_OFF\"]"); // the shim reads no off switch
+  });
+
+  it("the shim reads no off switch and no environment but CURSOR_PROJECT_DIR", () => {
+    const shim = `${CURSOR_GUARD_CALL}\n${CURSOR_GUARD_MAIN}`;
+    expect(shim).not.toContain("POLICY.off");
+    expect([...shim.matchAll(/env\.([A-Z_]+)|process\.env\[/g)].map((m) => m[0])).toEqual(["env.CURSOR_PROJECT_DIR", "env.CURSOR_PROJECT_DIR"]);
+  });
+
+  it("compiles for another pipeline too (mini), with the same four events", () => {
+    const mini = readRoles(MINI_ROLES);
+    const o = compileHost({ ...mini, policies: { ...mini.policies, scope: "repository" } }, CursorAdapter);
+    expect(JSON.parse(o.files.find((f) => f.path === HOOKS_PATH)!.content)).toEqual(hooksJson());
+    expect(o.files.find((f) => f.path === GUARD_PATH)!.content).toContain('"pipeline\\":\\"zine\\"');
   });
 });
 
