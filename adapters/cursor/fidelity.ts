@@ -55,7 +55,7 @@ export function cursorFidelity(pipeline: PipelineIR, perms: CursorPermissions, m
     rec({
       constraint: "git-deny",
       level: "instructed",
-      how: `prompt of ${entry}: Shell() rules match only a command's first token, so "git commit"/"git push" cannot be denied without refusing all of git${also("refuses the pipeline's shell_deny and every git write to every agent")}`,
+      how: `prompt of ${entry}: Shell() rules match only a command's first token, so "git commit"/"git push" cannot be denied without refusing all of git${also("refuses git writes (commit, push, …) beyond the orchestrator's exceptions and the pipeline's shell_deny to every agent; a command behind a wrapper such as sudo or env is asked")}`,
       loss: "L_SHELL_INSTRUCTED",
     });
     rec({ constraint: "spawn", level: "instructed", how: `prompt of ${entry}: Cursor has no per-agent switch for starting subagents${also(pipeline.policies.nestedAgents ? "lets any agent start subagents (nested_agents: true)" : "lets only pipeline roles start (subagentStart), but cannot tell which agent starts them")}`, loss: "L_SPAWN_INSTRUCTED", field: "tools" });
