@@ -10,11 +10,17 @@ import { CURSOR_TOOLS } from "./tools.js";
 export const isReadonly = (role: RoleIR) => !role.tools.some((t) => t === "edit" || t === "write" || t === "bash");
 
 const CLI_ONLY = ".cursor/cli.json, read by the Cursor CLI only (the editor does not read it); binds every agent in the project";
+/** The hook guard (policies.scope repository): named in each row it touches, never raised to `guard`. */
+const HOOK = "the hook guard .cursor/hooks/harness-guard.cjs (defence in depth, not proven on the real host)";
 
 export function cursorFidelity(pipeline: PipelineIR, perms: CursorPermissions, modelFor: (p: PipelineIR, r: RoleIR) => string): FidelityRecord[] {
   const out: FidelityRecord[] = [];
   const pipelineNever = new Set(pipeline.policies.neverWrite);
   const writeDenies = perms.deny.filter((d) => d.startsWith("Write("));
+  // Cursor's hook input names no role, so the guard (scope repository only) binds every agent to the
+  // pipeline-wide limits: each role's own limit stays instructed, whatever the hook adds.
+  const guarded = pipeline.policies.scope === "repository";
+  const also = (text: string) => (guarded ? `; ${HOOK} ${text}` : "");
   for (const role of pipeline.roles) {
     const rec = (r: Omit<FidelityRecord, "role">) => out.push({ role: role.id, ...r });
     const ro = role.isolation === "subagent" && isReadonly(role); // a command in the main chat cannot be readonly
@@ -28,19 +34,31 @@ export function cursorFidelity(pipeline: PipelineIR, perms: CursorPermissions, m
       rec({ constraint: "write-scope", level: "native", how: "readonly: true", field: "permissions.write" });
       rec({ constraint: "never-write", level: "native", how: "readonly: true", field: "permissions.never_write" });
     } else {
-      rec({ constraint: "write-scope", level: "instructed", how: `prompt of ${entry}: Cursor has no per-agent write scope (.cursor/cli.json Write() rules bind every agent alike)`, loss: "L_SCOPE_INSTRUCTED", field: "permissions.write" });
+      rec({ constraint: "write-scope", level: "instructed", how: `prompt of ${entry}: Cursor has no per-agent write scope (.cursor/cli.json Write() rules bind every agent alike)${also("holds every agent only to the union of all roles' write scopes")}`, loss: "L_SCOPE_INSTRUCTED", field: "permissions.write" });
       if (writeDenies.length) rec({ constraint: "never-write", level: "native", how: `${writeDenies.length} pipeline never_write globs as permissions.deny Write(...) in ${CLI_ONLY}`, field: "permissions.never_write" });
       const own = role.neverWrite.filter((g) => !pipelineNever.has(g));
       const missing = [...own, ...perms.unwritableGlobs];
       if (missing.length || !writeDenies.length)
-        rec({ constraint: "never-write", level: "instructed", how: `prompt of ${entry}: ${missing.length ? missing.map((g) => `"${g}"`).join(", ") : "the never_write globs"} (no per-agent Write() rule in Cursor)`, loss: "L_SCOPE_INSTRUCTED", field: "permissions.never_write" });
+        rec({ constraint: "never-write", level: "instructed", how: `prompt of ${entry}: ${missing.length ? missing.map((g) => `"${g}"`).join(", ") : "the never_write globs"} (no per-agent Write() rule in Cursor)${also("refuses the pipeline's never_write globs to every agent, not a role's own")}`, loss: "L_SCOPE_INSTRUCTED", field: "permissions.never_write" });
     }
 
     // Every Cursor agent but a readonly one has the Shell tool, whatever the role lists.
     if (ro) rec({ constraint: "shell", level: "native", how: "readonly: true", field: "tools" });
-    else rec({ constraint: "shell", level: "instructed", how: role.shell ? `prompt of ${entry}: no per-agent command rules in Cursor` : `prompt of ${entry}: the role has no shell, but every non-readonly Cursor agent gets Shell`, loss: "L_SHELL_INSTRUCTED", field: role.shell ? "permissions.shell" : "tools" });
-    rec({ constraint: "git-deny", level: "instructed", how: `prompt of ${entry}: Shell() rules match only a command's first token, so "git commit"/"git push" cannot be denied without refusing all of git`, loss: "L_SHELL_INSTRUCTED" });
-    rec({ constraint: "spawn", level: "instructed", how: `prompt of ${entry}: Cursor has no per-agent switch for starting subagents`, loss: "L_SPAWN_INSTRUCTED", field: "tools" });
+    else
+      rec({
+        constraint: "shell",
+        level: "instructed",
+        how: `${role.shell ? `prompt of ${entry}: no per-agent command rules in Cursor` : `prompt of ${entry}: the role has no shell, but every non-readonly Cursor agent gets Shell`}${also("lets every agent run the union of the roles' allowed commands and read-only ones, and asks for the rest")}`,
+        loss: "L_SHELL_INSTRUCTED",
+        field: role.shell ? "permissions.shell" : "tools",
+      });
+    rec({
+      constraint: "git-deny",
+      level: "instructed",
+      how: `prompt of ${entry}: Shell() rules match only a command's first token, so "git commit"/"git push" cannot be denied without refusing all of git${also("refuses git writes (commit, push, …) beyond the orchestrator's exceptions and the pipeline's shell_deny to every agent; a command behind a wrapper such as sudo or env is asked")}`,
+      loss: "L_SHELL_INSTRUCTED",
+    });
+    rec({ constraint: "spawn", level: "instructed", how: `prompt of ${entry}: Cursor has no per-agent switch for starting subagents${also(pipeline.policies.nestedAgents ? "lets any agent start subagents (nested_agents: true)" : "lets only pipeline roles start (subagentStart), but cannot tell which agent starts them")}`, loss: "L_SPAWN_INSTRUCTED", field: "tools" });
     rec({
       constraint: "isolation",
       level: "native",

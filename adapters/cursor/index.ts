@@ -6,14 +6,19 @@
 // Subagent roles are `.cursor/agents/<role>.md` (own context window); main-session roles and the
 // orchestrator are commands (`.cursor/commands/*.md`, plain Markdown, the text after /name is the
 // request). Per role Cursor offers only `readonly`; the pipeline-wide denies go to `.cursor/cli.json`.
-// No hook guard yet: Cursor's hooks would need the host-neutral guard core, so per-role write
-// scopes and command rules are instructed and recorded as losses.
+// Under `policies.scope: repository` a hook guard (guard.ts: `.cursor/hooks.json` + the shared guard
+// core in `.cursor/hooks/harness-guard.cjs`; hooks docs https://cursor.com/docs/hooks, published
+// 2026-08-24, read 2026-11-30) holds every agent to the pipeline-wide limits. Cursor's hook input
+// names no role and cannot tell a pipeline run from an ordinary chat, so there is no per-role guard
+// and none at all under `scope: pipeline`; per-role write scopes and command rules stay instructed
+// and recorded as losses (the guard is defence in depth, not proven on the real host).
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
 import { cursorFidelity, isReadonly } from "./fidelity.js";
 import { cursorPermissions } from "./permissions.js";
 import { CURSOR_TOOLS } from "./tools.js";
+import { GUARD_GAPS, GUARD_PATH, HOOKS_PATH, hooksJson, renderCursorGuard } from "./guard.js";
 
 export const HOST_ID = "cursor";
 export const DOCS_DATE = "2026-11-30";
@@ -29,7 +34,11 @@ function vocabulary(pipeline: PipelineIR): HostVocabulary {
       `this stage runs in the main chat as ${role.title}, not as a subagent. Stop and give the human the brief below to run in this chat as \`/${role.id} <brief>\`; when its report is in and the human says to go on, continue from it.`,
     askHuman: "Ask the human plainly in the chat and wait for an explicit yes.",
     request: `the request the human gives you (the text after \`/${pipeline.name}\`).`,
-    roleNotes: () => [`Cursor does not enforce your write scope or shell rules for you: keep to them yourself. If Cursor refuses a write or command, do not work around it: report "blocked" with the refusal text.`],
+    roleNotes: () => [
+      pipeline.policies.scope === "repository"
+        ? `Cursor does not enforce your own write scope or shell rules for you: keep to them yourself. A harness guard hook holds every agent here to the pipeline's shared limits; if it or Cursor refuses a write or command, do not work around it: report "blocked" with the refusal text.`
+        : `Cursor does not enforce your write scope or shell rules for you: keep to them yourself. If Cursor refuses a write or command, do not work around it: report "blocked" with the refusal text.`,
+    ],
   };
 }
 
@@ -54,6 +63,8 @@ export const CursorAdapter: Adapter = {
     `https://cursor.com/docs/agent/subagents (read ${DOCS_DATE}: name, description, model, readonly, is_background)`,
     `https://docs.cursor.com/en/cli/reference/permissions (read ${DOCS_DATE}: .cursor/cli.json, Shell(first token), Write(glob), deny wins)`,
     "https://cursor.com/docs/agent/chat/commands (.cursor/commands/*.md, plain Markdown)",
+    `https://cursor.com/docs/hooks (published 2026-08-24, read ${DOCS_DATE}: .cursor/hooks.json version 1, run from the project root in trusted workspaces; preToolUse tool_name/tool_input/cwd, beforeShellExecution command/cwd, beforeMCPExecution tool_name, subagentStart subagent_type; output permission allow|deny|ask with user_message/agent_message, ask not enforced for preToolUse and deny for subagentStart; exit 2 blocks; failClosed blocks on a crash, timeout or invalid JSON; no field naming the calling agent)`,
+    "https://cursor.com/docs/reference/third-party-hooks (Cursor also loads Claude Code's hooks)",
     "hosts notes: others.md §3.3; claude-code-and-opencode.md §7 (the shell tool is Shell)",
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: false, perRolePaths: "none", perRoleShell: "none", hooks: true, temperature: false },
@@ -62,19 +73,33 @@ export const CursorAdapter: Adapter = {
   lower(pipeline: PipelineIR): Lowered {
     const vocab = vocabulary(pipeline);
     const perms = cursorPermissions(pipeline);
-    const entry = `In Cursor, start a run with \`/${pipeline.name} ${pipeline.argumentHint}\` (\`.cursor/commands/${pipeline.name}.md\`). Subagent roles are in \`.cursor/agents/\`; main-session roles are commands. \`.cursor/cli.json\` denies the pipeline's never-write paths to every agent of the Cursor CLI; per-role write scopes and command rules are only in the prompts.`;
+    const guarded = pipeline.policies.scope === "repository";
+    const entry = `In Cursor, start a run with \`/${pipeline.name} ${pipeline.argumentHint}\` (\`.cursor/commands/${pipeline.name}.md\`). Subagent roles are in \`.cursor/agents/\`; main-session roles are commands. \`.cursor/cli.json\` denies the pipeline's never-write paths to every agent of the Cursor CLI${guarded ? `; the hook guard in \`${HOOKS_PATH}\` holds every agent in this repository to the pipeline-wide limits` : ""}; per-role write scopes and command rules are only in the prompts.`;
     const files: HostFile[] = [
       ...pipeline.roles.filter((r) => r.isolation === "subagent").map((r) => agentFile(pipeline, r, vocab)),
       { path: `.cursor/commands/${pipeline.name}.md`, kind: "markdown", body: renderOrchestrator(pipeline, vocab) },
       ...pipeline.roles.filter((r) => r.isolation === "main" && r.id !== pipeline.name).map((r) => mainRoleCommand(pipeline, r, vocab)),
       // Shared with the project's own CLI permissions: install merges by rule.
       { path: ".cursor/cli.json", kind: "json", data: { permissions: { allow: [], deny: perms.deny } }, install: { mode: "merge" } },
+      // scope repository only: project hooks bind every chat in the workspace. Shared with the
+      // project's own hooks: install merges by entry.
+      ...(guarded
+        ? [
+            { path: HOOKS_PATH, kind: "json" as const, data: hooksJson(), install: { mode: "merge" as const } },
+            { path: GUARD_PATH, kind: "text" as const, text: renderCursorGuard(pipeline), executable: true },
+          ]
+        : []),
       // Other hosts read AGENTS.md too: installed side by side, they compose one block with an entry each.
       { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } },
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
     const gaps = [
       ".cursor/cli.json binds the Cursor CLI only; in the editor the pipeline's never-write paths are instructed too.",
+      ...(guarded
+        ? GUARD_GAPS.map((g) => `hook guard: ${g}`)
+        : [
+            `no hook guard: Cursor's project hooks run for every chat in the workspace and their input cannot tell a ${pipeline.title} run from an ordinary chat (nor which role calls), so under policies.scope: pipeline harness emits none; policies.scope: repository emits one that binds every agent session here`,
+          ]),
       ...(perms.unwritableGlobs.length ? [`never_write globs with no Write() form, instructed only: ${perms.unwritableGlobs.join(", ")}`] : []),
     ];
     return { files, fidelity: cursorFidelity(pipeline, perms, modelFor), prompts, gaps };

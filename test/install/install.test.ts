@@ -183,6 +183,32 @@ describe("install with policies.scope: repository", () => {
     expect(await uninstall(opts(dir))).toBe(0);
     expect(snapshot(dir)).toEqual(before);
   });
+
+  it("merges Cursor's guard hooks after the team's own .cursor/hooks.json entries, and uninstall gives back their exact bytes", async () => {
+    const teamHooks = `{
+  "version": 1,
+  "hooks": {
+    "afterFileEdit": [{ "command": ".cursor/hooks/format.sh" }],
+    "beforeShellExecution": [{ "command": ".cursor/hooks/audit.sh", "matcher": "curl|wget" }]
+  }
+}
+`;
+    const dir = repositoryScope(teamProject(PEBBLE_ROLES, { ".cursor/hooks.json": teamHooks, ".cursor/hooks/format.sh": "#!/bin/sh\nexit 0\n" }));
+    const before = snapshot(dir);
+    expect(await install(opts(dir, { host: ["cursor"] }))).toBe(0);
+    const hooks = json(dir, ".cursor/hooks.json");
+    expect(keeps(hooks, JSON.parse(teamHooks))).toBe(true);
+    expect(hooks.version).toBe(1);
+    expect(hooks.hooks.beforeShellExecution).toHaveLength(2);
+    expect(hooks.hooks.beforeShellExecution[0]).toEqual({ command: ".cursor/hooks/audit.sh", matcher: "curl|wget" }); // the team's entry first
+    expect(hooks.hooks.beforeShellExecution[1].command).toContain("node .cursor/hooks/harness-guard.cjs beforeShellExecution");
+    for (const event of ["preToolUse", "beforeMCPExecution", "subagentStart"]) expect(hooks.hooks[event][0].failClosed).toBe(true);
+    expect(read(dir, ".cursor/hooks/format.sh")).toBe("#!/bin/sh\nexit 0\n");
+    expect(existsSync(path.join(dir, ".cursor/hooks/harness-guard.cjs"))).toBe(true);
+    expect(await checkInstalled(opts(dir))).toBe(0);
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+  });
 });
 
 describe("hand edits", () => {
