@@ -530,17 +530,37 @@ describe("properties", () => {
       }),
       { numRuns: 1500 },
     );
-    // shell-ish noise: anything with an expansion, a glob, a subshell or a background job is never allowed
+    // shell-ish noise: anything with an expansion, a glob, a subshell or a background job is never allowed.
+    // The oracle reads quotes left to right as sh does: inside '…' a backslash is literal ('}\' is
+    // the word }\), a backslash outside quotes escapes one character, and "…" counts as quoted only
+    // when it holds no $, ` or \.
+    const quotedAway = (s: string): string => {
+      let out = "";
+      for (let i = 0; i < s.length; i++) {
+        const c = s[i]!;
+        if (c === "\\") {
+          out += "q";
+          i++;
+        } else if (c === "'" && s.indexOf("'", i + 1) > i) {
+          out += "q";
+          i = s.indexOf("'", i + 1);
+        } else if (c === '"' && s.indexOf('"', i + 1) > i && !/[$`\\]/.test(s.slice(i + 1, s.indexOf('"', i + 1)))) {
+          out += "q";
+          i = s.indexOf('"', i + 1);
+        } else out += c;
+      }
+      return out;
+    };
     const shellChar = fc.constantFrom(..."ab /.$`'\"\\()|&;<>{}*?[]~#=\n-0123".split(""));
     fc.assert(
       fc.property(fc.array(shellChar, { maxLength: 60 }).map((a) => a.join("")), anyAs, (cmd, as) => {
         const d = decide(JSON.stringify(payload({ tool: "Bash", input: { command: `ls ${cmd}` }, cwd: P.dir })), env(), as);
         if (!["allow", "ask", "deny", "none"].includes(d.kind) || (d.reason ?? "").includes("internal error")) return false;
-        const unquoted = cmd.replace(/\\[\s\S]/g, "q").replace(/'[^']*'|"[^"$`\\]*"/g, "q");
+        const unquoted = quotedAway(cmd);
         if (d.kind === "allow" && (/[$`(){}*?[]/.test(unquoted) || /(^|[\s=:])~/.test(unquoted))) return false;
         return true;
       }),
-      { numRuns: 1500 },
+      { numRuns: 1500, examples: [["'}\\'", "coral"]] },
     );
   });
 
