@@ -152,26 +152,6 @@ function cuFinish(d) {
 function cuFail(why) { cuFinish({ kind: "deny", reason: "harness guard: " + why + "; refusing (fail closed)." }); }
 process.on("uncaughtException", (e) => cuFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"));
 
-// Reads fd 0 to its end; a non-blocking pipe that is not ready yet (EAGAIN) is polled, up to 10 s.
-function cuReadStdin() {
-  const chunks = [];
-  const buf = Buffer.alloc(65536);
-  const nap = new Int32Array(new SharedArrayBuffer(4));
-  for (let waited = 0; ; ) {
-    let n;
-    try { n = fs.readSync(0, buf, 0, buf.length, null); }
-    catch (e) {
-      if (e && e.code === "EAGAIN" && waited < 10000) { Atomics.wait(nap, 0, 0, 5); waited += 5; continue; }
-      if (e && e.code === "EOF") break;
-      throw e;
-    }
-    if (n === 0) break;
-    chunks.push(Buffer.from(buf.subarray(0, n)));
-    if (chunks.length > 1024) throw new Error("hook input larger than 64 MB");
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 function cuMain() {
   let scriptProject = null;
   try {
@@ -180,7 +160,7 @@ function cuMain() {
     if (self.endsWith(tail)) scriptProject = self.slice(0, -tail.length) || "/";
   } catch (e) { scriptProject = null; }
   let raw;
-  try { raw = cuReadStdin(); } catch (e) { return cuFail("cannot read the hook input (" + ((e && e.code) || e) + ")"); }
+  try { raw = guardReadStdin(); } catch (e) { return cuFail("cannot read the hook input (" + ((e && e.code) || e) + ")"); }
   const r = cuCall(raw, cuEvent, process.env, scriptProject);
   if (typeof r === "string") return cuFail(r);
   if (r.defer) return cuFinish({ kind: "none" });

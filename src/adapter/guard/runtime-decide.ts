@@ -13,6 +13,26 @@ function guardLine(s, max) {
   let t = String(s).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/ {2,}/g, " ").trim();
   return t.length > max ? t.slice(0, max - 1) + "\u2026" : t;
 }
+// The hook input: fd 0 read to its end; a non-blocking pipe that is not ready yet (EAGAIN) is
+// polled, up to 10 s. Every host's shim reads its input through this.
+function guardReadStdin() {
+  const chunks = [];
+  const buf = Buffer.alloc(65536);
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; ; ) {
+    let n;
+    try { n = fs.readSync(0, buf, 0, buf.length, null); }
+    catch (e) {
+      if (e && e.code === "EAGAIN" && waited < 10000) { Atomics.wait(nap, 0, 0, 5); waited += 5; continue; }
+      if (e && e.code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+    if (chunks.length > 1024) throw new Error("hook input larger than 64 MB");
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 function guardOut(kind, reason) { return reason ? { kind, reason: "harness guard: " + guardLine(reason, 900) } : { kind }; }
 
 // Who is calling: { role, id, label } for a role, { orch: true, label } for the orchestrator, or null (not ours).

@@ -412,6 +412,26 @@ function guardLine(s, max) {
   let t = String(s).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/ {2,}/g, " ").trim();
   return t.length > max ? t.slice(0, max - 1) + "\u2026" : t;
 }
+// The hook input: fd 0 read to its end; a non-blocking pipe that is not ready yet (EAGAIN) is
+// polled, up to 10 s. Every host's shim reads its input through this.
+function guardReadStdin() {
+  const chunks = [];
+  const buf = Buffer.alloc(65536);
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; ; ) {
+    let n;
+    try { n = fs.readSync(0, buf, 0, buf.length, null); }
+    catch (e) {
+      if (e && e.code === "EAGAIN" && waited < 10000) { Atomics.wait(nap, 0, 0, 5); waited += 5; continue; }
+      if (e && e.code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+    if (chunks.length > 1024) throw new Error("hook input larger than 64 MB");
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 function guardOut(kind, reason) { return reason ? { kind, reason: "harness guard: " + guardLine(reason, 900) } : { kind }; }
 
 // Who is calling: { role, id, label } for a role, { orch: true, label } for the orchestrator, or null (not ours).
@@ -618,26 +638,6 @@ function ccFinish(d) {
 function ccFail(why) { ccFinish({ kind: "deny", reason: "harness guard: " + why + "; refusing (fail closed)." }); }
 process.on("uncaughtException", (e) => ccFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"));
 
-// Reads fd 0 to its end; a non-blocking pipe that is not ready yet (EAGAIN) is polled, up to 10 s.
-function ccReadStdin() {
-  const chunks = [];
-  const buf = Buffer.alloc(65536);
-  const nap = new Int32Array(new SharedArrayBuffer(4));
-  for (let waited = 0; ; ) {
-    let n;
-    try { n = fs.readSync(0, buf, 0, buf.length, null); }
-    catch (e) {
-      if (e && e.code === "EAGAIN" && waited < 10000) { Atomics.wait(nap, 0, 0, 5); waited += 5; continue; }
-      if (e && e.code === "EOF") break;
-      throw e;
-    }
-    if (n === 0) break;
-    chunks.push(Buffer.from(buf.subarray(0, n)));
-    if (chunks.length > 1024) throw new Error("hook input larger than 64 MB");
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 // Claude Code copies a settings file's "env" into the environment of hooks, and code an agent's test
 // run executes could write one (the user's settings are outside the project, where the stage-end
 // audit cannot look). The switch counts only when no settings file names it: then it can only have
@@ -670,7 +670,7 @@ function ccMain() {
   // one synchronous read of the piped input: no stream machinery to load (the hook's own timeout
   // bounds a writer that never closes the pipe)
   let raw;
-  try { raw = ccReadStdin(); } catch (e) { return ccFail("cannot read the hook input (" + ((e && e.code) || e) + ")"); }
+  try { raw = guardReadStdin(); } catch (e) { return ccFail("cannot read the hook input (" + ((e && e.code) || e) + ")"); }
   const call = ccCall(raw, process.env, as, scriptProject);
   if (typeof call === "string") return ccFail(call);
   let d;
