@@ -57,7 +57,9 @@ describe.each([
     }
     const cfg = JSON.parse(file("kilo.json")!.content) as Record<string, unknown>;
     expect(cfg.$schema).toBe("https://app.kilo.ai/config.json");
-    expect(validPermission(cfg.permission)).toBe(true);
+    // as OpenCode: project-wide rules only under policies.scope: repository (ordinary sessions keep Kilo's defaults)
+    if (pipeline.policies.scope === "repository") expect(validPermission(cfg.permission)).toBe(true);
+    else expect(cfg).not.toHaveProperty("permission");
     expect(cfg.subagent_depth).toBe(pipeline.policies.nestedAgents ? Math.max(2, pipeline.policies.maxHops) : 1);
     for (const f of out.files) expect(f.path.startsWith(".opencode/") || f.path === "opencode.json", f.path).toBe(false);
   });
@@ -86,5 +88,18 @@ describe("kilo: front matter survives any description (property)", () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("policies.scope on Kilo", () => {
+  const pebble = readRoles(PEBBLE_ROLES);
+  const configOf = (p: typeof pebble) => JSON.parse(compileHost(p, KiloAdapter).files.find((f) => f.path === "kilo.json")!.content) as Record<string, unknown>;
+  it("pipeline: kilo.json holds no project-wide permission; repository: the same denies as opencode.json", () => {
+    expect(configOf(pebble)).not.toHaveProperty("permission");
+    const repository = { ...pebble, policies: { ...pebble.policies, scope: "repository" as const } };
+    const kilo = configOf(repository).permission;
+    expect(validPermission(kilo)).toBe(true);
+    const opencode = JSON.parse(compileHost(repository, OpenCodeAdapter).files.find((f) => f.path === "opencode.json")!.content) as Record<string, unknown>;
+    expect(JSON.stringify(kilo)).toBe(JSON.stringify(opencode.permission));
   });
 });
