@@ -42,12 +42,44 @@ export const GUARD_GAPS: readonly string[] = [
   "a hook's allow overrides the session's --deny-tool flags: what the guard allows runs whatever the launcher says, so the guard's rules, not the flags, are the limit for a guarded agent",
   "the orchestrator is bound when it runs as its agent (the launcher, copilot --agent, the agent picker); /<pipeline> as a skill in an ordinary session runs its steps unguarded (each role it starts is still bound)",
   "VS Code and the cloud agent were not checked: they may ignore hooks in agent front matter",
+  "Copilot CLI 1.0.102's create tool refuses a file whose folder does not exist: the orchestrator makes the folders the roles' write scopes name (mkdir -p, allowed exactly); a role that needs a new folder deeper in its scope needs mkdir in its shell rules, and a role without a shell tool cannot make one",
 ];
 
-/** The guard policy for Copilot: main-session roles are their own sessions, so the orchestrator gets none of their write scope. */
+/**
+ * The folders a write scope names literally: `.pebble/spec.md` -> `.pebble`, `docs/**` -> `docs`,
+ * `.github/workflows/**` -> `.github/workflows`, `packages/*` + `/src/**` -> `packages`; a glob that
+ * starts with a wildcard, and a file at the root, give none.
+ */
+export function scopeFolders(globs: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const g of globs) {
+    const wild = g.search(/[*?[{]/);
+    const head = wild < 0 ? g.slice(0, Math.max(0, g.lastIndexOf("/"))) : g.slice(0, Math.max(0, g.slice(0, wild).lastIndexOf("/")));
+    if (head && !head.split("/").some((c) => c === "" || c === "." || c === "..")) out.add(head);
+  }
+  return [...out].sort();
+}
+
+/** What the orchestrator runs to make a role's artifact folders: Copilot's create tool does not make folders. */
+export const mkdirCommand = (folder: string) => `mkdir -p ${folder}`;
+
+/**
+ * The guard policy for Copilot: main-session roles are their own sessions, so the orchestrator gets
+ * none of their write scope; and the orchestrator may make the roles' artifact folders, exactly
+ * `mkdir -p <folder>` for each folder a role's write scope names (Copilot 1.0.102's create tool
+ * refuses a file whose folder does not exist, and a role without a shell tool cannot make one).
+ */
 export function compileCopilotPolicy(pipeline: PipelineIR): GuardPolicy {
   const policy = compileGuardPolicy(pipeline, { protect: GUARD_PROTECTED_PATHS });
-  return { ...policy, kinds: policy.kinds.map(({ main: _main, ...k }) => k) };
+  const pats = [...policy.pats];
+  const add = [] as number[];
+  for (const f of scopeFolders(pipeline.roles.flatMap((r) => r.write))) {
+    const c = mkdirCommand(f);
+    let i = pats.indexOf(c);
+    if (i < 0) i = pats.push(c) - 1;
+    if (!policy.orch.a.includes(i)) add.push(i);
+  }
+  return { ...policy, pats, orch: { ...policy.orch, a: [...policy.orch.a, ...add] }, kinds: policy.kinds.map(({ main: _main, ...k }) => k) };
 }
 
 function header(pipeline: PipelineIR): string[] {

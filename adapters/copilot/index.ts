@@ -21,7 +21,7 @@ import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
 import { COPILOT_AUDIT_PROOFS, withCopilotAudit } from "./audit.js";
 import { copilotFidelity } from "./fidelity.js";
-import { GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks, renderGuard } from "./guard.js";
+import { GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks, mkdirCommand, renderGuard, scopeFolders } from "./guard.js";
 import { pipelineLauncher, roleLauncher } from "./launcher.js";
 import { COPILOT_TOOLS } from "./tools.js";
 
@@ -41,11 +41,17 @@ export function orchestratorName(pipeline: PipelineIR): string {
 
 export const launcherOf = (id: string) => `${BIN_DIR}/${id}.sh`;
 
+/** Copilot's create tool does not make folders: the orchestrator makes a role's artifact folders first. */
+function folders(role: RoleIR): string {
+  const fs = scopeFolders(role.write);
+  return fs.length ? ` Copilot's create tool does not make folders: if a file of this stage goes in one of these folders and it does not exist yet, make it first with its command (the only folders you may make): ${fs.map((f) => `\`${mkdirCommand(f)}\``).join(", ")}.` : "";
+}
+
 function vocabulary(pipeline: PipelineIR): HostVocabulary {
   return {
-    delegate: (role) => `delegate to the \`${role.id}\` agent with the task tool (agent_type "${role.id}", mode "sync"), briefed as below; wait for its report.`,
+    delegate: (role) => `delegate to the \`${role.id}\` agent with the task tool (agent_type "${role.id}", mode "sync"), briefed as below; wait for its report.${folders(role)}`,
     runInMain: (role) =>
-      `this stage runs as the agent \`${role.id}\`, not as you. Stop and give the human the brief below to run as \`${launcherOf(role.id)} "<brief>"\` (or \`copilot --agent ${role.id}\`, or the agent picker in VS Code); when its report is in, go on from it.`,
+      `this stage runs as the agent \`${role.id}\`, not as you.${folders(role)} Stop and give the human the brief below to run as \`${launcherOf(role.id)} "<brief>"\` (or \`copilot --agent ${role.id}\`, or the agent picker in VS Code); when its report is in, go on from it.`,
     askHuman: "Ask the human plainly in the chat (or with ask_user) and wait for an explicit yes.",
     request: `the request the human gives you (the text after \`/${pipeline.name}\`, or their message).`,
     roleNotes: () => [

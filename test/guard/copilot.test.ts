@@ -10,7 +10,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COPILOT_GUARD_CALL } from "../../adapters/copilot/guard-runtime.js";
-import { GUARD_PATH, ORCHESTRATOR, compileCopilotPolicy, guardHooks, renderGuard } from "../../adapters/copilot/guard.js";
+import { GUARD_PATH, ORCHESTRATOR, compileCopilotPolicy, guardHooks, renderGuard, scopeFolders } from "../../adapters/copilot/guard.js";
 import { GUARD_RUNTIME } from "../../src/adapter/guard/render.js";
 import { PEBBLE_ROLES } from "../helpers/cli.js";
 import { readRoles } from "../helpers/compile.js";
@@ -78,12 +78,24 @@ describe("Copilot guard: decisions on the measured input", () => {
     // main-session roles run as their own sessions on Copilot: the orchestrator writes none of their files
     ["the orchestrator writes the spec", ORCHESTRATOR, input("create", { path: "P/.pebble/spec.md", file_text: "x" }), "deny"],
     ["toolArgs as a JSON string (GitHub's docs)", ORCHESTRATOR, input("bash", JSON.stringify({ command: "git push" })), "deny"],
+    // Copilot's create tool does not make folders: the orchestrator makes the roles' artifact folders, exactly
+    ["the orchestrator makes .pebble", ORCHESTRATOR, input("bash", { command: "mkdir -p .pebble" }), "allow"],
+    ["the orchestrator makes .github/workflows", ORCHESTRATOR, input("bash", { command: "mkdir -p .github/workflows" }), "allow"],
+    ["the orchestrator makes .github/hooks", ORCHESTRATOR, input("bash", { command: "mkdir -p .github/hooks" }), "ask"],
+    ["the orchestrator makes a folder outside", ORCHESTRATOR, input("bash", { command: "mkdir -p /tmp/x" }), "ask"],
+    ["the orchestrator makes two folders at once", ORCHESTRATOR, input("bash", { command: "mkdir -p src tests" }), "ask"],
   ];
   const fill = (o: Record<string, unknown>) => JSON.parse(JSON.stringify(o).replaceAll("SRC/", `${P}/src/`).replaceAll("P/", `${P}/`)) as Record<string, unknown>;
   for (const [what, as, raw, kind] of cases) it(`${what}: ${kind}`, () => expect(decide(as, fill(raw)).kind).toBe(kind));
 
   it("a refusal names the rule", () => {
     expect(decide("jade", input("create", { path: `${P}/tests/x.test.ts`, file_text: "x" })).reason).toMatch(/^harness guard: jade may not write tests\/x\.test\.ts \(never-write: artifact tests\)/);
+  });
+});
+
+describe("Copilot guard: the folders a write scope names", () => {
+  it("literal heads only", () => {
+    expect(scopeFolders([".pebble/spec.md", "docs/**", ".github/workflows/**", "packages/*/src/**", "**/*.test.*", "Dockerfile", "docker-compose*.yml", "../x/**", "a//b/**"])).toEqual([".github/workflows", ".pebble", "docs", "packages"]);
   });
 });
 
