@@ -152,7 +152,7 @@ export const CopilotAdapter: Adapter = {
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
     const gaps = [
-      "Permission rules reach Copilot only as launch flags: a session started without the generated launchers (plain `copilot`, VS Code, the cloud agent) asks the human for every write and command instead, and has no deny rules.",
+      "Permission rules reach Copilot only as launch flags: a session started without the generated launchers (plain `copilot`, VS Code, the cloud agent) has no deny rules from harness; its pipeline agents are still bound by their guard hooks (in a trusted folder), and everything else is asked.",
       "In an orchestrated run every agent shares the session's flags (the union of the roles' rules); each agent's own limits come from the guard hook in its front matter.",
       "shell() rules match the leading words of a command; files written by a command (redirections, interpreters, scripts) are not checked against write() rules.",
       "The orchestrator's `agents:` list is honoured by VS Code only; in the CLI the orchestrator's guard hook refuses starting any agent that is not a pipeline role.",
