@@ -256,4 +256,31 @@ describe.runIf(REGISTERED_HOSTS.includes("copilot")).concurrent("copilot: the em
       r.dispose();
     }
   });
+
+  it("copilot: in a folder not trusted persistently Copilot skips the agents' guard hooks, and the launchers refuse to start", async () => {
+    const script = () => [{ name: "jade", steps: [sh("git commit -q -m untrusted")] }];
+    // by hand: Copilot 1.0.102 loads the agent but defers its hooks; the commit goes through
+    const bare = await run({ trusted: false, args: ["--agent", "jade", "--allow-all-tools"], files: folders, setup: (p) => gitScene(p), script });
+    try {
+      const why = explain(bare);
+      ranToEnd(bare, "jade", 1, why);
+      expect(results(bare), why).not.toMatch(/harness guard/);
+      expect(gitState(bare.env.project).commits, `Copilot now runs agent hooks in an untrusted folder: revisit the launchers' trust check and the gap in adapters/copilot/guard.ts\n${why}`).toBe(2);
+      const log = fs.readdirSync(bare.logDir).map((f) => fs.readFileSync(path.join(bare.logDir, f), "utf8")).join("\n");
+      expect(log, why).toMatch(/agent hooks deferred until their workspace is trusted/);
+    } finally {
+      bare.dispose();
+    }
+    // through a launcher: refused before Copilot starts
+    const launched = await run({ trusted: false, launcher: ".github/copilot/bin/jade.sh", files: folders, setup: (p) => gitScene(p), script });
+    try {
+      const why = explain(launched);
+      expect(launched.result.code, why).toBe(1);
+      expect(launched.result.stderr, why).toMatch(/harness: Copilot CLI runs the agents' guard hooks only in a folder it trusts persistently/);
+      expect(launched.stub.log.filter((l) => l.request), why).toEqual([]);
+      expect(gitState(launched.env.project).commits, why).toBe(1);
+    } finally {
+      launched.dispose();
+    }
+  });
 });
