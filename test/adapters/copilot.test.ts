@@ -30,14 +30,15 @@ const fakeBin = path.join(scratch, "copilot");
 fs.writeFileSync(fakeBin, `#!/usr/bin/env node\nprocess.stdout.write(JSON.stringify(process.argv.slice(2)));\n`, { mode: 0o755 });
 
 /** A project holding the launcher text, and a HOME whose ~/.copilot/config.json trusts `trusted` (or nothing). */
-function scene(text: string, trusted?: (dir: string) => string[]): { file: string; env: Record<string, string> } {
+function scene(text: string, trusted?: (dir: string) => string[] | string): { file: string; env: Record<string, string> } {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(scratch, "p-")));
   const file = path.join(dir, ".github/copilot/bin/x.sh");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text, { mode: 0o755 });
   const home = path.join(dir, ".home");
   fs.mkdirSync(path.join(home, ".copilot"), { recursive: true });
-  if (trusted) fs.writeFileSync(path.join(home, ".copilot", "config.json"), JSON.stringify({ trustedFolders: trusted(dir) }));
+  const t = trusted?.(dir);
+  if (t !== undefined) fs.writeFileSync(path.join(home, ".copilot", "config.json"), typeof t === "string" ? t : JSON.stringify({ trustedFolders: t }));
   return { file, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", COPILOT_BIN: fakeBin, HOME: home } };
 }
 
@@ -122,13 +123,19 @@ describe("Copilot launchers refuse to start where Copilot would skip the guard h
     const out = CopilotAdapter.lower(pipeline).files.find((f) => f.path === ".github/copilot/bin/jade.sh")!;
     return (out as { text: string }).text;
   };
-  const start = (trusted: ((dir: string) => string[]) | undefined, extra: Record<string, string> = {}) => {
+  const start = (trusted: ((dir: string) => string[] | string) | undefined, extra: Record<string, string> = {}) => {
     const { file, env } = scene(text(), trusted);
     return spawnSync(file, ["go"], { encoding: "utf8", env: { ...env, ...extra } });
   };
   it("this folder, exactly, with or without a trailing slash", () => {
     expect(start((d) => [d]).status).toBe(0);
     expect(start((d) => [`${d}/`]).status).toBe(0);
+  });
+  it("reads config.json as Copilot writes it (// comments); a commented-out entry does not count", () => {
+    const copilotStyle = (d: string) => `// User settings belong in settings.json.\n// This file is managed automatically.\n{\n  "trustedFolders": [\n    ${JSON.stringify(d)}\n  ],\n  "banner": "never // not a comment /* nor this */"\n}\n`;
+    expect(start(copilotStyle).status).toBe(0);
+    expect(start((d) => `{ /* "trustedFolders": [${JSON.stringify(d)}] */ "trustedFolders": [] }`).status).toBe(1);
+    expect(start((d) => `{ "trustedFolders": [${JSON.stringify(d)}], }`).status).toBe(1);
   });
   it("refuses an untrusted folder, a missing config, a parent entry and a malformed config, naming the fix", () => {
     for (const trusted of [(): string[] => [], undefined, (d: string) => [path.dirname(d)], (d: string) => [`${path.dirname(d)}/`], (d: string) => [`${d}/x`]]) {
