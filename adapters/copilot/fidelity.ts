@@ -9,15 +9,12 @@
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { list } from "../../src/emit/process.js";
-import type { Launcher } from "./launcher.js";
 import { GUARD_PATH } from "./guard.js";
 import { COPILOT_TOOLS } from "./tools.js";
 
 export interface CopilotFidelityInput {
   pipeline: PipelineIR;
   orchestrator: string;
-  pipelineLauncher: Launcher;
-  roleLaunchers: ReadonlyMap<string, Launcher>;
   launcherOf(id: string): string;
   modelFor(role: RoleIR): string | undefined;
 }

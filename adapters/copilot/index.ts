@@ -161,6 +161,6 @@ export const CopilotAdapter: Adapter = {
         ? ["guard: policies.scope repository is bound like pipeline on Copilot: its hook input names no agent started with --agent, so a repository-wide hook could not tell a role run alone from an ordinary session; ordinary sessions are not bound"]
         : []),
     ];
-    return withCopilotAudit(pipeline, { files, fidelity: copilotFidelity({ pipeline, orchestrator: orch, pipelineLauncher: pl, roleLaunchers: rls, launcherOf, modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps });
+    return withCopilotAudit(pipeline, { files, fidelity: copilotFidelity({ pipeline, orchestrator: orch, launcherOf, modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps });
   },
 };
