@@ -283,4 +283,32 @@ describe.runIf(REGISTERED_HOSTS.includes("copilot")).concurrent("copilot: the em
       launched.dispose();
     }
   });
+
+  it("copilot: guard reads apply_patch's patch text (GPT models): jade's patch into src/ runs, one that also touches tests/ is refused whole", async () => {
+    // with a GPT model Copilot offers apply_patch (a freeform tool) instead of create/edit; its hook input's toolArgs is the patch text
+    const patch = (...lines: string[]) => ({ tool: "apply_patch", input: { input: ["*** Begin Patch", ...lines, "*** End Patch", ""].join("\n") } });
+    const r = await run({
+      launcher: ".github/copilot/bin/jade.sh",
+      args: ["--model", "gpt-5.4"],
+      files: folders,
+      setup: (p) => {
+        const f = path.join(p, ".github/agents/jade.agent.md");
+        fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace(/^model: .*$/m, "model: gpt-5.4"));
+        gitScene(p);
+      },
+      script: (p) => [{ name: "jade", steps: [patch(`*** Add File: ${path.join(p, "src/p.ts")}`, "+ok"), patch("*** Add File: src/q.ts", "+q", "*** Add File: tests/q.test.ts", "+q"), patch("*** Update File: src/p.ts", "@@", "-ok", "+moved", "*** Move to: tests/p.test.ts")] }],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 3, why);
+      // a custom (freeform) tool in the chat request: {"type":"custom","custom":{"name":"apply_patch",…}}
+      expect(JSON.stringify(requestsOf(r.stub, "jade")[0]?.body.tools), why).toMatch(/"custom":\{"name":"apply_patch"/);
+      expect(fs.readFileSync(path.join(r.env.project, "src/p.ts"), "utf8"), why).toBe("ok\n");
+      for (const f of ["src/q.ts", "tests/q.test.ts", "tests/p.test.ts"]) expect(r.exists(f), `${f} was written\n${why}`).toBe(false);
+      expect(answerTo(r, "jade", 1), why).toMatch(/Denied by preToolUse hook: harness guard: jade may not write tests\/q\.test\.ts \(never-write: artifact tests\)/);
+      expect(answerTo(r, "jade", 2), why).toMatch(/Denied by preToolUse hook: harness guard: jade may not write tests\/p\.test\.ts/);
+    } finally {
+      r.dispose();
+    }
+  });
 });
