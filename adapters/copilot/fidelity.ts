@@ -1,22 +1,20 @@
 // How each constraint is realised on GitHub Copilot CLI 1.0.102, per role. Data for MAPPING.md, build and diff.
 //
 // Native per agent: `tools:` (verified enforced; no `agent` alias = no task tool, so no spawning) and
-// the agent's own context. Write and command rules exist only as launch flags, which bind a whole
-// session: a role's own launcher enforces its scope (verified), an orchestrated run only the
-// pipeline-wide rules. So, like Codex, per-role write scope and shell rules are `instructed` for the
-// orchestrated run and named with their launcher; never-write and git denies of the pipeline are
-// native through the launchers (L_POLICY_OPT_IN: a session started without them has no rules).
+// the agent's own context. Write scope, never-write, shell rules and git denies are `guard`: the
+// agent-scoped preToolUse hook in each agent file (guard.ts), which Copilot runs for that agent's
+// own calls wherever it runs (verified). The launchers' permission flags stay as a second layer
+// (what the guard leaves to Copilot, agents whose hooks were not loaded) and are not claimed here: a
+// hook's allow overrides them, so the guard is the limit that counts.
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { list } from "../../src/emit/process.js";
-import type { Launcher } from "./launcher.js";
+import { GUARD_PATH } from "./guard.js";
 import { COPILOT_TOOLS } from "./tools.js";
 
 export interface CopilotFidelityInput {
   pipeline: PipelineIR;
   orchestrator: string;
-  pipelineLauncher: Launcher;
-  roleLaunchers: ReadonlyMap<string, Launcher>;
   launcherOf(id: string): string;
   modelFor(role: RoleIR): string | undefined;
 }
@@ -28,40 +26,24 @@ export function copilotFidelity(input: CopilotFidelityInput): FidelityRecord[] {
   for (const role of pipeline.roles) {
     const rec = (r: Omit<FidelityRecord, "role">) => out.push({ role: role.id, ...r });
     const own = input.launcherOf(role.id);
-    const narrowed = (c: "write-scope" | "never-write" | "shell") => input.roleLaunchers.get(role.id)!.flags.narrowed.filter((n) => n.constraint === c).map((n) => n.text);
 
     const missing = role.tools.filter((t) => COPILOT_TOOLS[t] === null);
     const aliases = [...new Set(role.tools.map((t) => COPILOT_TOOLS[t]).filter(Boolean))];
     rec({ constraint: "tools", level: "native", how: `tools: ${aliases.join(", ")}`, field: "tools" });
     if (missing.length) rec({ constraint: "tools", level: "native", how: `no agent alias for ${list(missing)}`, loss: "L_TOOL_MISSING", field: "tools" });
 
-    rec({
-      constraint: "write-scope",
-      level: "instructed",
-      how: `orchestrated (${pl}): every agent may write what any role may (session-wide write() rules); enforced when run alone via ${own}: write(${role.write.join(", ") || "nothing"})`,
-      loss: "L_SCOPE_INSTRUCTED",
-      field: "permissions.write",
-    });
-    rec({ constraint: "write-scope", level: "native", how: `run alone via ${own}: --allow-tool write(…) for its scope; any other write is asked (refused in -p mode)`, loss: "L_POLICY_OPT_IN", field: "permissions.write" });
-    const wn = narrowed("write-scope");
-    if (wn.length) rec({ constraint: "write-scope", level: "native", how: `${own}: ${wn.join("; ")}`, loss: "L_GLOB_NARROWED", field: "permissions.write" });
-    const extraNever = role.neverWrite.filter((g) => !pipeline.policies.neverWrite.includes(g));
+    const writes = role.tools.includes("edit") || role.tools.includes("write") || role.shell !== null;
+    const hook = `${GUARD_PATH} (preToolUse hook in .github/agents/${role.id}.agent.md: its own calls, as a subagent or run alone via ${own})`;
+    if (!writes) rec({ constraint: "write-scope", level: "native", how: "no edit or execute in tools:", field: "permissions.write" });
+    else rec({ constraint: "write-scope", level: "guard", how: `${hook}: create, edit, apply_patch paths and shell redirections checked against write: ${role.write.join(", ") || "nothing"}`, field: "permissions.write" });
     rec(
-      extraNever.length
-        ? { constraint: "never-write", level: "instructed", how: `orchestrated: pipeline never_write denied (${pl}), the role's own ${list(extraNever)} only in its prompt; denied when run alone via ${own}`, loss: "L_SCOPE_INSTRUCTED", field: "permissions.never_write" }
-        : { constraint: "never-write", level: "native", how: `--deny-tool write(…) for policies.never_write in ${pl} and ${own}`, loss: "L_POLICY_OPT_IN", field: "permissions.never_write" },
+      writes
+        ? { constraint: "never-write", level: "guard", how: `${GUARD_PATH}: pipeline never_write at any depth${role.neverWrite.some((g) => !pipeline.policies.neverWrite.includes(g)) ? " and the role's own" : ""}, and the agent, hook and launcher files`, field: "permissions.never_write" }
+        : { constraint: "never-write", level: "native", how: "no edit or execute in tools:", field: "permissions.never_write" },
     );
-    const nn = narrowed("never-write");
-    if (nn.length) rec({ constraint: "never-write", level: "instructed", how: nn.join("; "), loss: "L_GLOB_NARROWED", field: "permissions.never_write" });
-
-    if (role.shell) {
-      rec({ constraint: "shell", level: "instructed", how: `orchestrated: the session's shell() rules are the union of all roles' allows; enforced when run alone via ${own}`, loss: "L_SHELL_INSTRUCTED", field: "permissions.shell" });
-      rec({ constraint: "shell", level: "native", how: `run alone via ${own}: --deny-tool shell(…) for its denies, --allow-tool shell(…) for its allows${role.shell.default === "allow" ? " (default allow: shell)" : ""}`, loss: "L_POLICY_OPT_IN", field: "permissions.shell" });
-      const sn = narrowed("shell");
-      if (role.shell.default === "deny") rec({ constraint: "shell", level: "native", how: `${own}: a command outside the allow list asks the human instead of being refused (refused in -p mode); Copilot has no deny-by-default that spares allows`, loss: "L_SHELL_PATTERN_LITERAL", field: "permissions.shell" });
-      if (sn.length) rec({ constraint: "shell", level: "native", how: `${own}: ${sn.join("; ")}`, loss: "L_GLOB_NARROWED", field: "permissions.shell" });
-    } else rec({ constraint: "shell", level: "native", how: "no execute in tools:", field: "tools" });
-    rec(role.shell ? { constraint: "git-deny", level: "native", how: `--deny-tool shell(…) for policies.shell_deny in ${pl} and ${own}`, loss: "L_POLICY_OPT_IN" } : { constraint: "git-deny", level: "native", how: "no execute in tools:" });
+    if (role.shell) rec({ constraint: "shell", level: "guard", how: `${hook}: allow = runs without asking, exact argv; what allowed programs write is not seen`, loss: "L_SHELL_WRITE_GAP", field: "permissions.shell" });
+    else rec({ constraint: "shell", level: "native", how: "no execute in tools:", field: "tools" });
+    rec(role.shell ? { constraint: "git-deny", level: "guard", how: `${GUARD_PATH}: shell_deny on normalised argv, read-only git only` } : { constraint: "git-deny", level: "native", how: "no execute in tools:" });
     rec(role.canSpawn ? { constraint: "spawn", level: "native", how: "agent in tools:", field: "tools" } : { constraint: "spawn", level: "native", how: "no agent in tools: (the task tool is not offered)", field: "tools" });
     rec({
       constraint: "isolation",
@@ -86,9 +68,9 @@ export function copilotFidelity(input: CopilotFidelityInput): FidelityRecord[] {
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `${agent} stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `${agent} runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `${agent} caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
-  out.push({ role: null, constraint: "git-deny", level: "native", how: `${pl}: --deny-tool shell(…) for policies.shell_deny, binding every agent of the run`, loss: "L_POLICY_OPT_IN" });
-  for (const n of input.pipelineLauncher.flags.narrowed) out.push({ role: null, constraint: n.constraint, level: "instructed", how: `${pl}: ${n.text}`, loss: "L_GLOB_NARROWED" });
+  const orchHook = `${GUARD_PATH} (preToolUse hook in .github/agents/${input.orchestrator}.agent.md, started via ${pl} or copilot --agent ${input.orchestrator})`;
+  out.push({ role: null, constraint: "git-deny", level: "guard", how: `${orchHook}: shell_deny on normalised argv, read-only git and policies.orchestrator_shell only` });
   const subs = pipeline.roles.filter((r) => r.isolation === "subagent").map((r) => r.id);
-  out.push({ role: null, constraint: "spawn", level: "instructed", how: `${agent} lists ${subs.join(", ") || "no agent"} in agents:, which VS Code enforces and the CLI ignores`, loss: "L_SPAWN_INSTRUCTED" });
+  out.push({ role: null, constraint: "spawn", level: "guard", how: `${orchHook}: the task tool may start ${subs.join(", ") || "no agent"} only${pipeline.policies.nestedAgents ? "" : " (nested agents off)"}; agents: for VS Code` });
   return out;
 }

@@ -10,20 +10,24 @@
 //   .github/prompts/<pipeline>.prompt.md     /<pipeline> in VS Code, routed to the orchestrator agent
 //   .github/copilot/bin/<pipeline>.sh        the orchestrated session with the pipeline's permission flags
 //   .github/copilot/bin/<role>.sh            one role alone (copilot --agent <role>) with its own flags
+//   .github/hooks/harness-guard.cjs          the per-call guard, a preToolUse hook in every agent's front matter
 //
 // Copilot takes permission rules only as launch flags (repository settings refuse them), and a
-// session's flags bind every agent in it: per-role write and command rules hold when a role runs
-// alone through its launcher; an orchestrated run has the pipeline-wide rules only. Agent-scoped
-// `hooks:` could scope them per role inside one session; no guard is generated for Copilot yet.
+// session's flags bind every agent in it. Per role, the guard (guard.ts) holds: each agent file
+// carries an agent-scoped preToolUse hook that Copilot runs for that agent's own calls only, as a
+// subagent or as the session's agent; ordinary sessions run none.
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
 import { COPILOT_AUDIT_PROOFS, withCopilotAudit } from "./audit.js";
 import { copilotFidelity } from "./fidelity.js";
+import { GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks, mkdirCommand, renderGuard, scopeFolders } from "./guard.js";
 import { pipelineLauncher, roleLauncher } from "./launcher.js";
 import { COPILOT_TOOLS } from "./tools.js";
 
 export const HOST_ID = "copilot";
+/** The real-host test (test/hosts/enforce-out-copilot.test.ts) proving the guard for a subagent, the orchestrator and a role run alone. */
+export const GUARD_PROOF_SUBAGENT = "copilot: guard refuses subagent jade writing tests/ and docs/ and running git commit, allows its src/ write and npm test; binds onyx run alone and the orchestrator";
 export const BIN_DIR = ".github/copilot/bin";
 
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined {
@@ -37,15 +41,21 @@ export function orchestratorName(pipeline: PipelineIR): string {
 
 export const launcherOf = (id: string) => `${BIN_DIR}/${id}.sh`;
 
+/** Copilot's create tool does not make folders: the orchestrator makes a role's artifact folders first. */
+function folders(role: RoleIR): string {
+  const fs = scopeFolders(role.write);
+  return fs.length ? ` Copilot's create tool does not make folders: if a file of this stage goes in one of these folders and it does not exist yet, make it first with its command (the only folders you may make): ${fs.map((f) => `\`${mkdirCommand(f)}\``).join(", ")}.` : "";
+}
+
 function vocabulary(pipeline: PipelineIR): HostVocabulary {
   return {
-    delegate: (role) => `delegate to the \`${role.id}\` agent with the task tool (agent_type "${role.id}", mode "sync"), briefed as below; wait for its report.`,
+    delegate: (role) => `delegate to the \`${role.id}\` agent with the task tool (agent_type "${role.id}", mode "sync"), briefed as below; wait for its report.${folders(role)}`,
     runInMain: (role) =>
-      `this stage runs as the agent \`${role.id}\`, not as you. Stop and give the human the brief below to run as \`${launcherOf(role.id)} "<brief>"\` (or \`copilot --agent ${role.id}\`, or the agent picker in VS Code); when its report is in, go on from it.`,
+      `this stage runs as the agent \`${role.id}\`, not as you.${folders(role)} Stop and give the human the brief below to run as \`${launcherOf(role.id)} "<brief>"\` (or \`copilot --agent ${role.id}\`, or the agent picker in VS Code); when its report is in, go on from it.`,
     askHuman: "Ask the human plainly in the chat (or with ask_user) and wait for an explicit yes.",
     request: `the request the human gives you (the text after \`/${pipeline.name}\`, or their message).`,
     roleNotes: () => [
-      `Copilot asks the human before any write or command that this run's permission flags do not allow, and refuses it when no one can answer. If a write or command is refused, do not work around it (another tool, a shell redirection, a script): report "blocked" with the refusal text.`,
+      `A harness guard hook checks your writes, commands and agent starts, and Copilot asks the human before anything else this run's permission flags do not allow (refused when no one can answer). If a write or command is refused, do not work around it (another tool, a shell redirection, a script): report "blocked" with the refusal text.`,
     ],
   };
 }
@@ -61,6 +71,8 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
     ...(model ? { model } : {}),
     // main-session roles are run by the human, never delegated by the orchestrator
     ...(role.isolation === "main" ? { "disable-model-invocation": true } : {}),
+    // the role's limits travel with its agent: Copilot runs this hook for the agent's own calls only
+    hooks: guardHooks(role.id),
   };
   return { path: `.github/agents/${role.id}.agent.md`, kind: "markdown", frontmatter, body: rolePrompt(pipeline, role, vocab) };
 }
@@ -77,13 +89,14 @@ function orchestratorFile(pipeline: PipelineIR, vocab: HostVocabulary): HostFile
       // VS Code: the agents it may start (the CLI ignores the field, with a warning in its log)
       agents: subs,
       "disable-model-invocation": true,
+      hooks: guardHooks(ORCHESTRATOR),
     },
     body: renderOrchestrator(pipeline, vocab),
   };
 }
 
 function agentsMd(pipeline: PipelineIR): HostFile {
-  const entry = `**GitHub Copilot:** start a run with \`${launcherOf(pipeline.name)} "${pipeline.argumentHint}"\` (the CLI with the pipeline's permission flags), or \`/${pipeline.name}\` in a Copilot session; roles are agents in \`.github/agents/\`, and \`${BIN_DIR}/<role>.sh\` runs one role alone with its own write and command rules.`;
+  const entry = `**GitHub Copilot:** start a run with \`${launcherOf(pipeline.name)} "${pipeline.argumentHint}"\` (the CLI with the pipeline's permission flags), or \`/${pipeline.name}\` in a Copilot session; roles are agents in \`.github/agents/\`, each bound by the guard hook in its front matter, and \`${BIN_DIR}/<role>.sh\` runs one role alone. Copilot runs those hooks only in a folder listed in trustedFolders of ~/.copilot/config.json; the launchers refuse to start elsewhere.`;
   return { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } };
 }
 
@@ -96,18 +109,19 @@ export const CopilotAdapter: Adapter = {
     "https://docs.github.com/en/copilot/how-tos/use-copilot-agents/use-copilot-cli",
     "https://code.visualstudio.com/docs/copilot/customization/custom-agents",
     "@github/copilot@1.0.102 observed offline (BYOK, scripted model): tools: enforced per agent, a subagent's model: honoured, task not offered without agent, --allow-tool/--deny-tool write()/shell() rules bind subagents, agents: ignored by the CLI",
+    "@github/copilot@1.0.102 agent-scoped hooks observed offline: hooks.preToolUse in an agent's front matter runs for that agent's own calls (subagent or --agent), in a persistently trusted folder; permissionDecision deny/ask/allow honoured (allow also overrides --deny-tool flags); exit 2 or any non-zero exit denies",
   ],
-  capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "none", perRoleShell: "none", hooks: true, temperature: false },
+  capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: COPILOT_TOOLS,
   proofs: {
     tools: "copilot: subagent jade gets exactly its tools in its own context and cannot start agents",
     spawn: "copilot: subagent jade gets exactly its tools in its own context and cannot start agents",
     isolation: "copilot: subagent jade gets exactly its tools in its own context and cannot start agents",
     model: "copilot: subagent jade gets exactly its tools in its own context and cannot start agents",
-    "write-scope": "copilot: jade's launcher allows src/ and its command, refuses tests/, docs/, git commit and git push",
-    "never-write": "copilot: jade's launcher allows src/ and its command, refuses tests/, docs/, git commit and git push",
-    shell: "copilot: jade's launcher allows src/ and its command, refuses tests/, docs/, git commit and git push",
-    "git-deny": "copilot: the pipeline launcher refuses git commit, git push and never-write paths for subagent jade",
+    "write-scope": GUARD_PROOF_SUBAGENT,
+    "never-write": GUARD_PROOF_SUBAGENT,
+    shell: GUARD_PROOF_SUBAGENT,
+    "git-deny": GUARD_PROOF_SUBAGENT,
   },
   auditProofs: COPILOT_AUDIT_PROOFS,
   lower(pipeline: PipelineIR): Lowered {
@@ -134,14 +148,19 @@ export const CopilotAdapter: Adapter = {
       },
       { path: launcherOf(pipeline.name), kind: "text", executable: true, text: pl.text },
       ...pipeline.roles.map((r): HostFile => ({ path: launcherOf(r.id), kind: "text", executable: true, text: rls.get(r.id)!.text })),
+      { path: GUARD_PATH, kind: "text", executable: true, text: renderGuard(pipeline) },
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
     const gaps = [
-      "Permission rules reach Copilot only as launch flags: a session started without the generated launchers (plain `copilot`, VS Code, the cloud agent) asks the human for every write and command instead, and has no deny rules.",
-      "In an orchestrated run every agent shares the session's flags: a role may write anywhere any role may, and run any command any role may; only a role's own launcher applies its own scope.",
+      "Permission rules reach Copilot only as launch flags: a session started without the generated launchers (plain `copilot`, VS Code, the cloud agent) has no deny rules from harness; its pipeline agents are still bound by their guard hooks (in a trusted folder), and everything else is asked.",
+      "In an orchestrated run every agent shares the session's flags (the union of the roles' rules); each agent's own limits come from the guard hook in its front matter.",
       "shell() rules match the leading words of a command; files written by a command (redirections, interpreters, scripts) are not checked against write() rules.",
-      "The orchestrator's `agents:` list is honoured by VS Code only; the CLI's orchestrator may start any agent, including built-in ones.",
+      "The orchestrator's `agents:` list is honoured by VS Code only; in the CLI the orchestrator's guard hook refuses starting any agent that is not a pipeline role.",
+      ...GUARD_GAPS.map((g) => `guard: ${g}`),
+      ...(pipeline.policies.scope === "repository"
+        ? ["guard: policies.scope repository is bound like pipeline on Copilot: its hook input names no agent started with --agent, so a repository-wide hook could not tell a role run alone from an ordinary session; ordinary sessions are not bound"]
+        : []),
     ];
-    return withCopilotAudit(pipeline, { files, fidelity: copilotFidelity({ pipeline, orchestrator: orch, pipelineLauncher: pl, roleLaunchers: rls, launcherOf, modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps });
+    return withCopilotAudit(pipeline, { files, fidelity: copilotFidelity({ pipeline, orchestrator: orch, launcherOf, modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps });
   },
 };

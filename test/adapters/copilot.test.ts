@@ -1,6 +1,6 @@
 // The GitHub Copilot adapter, parsed back: agent, skill and prompt front matter with yaml, and each
 // launcher run for real with a stand-in `copilot` that prints the arguments it got, compared with the IR.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -29,13 +29,23 @@ afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const fakeBin = path.join(scratch, "copilot");
 fs.writeFileSync(fakeBin, `#!/usr/bin/env node\nprocess.stdout.write(JSON.stringify(process.argv.slice(2)));\n`, { mode: 0o755 });
 
-/** Run a launcher's text with the stand-in copilot; returns the argument list copilot would get. */
-function launch(text: string, args: string[]): string[] {
-  const dir = fs.mkdtempSync(path.join(scratch, "p-"));
+/** A project holding the launcher text, and a HOME whose ~/.copilot/config.json trusts `trusted` (or nothing). */
+function scene(text: string, trusted?: (dir: string) => string[] | string): { file: string; env: Record<string, string> } {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(scratch, "p-")));
   const file = path.join(dir, ".github/copilot/bin/x.sh");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text, { mode: 0o755 });
-  return JSON.parse(execFileSync(file, args, { encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", COPILOT_BIN: fakeBin } })) as string[];
+  const home = path.join(dir, ".home");
+  fs.mkdirSync(path.join(home, ".copilot"), { recursive: true });
+  const t = trusted?.(dir);
+  if (t !== undefined) fs.writeFileSync(path.join(home, ".copilot", "config.json"), typeof t === "string" ? t : JSON.stringify({ trustedFolders: t }));
+  return { file, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", COPILOT_BIN: fakeBin, HOME: home } };
+}
+
+/** Run a launcher's text with the stand-in copilot, in a trusted folder; returns the argument list copilot would get. */
+function launch(text: string, args: string[]): string[] {
+  const { file, env } = scene(text, (dir) => [dir]);
+  return JSON.parse(execFileSync(file, args, { encoding: "utf8", env })) as string[];
 }
 const rules = (args: string[], flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]!] : []));
 
@@ -106,6 +116,44 @@ for (const dir of ["roles", "test/fixtures/mini"]) {
     });
   });
 }
+
+describe("Copilot launchers refuse to start where Copilot would skip the guard hooks", () => {
+  const text = () => {
+    const pipeline = read("roles");
+    const out = CopilotAdapter.lower(pipeline).files.find((f) => f.path === ".github/copilot/bin/jade.sh")!;
+    return (out as { text: string }).text;
+  };
+  const start = (trusted: ((dir: string) => string[] | string) | undefined, extra: Record<string, string> = {}) => {
+    const { file, env } = scene(text(), trusted);
+    return spawnSync(file, ["go"], { encoding: "utf8", env: { ...env, ...extra } });
+  };
+  it("this folder, exactly, with or without a trailing slash", () => {
+    expect(start((d) => [d]).status).toBe(0);
+    expect(start((d) => [`${d}/`]).status).toBe(0);
+  });
+  it("reads config.json as Copilot writes it (// comments); a commented-out entry does not count", () => {
+    const copilotStyle = (d: string) => `// User settings belong in settings.json.\n// This file is managed automatically.\n{\n  "trustedFolders": [\n    ${JSON.stringify(d)}\n  ],\n  "banner": "never // not a comment /* nor this */"\n}\n`;
+    expect(start(copilotStyle).status).toBe(0);
+    expect(start((d) => `{ /* "trustedFolders": [${JSON.stringify(d)}] */ "trustedFolders": [] }`).status).toBe(1);
+    expect(start((d) => `{ "trustedFolders": [${JSON.stringify(d)}], }`).status).toBe(1);
+  });
+  it("refuses an untrusted folder, a missing config, a parent entry and a malformed config, naming the fix", () => {
+    for (const trusted of [(): string[] => [], undefined, (d: string) => [path.dirname(d)], (d: string) => [`${path.dirname(d)}/`], (d: string) => [`${d}/x`]]) {
+      const r = start(trusted);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/is not in trustedFolders of .*\.copilot\/config\.json\. Add it there \(exactly this path\), or start with HARNESS_GUARD_OFF=1/);
+    }
+  });
+  it("HARNESS_GUARD_OFF=1 starts without the check; node missing is refused", () => {
+    expect(start(undefined, { HARNESS_GUARD_OFF: "1" }).status).toBe(0);
+    const bin = fs.mkdtempSync(path.join(scratch, "bin-"));
+    fs.symlinkSync(execFileSync("/bin/sh", ["-c", "command -v dirname"], { encoding: "utf8" }).trim(), path.join(bin, "dirname"));
+    const r = start((d) => [d], { PATH: bin });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/node is not on PATH/);
+  });
+});
 
 describe("Copilot command prefixes", () => {
   it("maps a trailing wildcard to a shell() prefix and refuses other wildcards", () => {

@@ -168,6 +168,8 @@ export interface CopilotScriptedOptions {
   setup?: (project: string, env: HostEnv) => void;
   /** project-relative launcher (e.g. `.github/copilot/bin/jade.sh`) run instead of the CLI; it gets COPILOT_BIN=<bin> and the prompt as its task */
   launcher?: string;
+  /** trust the project persistently in the scratch HOME (default true; agent hooks need it) */
+  trusted?: boolean;
 }
 
 /** `copilot --no-auto-update [args] -p <prompt>` against the chat-completions stub, with a log folder. */
@@ -181,6 +183,7 @@ export async function runCopilotScripted(o: CopilotScriptedOptions): Promise<{ e
   o.setup?.(env.project, env);
   const stub = await startChatStub(typeof o.script === "function" ? o.script(env.project) : o.script);
   prepareCopilotHome(env, stub.baseUrl);
+  if (o.trusted === false) fs.writeFileSync(path.join(env.home, ".copilot", "config.json"), JSON.stringify({ banner: "never" }, null, 2));
   const logDir = path.join(env.logs, "copilot");
   try {
     const common = ["--no-auto-update", ...(o.args ?? []), "--log-level", "all", "--log-dir", logDir];

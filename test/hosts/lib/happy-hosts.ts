@@ -8,6 +8,8 @@ import type { HostDriver, HostSession, ToolResult } from "./happy.js";
 import { ORCHESTRATOR, type Action, type Scenario, type Session, type Step } from "./scenario.js";
 import { startAnthropicStub, startChatStub, startGeminiStub, startResponsesStub, type ModelRequest, type Step as StubStep } from "./stubs.js";
 import { policyArgs, prepareGeminiHome } from "./gemini-cli.js";
+import { prepareCopilotHome } from "./copilot.js";
+import { DEAD_URL } from "./env.js";
 
 const REQUEST = "harness happy-path scenario: add value(), which returns 42";
 type Call = StubStep | ((req: ModelRequest) => StubStep);
@@ -287,13 +289,75 @@ export const geminiDriver: HostDriver = {
   timeoutMs: 240_000,
 };
 
+// ---------------------------------------------------------------- GitHub Copilot CLI
+
+function copilotCall(project: string, a: Action): Call {
+  switch (a.kind) {
+    case "write":
+      return { tool: "create", input: { path: path.join(project, a.path), file_text: a.content } };
+    case "read":
+      return { tool: "view", input: { path: path.join(project, a.path) } };
+    case "shell":
+      return { tool: "bash", input: { command: a.command, description: "scenario step", mode: "sync", initial_wait: 60 } };
+    case "delegate":
+      return { tool: "task", input: { agent_type: a.role, description: `run ${a.role}`, prompt: `Do the ${a.role} stage.`, mode: "sync", name: `${a.role}-stage` } };
+  }
+}
+
+/** Copilot's refusals: a guard hook, a permission flag, an approval nobody can give headless, a tool the agent does not have. */
+export const COPILOT_REFUSAL = /Denied by preToolUse hook|denied due to the following rules|Permission denied because no interactive user response|Tool '[^']+' does not exist/i;
+
+/** The orchestrator agent's name (adapters/copilot orchestratorName): the pipeline's, unless a role has it. */
+const copilotOrchestrator = (scenario: Scenario) => (scenario.roles.some((r) => r.id === scenario.name) ? `${scenario.name}-orchestrator` : scenario.name);
+
+/**
+ * The launchers, as AGENTS.md says to start Copilot: the orchestrator's sessions through
+ * .github/copilot/bin/<pipeline>.sh (subagent roles via the task tool), each main-session role as its
+ * own session through .github/copilot/bin/<role>.sh (the human starts it when the orchestrator stops).
+ * The scratch HOME trusts the project persistently, as a user does once: agent hooks need it.
+ */
+export const copilotDriver: HostDriver = {
+  host: "copilot",
+  label: "cp",
+  startStub: startChatStub,
+  prepare: (env) => prepareCopilotHome(env, `${DEAD_URL}/v1`),
+  useStub(env, stub) {
+    env.env.COPILOT_PROVIDER_BASE_URL = stub.baseUrl;
+  },
+  plan(s, scenario, project) {
+    // the orchestrator makes the folders a stage's files go in (Copilot's create tool does not), as its
+    // prompt says: before a delegation in its own session, and in a session of its own before a
+    // main-session role's (the human starts that role when the orchestrator stops)
+    const folders = (steps: Step[]) => [...new Set(steps.flatMap((x) => (x.action.kind === "write" ? [path.posix.dirname(x.action.path)] : [])).filter((d) => d !== "."))];
+    const mkdirs = (steps: Step[]): Call[] => folders(steps).map((d) => copilotCall(project, { kind: "shell", command: `mkdir -p ${d}` }));
+    const out: HostSession[] = [];
+    for (const g of s.segments) {
+      if (g.actor !== ORCHESTRATOR && mkdirs(g.steps).length) {
+        const prep = session(`${g.actor}-folders`, ORCHESTRATOR, [], s, scenario, () => []);
+        prep.calls.main!.push(...mkdirs(g.steps));
+        prep.stepOfCall.main!.push(...mkdirs(g.steps).map(() => null));
+        out.push(prep);
+      }
+      out.push(
+        session(g.actor, g.actor, g.steps, s, scenario, (st) =>
+          st.action.kind === "delegate" ? [...mkdirs(s.delegated[st.action.role] ?? []), copilotCall(project, st.action)] : [copilotCall(project, st.action)],
+        ),
+      );
+    }
+    return out;
+  },
+  command: (hs, scenario, env) => ({
+    bin: path.join(env.project, ".github", "copilot", "bin", `${hs.actor === ORCHESTRATOR ? copilotOrchestrator(scenario) : hs.actor}.sh`),
+    args: [REQUEST, "--no-auto-update"],
+  }),
+  results: (body) => (asArray(body.messages) as { role?: string; content?: unknown }[]).filter((m) => m.role === "tool").map((m) => ({ text: textOf(m.content) })),
+  shellRan: (r) => !COPILOT_REFUSAL.test(r.text),
+};
+
 /**
  * Pinned hosts whose happy-path driver is not written yet, with why. The happy test fails for a pinned
  * host that is in neither list, so a new host cannot go undriven silently.
  */
-export const HAPPY_PENDING: Record<string, string> = {
-  copilot:
-    "no driver yet: Copilot's allowed work and probes are proven per role in enforce-out-copilot.test.ts (jade through its launcher writes src/ and runs npm test headless); the whole-pipeline run through .github/copilot/bin/pebble.sh is not scripted",
-};
+export const HAPPY_PENDING: Record<string, string> = {};
 
-export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver, kilo: kiloDriver };
+export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver, kilo: kiloDriver, copilot: copilotDriver };

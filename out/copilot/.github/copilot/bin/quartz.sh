@@ -3,9 +3,34 @@
 # Runs the role `quartz` alone (copilot --agent quartz) with its write scope and command rules as permission flags.
 #   <this script> "<task>"   headless (copilot -p), e.g. in CI
 #   <this script>            interactive
-# Further arguments go to copilot. Needs $COPILOT_BIN or copilot on PATH.
+# Further arguments go to copilot. Needs $COPILOT_BIN or copilot on PATH, and node for the guard.
+# Refuses to start where Copilot would skip the agents' guard hooks (a folder not trusted persistently).
 set -u
 cd -- "$(dirname -- "$0")/../../.." || exit 1
+case "${HARNESS_GUARD_OFF:-}" in
+  1|[Tt][Rr][Uu][Ee]|[Yy][Ee][Ss]|[Oo][Nn]) ;;
+  *) command -v node >/dev/null 2>&1 || { echo "harness: node is not on PATH; the agents' guard hooks need it." >&2; exit 1; }
+     node -e 'const fs = require("node:fs"), path = require("node:path");
+const dirs = process.argv.slice(1).flatMap((d) => [d, d + "/"]);
+const file = path.join(process.env.HOME || "/nonexistent", ".copilot", "config.json");
+function uncomment(t) {
+  let o = "", i = 0;
+  while (i < t.length) {
+    const c = t[i];
+    if (c === '\''"'\'') { let j = i + 1; while (j < t.length && t[j] !== '\''"'\'') j += t[j] === "\\" ? 2 : 1; o += t.slice(i, j + 1); i = j + 1; }
+    else if (c === "/" && t[i + 1] === "/") { while (i < t.length && t[i] !== "\n") i++; }
+    else if (c === "/" && t[i + 1] === "*") { const e = t.indexOf("*/", i + 2); if (e < 0) return ""; i = e + 2; }
+    else { o += c; i++; }
+  }
+  return o;
+}
+let list = [];
+try { const c = JSON.parse(uncomment(fs.readFileSync(file, "utf8"))); if (c && Array.isArray(c.trustedFolders)) list = c.trustedFolders; } catch (e) { list = []; }
+if (!list.some((f) => typeof f === "string" && dirs.includes(f))) {
+  process.stderr.write("harness: Copilot CLI runs the agents'\'' guard hooks only in a folder it trusts persistently, and " + process.argv[1] + " is not in trustedFolders of " + file + ". Add it there (exactly this path), or start with HARNESS_GUARD_OFF=1 to run without the guard.\n");
+  process.exit(1);
+}' "$(pwd -P)" "$(pwd -L)" || exit 1 ;;
+esac
 if [ "$#" -gt 0 ] && [ "${1#-}" = "$1" ]; then task=$1; shift; set -- -p "$task" "$@"; fi
 set -- \
   --agent 'quartz' \
