@@ -38,6 +38,8 @@ try {
   // no cache (a development build): compile from source
 }
 const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+// For the tests and for anyone wondering why a run is slow: was the cache used?
+if (process.env.HARNESS_CODE_CACHE_REPORT) process.stderr.write(`harness: code cache ${cachedData === undefined ? "missing" : script.cachedDataRejected ? "rejected" : "accepted"}\n`);
 const main = new Module(file, module);
 main.filename = file;
 main.paths = Module._nodeModulePaths(__dirname);
