@@ -19,7 +19,8 @@ export function orchestratorShellPolicy(pipeline: PipelineIR): ShellPolicyIR {
   const uniq = (xs: Iterable<string>) => [...new Set(xs)].sort();
   const roleAllows = pipeline.roles.flatMap((r) => r.shell?.allow ?? []);
   const shellDeny = new Set(pipeline.policies.shellDeny);
-  const roleDenies = pipeline.roles.flatMap((r) => r.shell?.deny ?? []).filter((d) => !shellDeny.has(d) && !runs.some((run) => commandMatches(run, d)));
+  // each distinct deny once: a thousand roles repeat the same few dozen patterns
+  const roleDenies = [...new Set(pipeline.roles.flatMap((r) => r.shell?.deny ?? []))].filter((d) => !shellDeny.has(d) && !runs.some((run) => commandMatches(run, d)));
   const roleAsks = pipeline.roles.flatMap((r) => r.shell?.ask ?? []);
   return {
     allow: uniq([...runs, ...roleAllows]),

@@ -206,6 +206,17 @@ export function lowerPermissions(pipeline: PipelineIR, role: RoleIR): LoweredPer
  * itself), and only pipeline-wide denies that every role carries anyway.
  */
 export function orchestratorPermission(pipeline: PipelineIR): LoweredPermission {
+  // OpenCode and Kilo both ask for it; frozen because they share it
+  let result = orchestratorMemo.get(pipeline);
+  if (!result) {
+    result = deepFreeze(computeOrchestratorPermission(pipeline));
+    orchestratorMemo.set(pipeline, result);
+  }
+  return result;
+}
+const orchestratorMemo = new WeakMap<PipelineIR, LoweredPermission>();
+
+function computeOrchestratorPermission(pipeline: PipelineIR): LoweredPermission {
   const p = pipeline.policies;
   const r = new Rules();
   r.set("*", p.nestedAgents ? "ask" : "deny");
