@@ -2,6 +2,12 @@ import * as z from "zod";
 import picomatch from "picomatch";
 import { ID_HINT, ID_PATTERN } from "./vocabulary.js";
 
+// Zod 4 compiles a parser per object schema with new Function on its first parse (its "JIT"),
+// which pays off over many parses; harness parses each schema a few times per run, and code made
+// by new Function is outside V8's code cache. Interpreted, the first validation of the bundled
+// roles takes 11–16 ms instead of 17–25 ms (measured in-process, Node 20).
+z.config({ jitless: true });
+
 export const Id = z.string().regex(ID_PATTERN, { message: `not a plain name; ${ID_HINT}` });
 
 /** A repository-relative path glob in harness's one dialect (picomatch: `*` stays in a segment, `**` crosses). */
