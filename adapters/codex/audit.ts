@@ -18,7 +18,6 @@ import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript } from "../../src/adapter/audit/index.js";
 import { launcherPath } from "./launcher.js";
-import { GUARD_PATH, guardHookEntry, renderGuard } from "./guard.js";
 
 export const AUDIT_PATH = ".codex/hooks/harness-audit.mjs";
 export const HOOKS_PATH = ".codex/hooks.json";
@@ -41,8 +40,6 @@ const entry = (mode: "start" | "stop" | "report", timeout: number) => ({ type: "
 function hooksFile(existing: HostFile | undefined): HostFile {
   const data = (existing?.kind === "json" ? existing.data : { hooks: {} }) as { hooks: Record<string, unknown[]> };
   const hooks = (data.hooks ??= {});
-  // the per-call guard of spawned roles (guard.ts) runs before every tool call
-  hooks.PreToolUse = [...(hooks.PreToolUse ?? []), guardHookEntry()];
   hooks.SubagentStart = [...(hooks.SubagentStart ?? []), { hooks: [entry("start", 60)] }];
   hooks.SubagentStop = [...(hooks.SubagentStop ?? []), { hooks: [entry("stop", 120)] }];
   hooks.PostToolUse = [...(hooks.PostToolUse ?? []), { matcher: ".*wait_agent", hooks: [entry("report", 120)] }];
@@ -63,7 +60,6 @@ export function withCodexAudit(pipeline: PipelineIR, lowered: Lowered): Lowered 
       executable: true,
       text: renderAuditScript(pipeline, { host: "Codex", scriptPath: AUDIT_PATH, projectEnv: null, stopBlocks: false, protect: AUDIT_PROTECT, roles }),
     } satisfies HostFile,
-    { path: GUARD_PATH, kind: "text", executable: true, text: renderGuard(pipeline) } satisfies HostFile,
   ];
   const how = (r: RoleIR) =>
     `${AUDIT_PATH} via ${HOOKS_PATH} (once its hooks are trusted): tree recorded at SubagentStart (agent_type "${r.id}"); at SubagentStop every change outside the scope, whatever wrote it, is restored, and the orchestrator is told the stage failed (PostToolUse on wait_agent); ${launcherPath(r.id)} runs it alone in its sandbox profile`;

@@ -8,7 +8,9 @@
 // wherever they are spawned; the orchestrator's session, an ordinary session and agents of any other
 // role are left to Codex (policies.scope pipeline). Nothing in the input an agent controls switches it
 // off: the only way out is a hook Codex does not run (not trusted).
-import type { PipelineIR } from "../../src/ir/types.js";
+import type { FidelityRecord } from "../../src/adapter/fidelity.js";
+import type { HostFile, Lowered } from "../../src/adapter/types.js";
+import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { CODEX_GUARD_CALL, CODEX_GUARD_MAIN } from "./guard-runtime.js";
@@ -82,3 +84,64 @@ export function guardHookCommand(): string {
 }
 
 export const guardHookEntry = () => ({ matcher: GUARD_MATCHER, hooks: [{ type: "command", command: guardHookCommand(), timeout: GUARD_TIMEOUT_SEC }] });
+
+export const HOOKS_FILE = ".codex/hooks.json";
+
+/** The real-host test proving the guard's refusals and the work it allows (test/hosts/enforce-out.test.ts). */
+export const GUARD_PROOF = "codex: guard refuses a spawned jade writing tests/ and running git commit and git push, allows its src/ write and npm test";
+export const CODEX_GUARD_PROOFS = { "write-scope": GUARD_PROOF, "never-write": GUARD_PROOF, shell: GUARD_PROOF, "git-deny": GUARD_PROOF } as const;
+
+export function guardedRoles(pipeline: PipelineIR): RoleIR[] {
+  return pipeline.roles.filter((r) => r.isolation === "subagent");
+}
+
+/**
+ * Adds the guard to a lowered Codex tree: the script, its PreToolUse entry in .codex/hooks.json (beside
+ * the audit's entries, or a new file), and `guard` records for the spawned roles' write scope,
+ * never-write, shell rules and git denies; a spawned role's `instructed` shell record gives way to it.
+ */
+export function withCodexGuard(pipeline: PipelineIR, lowered: Lowered): Lowered {
+  const roles = guardedRoles(pipeline);
+  if (!roles.length) return lowered;
+  const existing = lowered.files.find((f) => f.path === HOOKS_FILE);
+  const data = (existing?.kind === "json" ? existing.data : { hooks: {} }) as { hooks: Record<string, unknown[]> };
+  const hooks = (data.hooks ??= {});
+  hooks.PreToolUse = [...(hooks.PreToolUse ?? []), guardHookEntry()];
+  const files: HostFile[] = [
+    ...lowered.files.filter((f) => f !== existing),
+    { path: HOOKS_FILE, kind: "json", data, install: { mode: "merge" } },
+    { path: GUARD_PATH, kind: "text", executable: true, text: renderGuard(pipeline) },
+  ];
+  const guarded = new Map(roles.map((r) => [r.id, r] as const));
+  const hook = (r: RoleIR) => `${GUARD_PATH} (PreToolUse in ${HOOKS_FILE}, once trusted: every call of a spawned agent whose agent_type is "${r.id}")`;
+  const fidelity: FidelityRecord[] = [];
+  const added = new Set<string>();
+  const addOnce = (r: RoleIR, c: string, rec: FidelityRecord) => {
+    const key = `${r.id}/${c}`;
+    if (added.has(key)) return;
+    added.add(key);
+    fidelity.push(rec);
+  };
+  for (const rec of lowered.fidelity) {
+    const role = rec.role === null ? undefined : guarded.get(rec.role);
+    if (!role) {
+      fidelity.push(rec);
+      continue;
+    }
+    if (rec.constraint === "write-scope")
+      addOnce(role, rec.constraint, { role: role.id, constraint: "write-scope", level: "guard", how: `${hook(role)}: apply_patch paths (exec_command's apply_patch form, the apply_patch tool) and shell redirections checked against write: ${role.write.join(", ") || "nothing"}`, field: "permissions.write" });
+    if (rec.constraint === "never-write")
+      addOnce(role, rec.constraint, { role: role.id, constraint: "never-write", level: "guard", how: `${GUARD_PATH}: pipeline never_write at any depth${role.neverWrite.some((g) => !pipeline.policies.neverWrite.includes(g)) ? " and the role's own" : ""}, and ${GUARD_PROTECTED_PATHS.join(", ")}`, field: "permissions.never_write" });
+    if (rec.constraint === "shell" && rec.level === "instructed") {
+      fidelity.push(
+        role.shell
+          ? { role: role.id, constraint: "shell", level: "guard", how: `${hook(role)}: the role's allow/ask/deny lists on exact argv (ask is refused: nobody can answer inside a spawned agent); what allowed programs write is not seen (the stage-end audit restores it)`, loss: "L_SHELL_WRITE_GAP", field: "permissions.shell" }
+          : { role: role.id, constraint: "shell", level: "guard", how: `${hook(role)}: read-only commands only (cat, rg, ls, read-only git: Codex has no read tool, every agent reads through exec_command)`, field: "tools" },
+      );
+      continue;
+    }
+    fidelity.push(rec);
+    if (rec.constraint === "git-deny") addOnce(role, "git-deny", { role: role.id, constraint: "git-deny", level: "guard", how: `${GUARD_PATH}: shell_deny on normalised argv, read-only git only` });
+  }
+  return { ...lowered, files, fidelity, gaps: [...(lowered.gaps ?? []), ...GUARD_GAPS.map((g) => `guard: ${g}`)] };
+}
