@@ -634,6 +634,28 @@ describe.concurrent("codex: the emitted .codex/ tree is enforced", () => {
     }
   });
 
+  // code mode (`exec`, JavaScript calling nested tools): the outer exec fires no hook; each nested exec_command does, as Bash with the agent_type
+  it("codex: guard binds the tools a spawned jade calls from code-mode exec", async () => {
+    const tree = await emittedTree("codex");
+    const code = (cmd: string) => (req: ModelRequest): Step =>
+      req.tools.includes("exec") ? { tool: "exec", input: { input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(cmd)} }); text(JSON.stringify(r));` } } : { text: "code mode is not offered" };
+    const r = await run({
+      tree,
+      args: ["--dangerously-bypass-hook-trust", "--enable", "code_mode"],
+      script: () => [{ name: "jade", when: "You are Jade", steps: [code("echo in > src/code-mode.txt"), code("echo out > tests/code-mode.txt")] }, orchestrate("jade")],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 2, why);
+      expect(requestsOf(r, "jade")[0]?.tools, why).toContain("exec");
+      expect(r.exists("src/code-mode.txt"), why).toBe(true);
+      expect(r.exists("tests/code-mode.txt"), why).toBe(false);
+      expect(results(r), why).toMatch(/blocked by PreToolUse hook: harness guard: jade may not write tests\/code-mode\.txt/);
+    } finally {
+      r.dispose();
+    }
+  });
+
   // scope pipeline: the orchestrator's and an ordinary session's calls carry no agent_type, so the guard leaves them to Codex
   it("codex: guard leaves an ordinary session's writes to tests/ and its npm test to Codex", async () => {
     const tree = await emittedTree("codex");
