@@ -107,7 +107,8 @@ export const CodexAdapter: Adapter = {
     "openai/codex codex-rs/core/src/config/agent_roles.rs, codex-rs/core/src/agent/child_config.rs (spawned agents get the parent's sandbox; issues #45482, #40130, #33314)",
     "Codex 0.171.0 observed offline: codex exec --strict-config, codex debug prompt-input, codex execpolicy check, and a scripted model (profile, rules and max_depth enforcement)",
   ],
-  capabilities: { subagents: true, commands: true, perRoleTools: false, perRolePaths: "none", perRoleShell: "none", hooks: true, temperature: false },
+  // per-role paths and shell: the guard, for spawned roles (guard.ts); main-session roles are instructed
+  capabilities: { subagents: true, commands: true, perRoleTools: false, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: CODEX_TOOLS,
   auditProofs: CODEX_AUDIT_PROOFS,
   guardProofs: CODEX_GUARD_PROOFS,
