@@ -13,6 +13,7 @@
 // the hook process itself runs in the session's folder), also for `apply_patch <<'PATCH' … PATCH`
 // run through exec_command and for exec_command nested in code-mode `exec` (the outer `exec` fires
 // no hook); "spawn_agent" (tool_input {"agent_type","message","fork_turns"}); "multi_agent_v1wait_agent".
+// write_stdin (polling or typing into a running command) fires no hook at all; were it hooked, it is refused.
 // A top-level apply_patch tool (not offered by the offline model catalogue, so not measured) is read
 // from tool_input.command only when that is the patch text itself; anything else is refused.
 //

@@ -13,7 +13,7 @@
 //   - hard links, and a symbolic link swapped in between the check and the write, are not detected (file effects: the stage-end audit)
 //   - Codex runs the hook only once it is trusted (/hooks, or codex exec --dangerously-bypass-hook-trust); an untrusted hook does not run and nothing says so
 //   - a hook that times out or crashes lets the call through (Codex 0.171.0, measured): the hook command turns a crash of the script into a refusal, and the guard, which answers in milliseconds, is given 30 s
-//   - write_stdin (input to a running command) and MCP tools are refused for guarded roles: the hook input does not show what they do
+//   - write_stdin (input to a command still running) fires no PreToolUse hook in Codex 0.171.0 (measured): what a role types into a program it was allowed to start is not checked (file effects: the stage-end audit). MCP tools, if hooked, are refused for guarded roles: the hook input does not show what they do
 //   - a role with no shell tool may still run read-only commands (cat, rg, ls, read-only git): Codex has no other way to read a file
 //   - the orchestrator's session, main-session roles (skills in it) and agents of no pipeline role are not guarded: Codex names no role for the session's own calls, so nothing tells a pipeline run from an ordinary session. An agent the orchestrator starts with a built-in type (default, worker, explorer) is bound by neither the guard nor the audit
 //   - the hook runs (node, a few tens of milliseconds) before every tool call of every Codex session in the project, and answers nothing for calls it does not bind
