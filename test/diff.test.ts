@@ -19,16 +19,17 @@ describe("harness diff", () => {
     expect(d.sharedFiles["claude-code"]).not.toContain(".claude/agents/planner.md");
   });
 
-  it("Pebble's Quartz: 'no code edits' is a guard plus a stage-end audit on Claude Code, and a stage-end audit in an orchestrated Codex run", async () => {
+  it("Pebble's Quartz: 'no code edits' is a guard plus a stage-end audit on Claude Code, and a guard plus a stage-end audit in an orchestrated Codex run", async () => {
     const { pipeline, outputs } = await compileAll(PEBBLE_ROLES, ["claude-code", "codex"]);
     const quartz = diffHosts(pipeline, outputs, "quartz").roles[0]!;
     const row = (c: string) => quartz.constraints.find((x) => x.constraint === c)!;
     expect(row("write-scope").sides["claude-code"]!.map((s) => s.level)).toEqual(["guard", "audit"]);
     expect(row("write-scope").sides["claude-code"]![0]).toEqual({ level: "guard", how: ".claude/hooks/harness-guard.cjs in .claude/agents/quartz.md front matter" });
     expect(row("write-scope").sides["claude-code"]![1]!.how).toMatch(/^\.claude\/hooks\/harness-audit\.mjs: .*SubagentStop/);
-    expect(row("write-scope").sides.codex!.map((s) => s.level)).toEqual(["audit", "native"]);
-    expect(row("write-scope").sides.codex![0]!.how).toMatch(/^\.codex\/hooks\/harness-audit\.mjs via \.codex\/hooks\.json .*SubagentStop/);
-    expect(row("write-scope").sides.codex![1]!.how).toContain(".codex/bin/quartz.sh");
+    expect(row("write-scope").sides.codex!.map((s) => s.level)).toEqual(["guard", "audit", "native"]);
+    expect(row("write-scope").sides.codex![0]!.how).toMatch(/^\.codex\/hooks\/harness-guard\.cjs \(PreToolUse in \.codex\/hooks\.json.*agent_type is "quartz"/);
+    expect(row("write-scope").sides.codex![1]!.how).toMatch(/^\.codex\/hooks\/harness-audit\.mjs via \.codex\/hooks\.json .*SubagentStop/);
+    expect(row("write-scope").sides.codex![2]!.how).toContain(".codex/bin/quartz.sh");
     expect(quartz.files).toEqual({ "claude-code": [".claude/agents/quartz.md"], codex: [".codex/agents/quartz.toml", ".codex/bin/quartz.sh"] });
   });
 

@@ -11,8 +11,9 @@
 //   matched against the whole tool name: "wait_agent" alone never fired, ".*wait_agent" does.
 // Codex runs project hooks only once they are trusted (`/hooks` in the TUI, persisted in the user's
 // config) or with `codex exec --dangerously-bypass-hook-trust`; untrusted hooks do not run at all.
-// Spawned agents run in the orchestrator's sandbox (openai/codex #45482), so for them this audit is
-// the only enforcement of the write scope; main-session roles (skills) have no stage boundary.
+// Spawned agents run in the orchestrator's sandbox (openai/codex #45482): the guard (guard.ts) refuses
+// their out-of-scope calls, and this audit is the boundary for what their allowed commands write;
+// main-session roles (skills) have no stage boundary.
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";

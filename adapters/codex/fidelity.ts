@@ -5,7 +5,9 @@
 // - orchestrated: every spawned agent runs in the orchestrator's sandbox (default_permissions
 //   ":workspace"); the role file's own default_permissions is not applied (openai/codex #45482,
 //   #40130, #33314; verified on 0.171.0 with a scripted model: a spawned role wrote outside its
-//   profile). So per-role write scope, never-write and shell rules are `instructed`.
+//   profile). So per-role write scope, never-write and shell rules are `instructed` here; for
+//   spawned roles guard.ts raises them to `guard` (the PreToolUse hook keyed on agent_type) and
+//   audit.ts adds the stage-end audit. Main-session roles keep `instructed`.
 // - launcher (.codex/bin/<role>.sh): the role's profile is the session's own sandbox, so its write
 //   scope is enforced (verified: writes outside it fail with "Read-only file system").
 // Verified project-wide, for spawned agents too: .codex/rules forbid commands; [agents] max_depth = 1

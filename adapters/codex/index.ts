@@ -11,6 +11,7 @@
 //   .codex/skills/<role>/SKILL.md      main-session roles ($<role>)
 //   .codex/rules/<pipeline>.rules      policies.shell_deny as forbidden prefix rules
 //   .codex/bin/<role>.sh               run one role alone with its profile enforced
+//   .codex/hooks.json, .codex/hooks/   the spawned roles' per-call guard (guard.ts) and stage-end audit (audit.ts)
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { list, renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
@@ -20,6 +21,7 @@ import { planRules, renderRules } from "./rules.js";
 import { launcherPath, renderLauncher } from "./launcher.js";
 import { codexFidelity } from "./fidelity.js";
 import { CODEX_AUDIT_PROOFS, withCodexAudit } from "./audit.js";
+import { CODEX_GUARD_PROOFS, withCodexGuard } from "./guard.js";
 
 export const HOST_ID = "codex";
 /** The orchestrated session's sandbox: Codex's built-in workspace profile (spawned agents inherit it). */
@@ -34,7 +36,7 @@ const vocabularyFor = (pipeline: PipelineIR): HostVocabulary => ({
   request: `the human's request: the message that invoked this skill (the text after \`$${pipeline.name}\`).`,
   roleNotes: (role) => [
     `Your tools: ${list(role.tools)}. Codex offers every agent the same tools; use no others${role.tools.includes("bash") ? "" : " (no shell commands)"}.`,
-    `The Codex sandbox or the project's command rules may refuse a write or a command. If one is refused, do not work around it: report "blocked" with the refusal text.`,
+    `The Codex sandbox, the project's command rules or the harness guard hook may refuse a write or a command. If one is refused, do not work around it (another tool, a shell redirection, a script): report "blocked" with the refusal text. Write files with apply_patch.`,
   ],
 });
 
@@ -85,8 +87,8 @@ function agentsMd(pipeline: PipelineIR): HostFile {
   const entry = [
     `**Codex:** start a run with the \`$${pipeline.name}\` skill, e.g. \`$${pipeline.name} ${pipeline.argumentHint}\`.`,
     "Subagent roles are Codex agents in `.codex/agents/`; main-session roles are skills.",
-    "Codex runs spawned agents in the orchestrator's sandbox, so a role's own write scope is enforced only when it runs alone:",
-    '`.codex/bin/<role>.sh "<task>"` (see MAPPING.md).',
+    "Spawned agents run in the orchestrator's sandbox; each spawned role's write scope and command rules are enforced per call by the harness guard hook in `.codex/hooks.json`, which Codex runs once its hooks are trusted (`/hooks`).",
+    '`.codex/bin/<role>.sh "<task>"` runs one role alone in its own sandbox profile (see MAPPING.md).',
   ].join(" ");
   // OpenCode reads AGENTS.md too: installed side by side, the two compose one block with both entries.
   return { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } };
@@ -105,9 +107,11 @@ export const CodexAdapter: Adapter = {
     "openai/codex codex-rs/core/src/config/agent_roles.rs, codex-rs/core/src/agent/child_config.rs (spawned agents get the parent's sandbox; issues #45482, #40130, #33314)",
     "Codex 0.171.0 observed offline: codex exec --strict-config, codex debug prompt-input, codex execpolicy check, and a scripted model (profile, rules and max_depth enforcement)",
   ],
-  capabilities: { subagents: true, commands: true, perRoleTools: false, perRolePaths: "none", perRoleShell: "none", hooks: true, temperature: false },
+  // per-role paths and shell: the guard, for spawned roles (guard.ts); main-session roles are instructed
+  capabilities: { subagents: true, commands: true, perRoleTools: false, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: CODEX_TOOLS,
   auditProofs: CODEX_AUDIT_PROOFS,
+  guardProofs: CODEX_GUARD_PROOFS,
   proofs: {
     "write-scope": "codex: jade's launcher refuses writes to tests/, allows src/",
     "git-deny": "codex: rules forbid git commit and git push in a spawned agent",
@@ -145,6 +149,6 @@ export const CodexAdapter: Adapter = {
       ),
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocabularyFor(pipeline))]));
-    return withCodexAudit(pipeline, { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }), prompts });
+    return withCodexGuard(pipeline, withCodexAudit(pipeline, { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }), prompts }));
   },
 };

@@ -85,5 +85,11 @@ export interface Adapter {
   proofs: Readonly<Partial<Record<Constraint, string>>>;
   /** The same for `audit` records: the real-host test that shows the stage-end audit restoring and failing. */
   auditProofs?: Readonly<Partial<Record<Constraint, string>>>;
+  /**
+   * The same for `guard` records, where a host has both a native layer and a guard for one constraint
+   * (Codex: the launchers' profiles and the spawned roles' guard) and one test cannot prove both;
+   * without an entry a guard record cites `proofs`.
+   */
+  guardProofs?: Readonly<Partial<Record<Constraint, string>>>;
   lower(pipeline: PipelineIR): Lowered;
 }

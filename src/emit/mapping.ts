@@ -39,7 +39,14 @@ export function renderMapping(adapter: Adapter, pipeline: PipelineIR, fidelity: 
     "| --- | --- | --- | --- | --- | --- |",
   ];
   for (const r of fidelity) {
-    const test = r.level === "native" || r.level === "guard" ? adapter.proofs[r.constraint] : r.level === "audit" ? adapter.auditProofs?.[r.constraint] : undefined;
+    const test =
+      r.level === "guard"
+        ? (adapter.guardProofs?.[r.constraint] ?? adapter.proofs[r.constraint])
+        : r.level === "native"
+          ? adapter.proofs[r.constraint]
+          : r.level === "audit"
+            ? adapter.auditProofs?.[r.constraint]
+            : undefined;
     const proof = test ? proofCell(pipeline, adapter.id, r.constraint, test, r.level === "audit" ? "audit-out.test.ts" : "enforce-out.test.ts") : "";
     lines.push(`| ${r.role ?? "(pipeline)"} | ${r.constraint} | ${r.level} | ${cell(r.how)} | ${r.loss ?? ""} | ${cell(proof)} |`);
   }

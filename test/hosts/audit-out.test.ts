@@ -125,7 +125,9 @@ describe.concurrent("codex: the stage-end audit", () => {
       (req) => ({ tool: "wait_agent", namespace: "multi_agent_v1", input: { targets: [agentId(req)], timeout_ms: 60000 } }),
     ],
   };
-  const put = (p: string, rel: string, content: string) => shell(p, `cat > ${rel} <<'HARNESS_EOF'\n${content}HARNESS_EOF`);
+  // exec_command's apply_patch form: the write the guard (.codex/hooks/harness-guard.cjs) reads exactly; it refuses other here-documents
+  const put = (p: string, rel: string, content: string) =>
+    shell(p, `apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: ${path.join(p, rel)}\n${content.replace(/\n$/, "").split("\n").map((l) => `+${l}`).join("\n")}\n*** End Patch\nPATCH`);
   const run = async (jade: (p: string) => ((req: ModelRequest) => Step)[]) =>
     runCodexScripted({
       bin: hostBin("codex"),

@@ -1,6 +1,8 @@
 // Load the Codex trees with the real pinned Codex 0.171.0 CLI, offline (CODEX_BIN overrides the
 // pinned install in .cache/hosts/).
 // Scratch folders live under <repo>/.cache (never /tmp: Codex's sandbox refuses helpers there).
+// The scratch path is resolved first: Codex records trust under the real path, so a .cache symlink (a worktree sharing
+// the main checkout's cache) would leave the project untrusted.
 import { HOST_IDS } from "../../adapters/index.js";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -28,7 +30,7 @@ const OFFLINE = [
 const NOISE = /^note: Codex cannot grant these writes of |^warning: Model metadata for `[^`]+` not found|could not create PATH aliases|bubblewrap|Connection failed|error sending request|Reading additional input|^OpenAI Codex|^-+$|^(workdir|model|provider|approval|sandbox|reasoning effort|reasoning summaries|session id):|^user$|^harness load probe$|^\s*$/;
 
 function scratch(tree: string, files: ReturnType<typeof compileHost>["files"]) {
-  const root = fs.mkdtempSync(path.join(ROOT, ".cache", `codex-real-${tree}-`));
+  const root = fs.mkdtempSync(path.join(fs.realpathSync(path.join(ROOT, ".cache")), `codex-real-${tree}-`));
   const project = path.join(root, "project");
   const home = path.join(root, "home");
   for (const f of files) {

@@ -588,6 +588,96 @@ describe.concurrent("codex: the emitted .codex/ tree is enforced", () => {
     }
   });
 
+  // The guard (.codex/hooks/harness-guard.cjs, a PreToolUse hook; trusted here as a team does once with /hooks):
+  // Codex names the spawned agent's role (agent_type) in every hook input, so jade is bound per call.
+  it("codex: guard refuses a spawned jade writing tests/ and running git commit and git push, allows its src/ write and npm test", async () => {
+    const tree = await emittedTree("codex");
+    const pkg = JSON.stringify({ name: "scene", private: true, type: "module", scripts: { test: "node --test tests/" } }) + "\n";
+    const r = await run({
+      tree,
+      args: ["--dangerously-bypass-hook-trust"],
+      files: { ...folders, "package.json": pkg, "tests/a.test.mjs": 'import { test } from "node:test";\ntest("a", () => {});\n' },
+      setup: (p) => gitScene(p),
+      script: (p) => [
+        {
+          name: "jade",
+          when: "You are Jade",
+          steps: [
+            patch(p, "src/guarded.ts"),
+            shell(p, "npm test"),
+            patch(p, "tests/guarded.test.ts"),
+            shell(p, "echo x > tests/redirected.txt"),
+            shell(p, "git commit -m x"),
+            shell(p, "git push origin HEAD:main"),
+          ],
+        },
+        orchestrate("jade"),
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 6, why);
+      const t = r.stub.toolResultTexts();
+      // allowed: the src/ patch and npm test ran
+      expect(read(r, "src/guarded.ts"), why).toBe("patched\n");
+      expect(results(r), why).toMatch(/# pass 1/);
+      // refused by the guard before Codex ran them, with its reason
+      expect(r.exists("tests/guarded.test.ts"), why).toBe(false);
+      expect(r.exists("tests/redirected.txt"), why).toBe(false);
+      expect(t.some((x) => /blocked by PreToolUse hook: harness guard: jade may not write tests\/guarded\.test\.ts/.test(x)), why).toBe(true);
+      expect(t.some((x) => /blocked by PreToolUse hook: harness guard: jade may not write tests\/redirected\.txt/.test(x)), why).toBe(true);
+      expect(t.some((x) => /blocked by PreToolUse hook: harness guard: jade may not run "git commit -m x"/.test(x)), why).toBe(true);
+      expect(t.some((x) => /blocked by PreToolUse hook: harness guard: jade may not run "git push origin HEAD:main"/.test(x)), why).toBe(true);
+      expect(gitState(r.env.project), why).toEqual({ commits: 1, originRefs: "" });
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // code mode (`exec`, JavaScript calling nested tools): the outer exec fires no hook; each nested exec_command does, as Bash with the agent_type
+  it("codex: guard binds the tools a spawned jade calls from code-mode exec", async () => {
+    const tree = await emittedTree("codex");
+    const code = (cmd: string) => (req: ModelRequest): Step =>
+      req.tools.includes("exec") ? { tool: "exec", input: { input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(cmd)} }); text(JSON.stringify(r));` } } : { text: "code mode is not offered" };
+    const r = await run({
+      tree,
+      args: ["--dangerously-bypass-hook-trust", "--enable", "code_mode"],
+      script: () => [{ name: "jade", when: "You are Jade", steps: [code("echo in > src/code-mode.txt"), code("echo out > tests/code-mode.txt")] }, orchestrate("jade")],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 2, why);
+      expect(requestsOf(r, "jade")[0]?.tools, why).toContain("exec");
+      expect(r.exists("src/code-mode.txt"), why).toBe(true);
+      expect(r.exists("tests/code-mode.txt"), why).toBe(false);
+      expect(results(r), why).toMatch(/blocked by PreToolUse hook: harness guard: jade may not write tests\/code-mode\.txt/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // scope pipeline: the orchestrator's and an ordinary session's calls carry no agent_type, so the guard leaves them to Codex
+  it("codex: guard leaves an ordinary session's writes to tests/ and its npm test to Codex", async () => {
+    const tree = await emittedTree("codex");
+    const pkg = JSON.stringify({ name: "scene", private: true, type: "module", scripts: { test: "node --test tests/" } }) + "\n";
+    const r = await run({
+      tree,
+      args: ["--dangerously-bypass-hook-trust"],
+      files: { ...folders, "package.json": pkg, "tests/a.test.mjs": 'import { test } from "node:test";\ntest("a", () => {});\n' },
+      script: (p) => [{ name: "main", steps: [patch(p, "tests/ordinary.test.ts"), shell(p, "echo ok > tests/ordinary.txt"), shell(p, "npm test")] }],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "main", 3, why);
+      expect(r.exists("tests/ordinary.test.ts"), why).toBe(true);
+      expect(r.exists("tests/ordinary.txt"), why).toBe(true);
+      expect(results(r), why).toMatch(/# pass 1/);
+      expect(results(r), why).not.toContain("harness guard");
+    } finally {
+      r.dispose();
+    }
+  });
+
   it("codex: a spawned agent cannot spawn (max_depth = 1)", async () => {
     const tree = await emittedTree("codex");
     const r = await run({

@@ -104,8 +104,17 @@ describe("adapter proofs and pins", () => {
       const a = await adapter();
       const rows = await mappingRows(host);
       for (const [constraint, test] of Object.entries(a.proofs)) {
-        const cited = rows.filter((r) => r[1] === constraint && (r[2] === "native" || r[2] === "guard"));
+        const own = a.guardProofs?.[constraint as keyof Adapter["proofs"]];
+        const cited = rows.filter((r) => r[1] === constraint && (r[2] === "native" || (r[2] === "guard" && !own)));
         expect(cited.length, `no native/guard record of ${constraint} in ${host}'s MAPPING.md: the proof is never shown`).toBeGreaterThan(0);
+        for (const r of cited) expect(r[5], `MAPPING.md row ${r.join(" | ")}`).toBe(test);
+      }
+      for (const [constraint, test] of Object.entries(a.guardProofs ?? {})) {
+        expect(CONSTRAINTS as readonly string[], `guardProofs key ${constraint}`).toContain(constraint);
+        expect(names, `guardProofs["${constraint}"] names a test that enforce-out.test.ts does not have`).toContain(test);
+        expect(test, `guardProofs["${constraint}"] names another host's test`).toMatch(new RegExp(`^${host.replace(/[-]/g, "\\-")}: `));
+        const cited = rows.filter((r) => r[1] === constraint && r[2] === "guard");
+        expect(cited.length, `no guard record of ${constraint} in ${host}'s MAPPING.md: the proof is never shown`).toBeGreaterThan(0);
         for (const r of cited) expect(r[5], `MAPPING.md row ${r.join(" | ")}`).toBe(test);
       }
     });
@@ -115,7 +124,8 @@ describe("adapter proofs and pins", () => {
       const a = await adapter();
       const records = (await mappingRows(host)).filter((r) => r[2] === "native" || r[2] === "guard");
       expect(records.length, `no native/guard records in ${host}'s MAPPING.md: is the table format still | role | constraint | level | how | loss | proven by |?`).toBeGreaterThan(0);
-      const unproven = records.filter((r) => !r[5] || !a.proofs[r[1] as keyof Adapter["proofs"]] || r[5] !== a.proofs[r[1] as keyof Adapter["proofs"]]);
+      const proofOf = (r: string[]) => (r[2] === "guard" ? (a.guardProofs?.[r[1] as keyof Adapter["proofs"]] ?? a.proofs[r[1] as keyof Adapter["proofs"]]) : a.proofs[r[1] as keyof Adapter["proofs"]]);
+      const unproven = records.filter((r) => !r[5] || !proofOf(r) || r[5] !== proofOf(r));
       expect(
         unproven.map((r) => `${r[0]} | ${r[1]} | ${r[2]} | ${r[3]}`),
         `native/guard records with no proof: add an enforce-out test and cite it in adapters/${host} proofs, or lower the level`,

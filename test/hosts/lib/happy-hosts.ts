@@ -201,8 +201,8 @@ function codexCalls(project: string, a: Action): Call[] {
   }
 }
 
-/** Codex refusals: a rule, an approval nobody can give, the sandbox (read-only paths), a rejected patch. */
-export const CODEX_REFUSAL = /exec_command failed|rejected:|Rejected\(|approval|Read-only file system|Operation not permitted|patch rejected|Permission denied/i;
+/** Codex refusals: a rule, an approval nobody can give, the sandbox (read-only paths), a rejected patch, the guard hook. */
+export const CODEX_REFUSAL = /exec_command failed|rejected:|Rejected\(|approval|Read-only file system|Operation not permitted|patch rejected|Permission denied|blocked by PreToolUse hook/i;
 
 function codexConfig(env: HostEnv, baseUrl: string): void {
   const cfgPath = path.join(env.codexHome, "config.toml");
