@@ -28,29 +28,6 @@ export const CODEX_GUARD_CALL = String.raw`
 const CX_READ = new Set(["view_image", "web_search", "request_user_input", "get_goal", "create_goal", "update_goal", "wait", "sleep", "exec", "wait_agent", "list_agents", "close_agent", "interrupt_agent", "send_input", "send_message", "followup_task", "resume_agent"]);
 const CX_NS = "multi_agent_v1";
 
-// The files an apply_patch text touches: { paths } or { error }. Every line that starts with "*** " is a
-// directive (hunk lines start with +, -, space or @@); an unknown directive is refused, not skipped.
-function cxPatchPaths(text) {
-  if (typeof text !== "string") return { error: "apply_patch arguments are not the patch text" };
-  if (text.includes("\r")) return { error: "the patch holds carriage returns" };
-  const lines = text.split("\n");
-  let i = 0;
-  while (i < lines.length && lines[i] === "") i++;
-  if (lines[i] !== "*** Begin Patch") return { error: "the patch does not start with *** Begin Patch" };
-  const paths = [];
-  for (const line of lines.slice(i + 1)) {
-    if (!line.startsWith("*** ")) continue;
-    if (line === "*** End Patch" || line === "*** End of File" || line === "*** Begin Patch") continue;
-    const m = /^\*\*\* (Add File|Update File|Delete File|Move to): (.*)$/.exec(line);
-    if (!m) return { error: "the patch has a directive the guard does not know (" + guardLine(line, 80) + ")" };
-    const p = m[2];
-    if (p === "" || p !== p.trim()) return { error: "a file name in the patch is empty or has surrounding spaces" };
-    paths.push(p);
-  }
-  if (!paths.length) return { error: "the patch names no file" };
-  return { paths };
-}
-
 // exec_command's apply_patch form, exactly: apply_patch <<'DELIM' NL patch NL DELIM [NL], the delimiter
 // quoted (no expansion in the body) and on no line of the body. null = not this form (a shell command).
 function cxHeredocPatch(cmd) {
@@ -80,13 +57,13 @@ function cxCall(raw, scriptProject) {
     if (typeof ti.command !== "string") return "Bash without a command string";
     const patch = cxHeredocPatch(ti.command);
     if (patch === null) { call.kind = "shell"; call.command = ti.command; return { call }; }
-    const r = cxPatchPaths(patch);
+    const r = guardPatchPaths(patch);
     if (r.error) return r.error;
     call.kind = "write";
     return { call, paths: r.paths };
   }
   if (tool === "apply_patch") {
-    const r = cxPatchPaths(ti.command);
+    const r = guardPatchPaths(ti.command);
     if (r.error) return r.error;
     call.kind = "write";
     return { call, paths: r.paths };
@@ -96,17 +73,6 @@ function cxCall(raw, scriptProject) {
   return { call };
 }
 
-// Every file of a patch is decided alone; the strictest answer wins (deny > ask > none > allow).
-function cxDecide(policy, parsed) {
-  if (!parsed.paths) return guardDecide(policy, parsed.call);
-  let worst = null;
-  for (const p of parsed.paths) {
-    const d = guardDecide(policy, Object.assign({}, parsed.call, { path: p }));
-    if (worst === null || GUARD_RANK[d.kind] > GUARD_RANK[worst.kind]) worst = d;
-    if (worst.kind === "deny") break;
-  }
-  return worst;
-}
 `;
 
 /** The script's main code: stdin, exit codes. No off switch: the guard is off only when its hook is not trusted. */
@@ -141,7 +107,7 @@ function cxMain() {
   if (typeof parsed === "string") return cxFail(parsed);
   if (parsed.none) return cxFinish({ kind: "none" });
   let d;
-  try { d = cxDecide(POLICY, parsed); } catch (e) { return cxFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"); }
+  try { d = guardDecidePaths(POLICY, parsed); } catch (e) { return cxFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"); }
   if (d.kind === "ask") d = { kind: "deny", reason: d.reason };
   cxFinish(d);
 }

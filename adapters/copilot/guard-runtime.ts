@@ -21,29 +21,6 @@ const CP_WRITE = { create: "path", edit: "path", str_replace_editor: "path" };
 // reads, and the CLI's own bookkeeping; sql is not here: SQLite can ATTACH and write a file anywhere
 const CP_READ = new Set(["view", "grep", "rg", "glob", "read_bash", "list_bash", "stop_bash", "update_todo", "report_intent", "ask_user", "web_fetch", "fetch_copilot_cli_documentation", "read_agent", "list_agents"]);
 
-// The files an apply_patch text touches: { paths } or { error }. Every line that starts with "*** " is a
-// directive (hunk lines start with +, -, space or @@); an unknown directive is refused, not skipped.
-function cpPatchPaths(text) {
-  if (typeof text !== "string") return { error: "apply_patch arguments are not the patch text" };
-  if (text.includes("\r")) return { error: "the patch holds carriage returns" };
-  const lines = text.split("\n");
-  let i = 0;
-  while (i < lines.length && lines[i] === "") i++;
-  if (lines[i] !== "*** Begin Patch") return { error: "the patch does not start with *** Begin Patch" };
-  const paths = [];
-  for (const line of lines.slice(i + 1)) {
-    if (!line.startsWith("*** ")) continue;
-    if (line === "*** End Patch" || line === "*** End of File" || line === "*** Begin Patch") continue;
-    const m = /^\*\*\* (Add File|Update File|Delete File|Move to): (.*)$/.exec(line);
-    if (!m) return { error: "the patch has a directive the guard does not know (" + guardLine(line, 80) + ")" };
-    const p = m[2];
-    if (p === "" || p !== p.trim()) return { error: "a file name in the patch is empty or has surrounding spaces" };
-    paths.push(p);
-  }
-  if (!paths.length) return { error: "the patch names no file" };
-  return { paths };
-}
-
 // One hook input -> { call, paths? } or an error string (the caller refuses).
 function cpCall(raw, env, as, scriptProject) {
   let input;
@@ -63,7 +40,7 @@ function cpCall(raw, env, as, scriptProject) {
   }
   const call = { as, agentType: input.agentType || null, agentId: input.agentId || null, tool, kind: "other", cwd: input.cwd || null, project: env.COPILOT_PROJECT_DIR || scriptProject || input.cwd || null };
   if (tool === "apply_patch") {
-    const r = cpPatchPaths(args);
+    const r = guardPatchPaths(args);
     if (r.error) return r.error;
     call.kind = "write";
     return { call, paths: r.paths };
@@ -79,17 +56,6 @@ function cpCall(raw, env, as, scriptProject) {
   return { call };
 }
 
-// Every file of a patch is decided alone; the strictest answer wins (deny > ask > none > allow).
-function cpDecide(policy, parsed) {
-  if (!parsed.paths) return guardDecide(policy, parsed.call);
-  let worst = null;
-  for (const p of parsed.paths) {
-    const d = guardDecide(policy, Object.assign({}, parsed.call, { path: p }));
-    if (worst === null || GUARD_RANK[d.kind] > GUARD_RANK[worst.kind]) worst = d;
-    if (worst.kind === "deny") break;
-  }
-  return worst;
-}
 `;
 
 /** The script's main code: off switch, stdin, output. */
@@ -141,7 +107,7 @@ function cpMain() {
   const parsed = cpCall(raw, process.env, as, scriptProject);
   if (typeof parsed === "string") return cpFail(parsed);
   let d;
-  try { d = cpDecide(POLICY, parsed); } catch (e) { return cpFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"); }
+  try { d = guardDecidePaths(POLICY, parsed); } catch (e) { return cpFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"); }
   cpFinish(d);
 }
 cpMain();

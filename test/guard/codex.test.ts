@@ -17,7 +17,7 @@ import type { Decision } from "./helpers.js";
 
 const pipeline = readRoles(PEBBLE_ROLES);
 const policy = compileCodexPolicy(pipeline);
-const rt = new Function("fs", "path", "POLICY", `${GUARD_RUNTIME}\n${CODEX_GUARD_CALL}\nreturn { cxCall, cxDecide, cxHeredocPatch };`)(fs, path, policy) as {
+const rt = new Function("fs", "path", "POLICY", `${GUARD_RUNTIME}\n${CODEX_GUARD_CALL}\nreturn { cxCall, cxDecide: guardDecidePaths, cxHeredocPatch };`)(fs, path, policy) as {
   cxCall: (raw: string, sp: string | null) => unknown;
   cxDecide: (policy: unknown, parsed: unknown) => Decision;
   cxHeredocPatch: (cmd: string) => string | null;

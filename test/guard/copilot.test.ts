@@ -18,7 +18,7 @@ import type { Decision } from "./helpers.js";
 
 const pipeline = readRoles(PEBBLE_ROLES);
 const policy = compileCopilotPolicy(pipeline);
-const rt = new Function("fs", "path", `${GUARD_RUNTIME}\n${COPILOT_GUARD_CALL}\nreturn { cpCall, cpDecide, cpPatchPaths };`)(fs, path) as {
+const rt = new Function("fs", "path", `${GUARD_RUNTIME}\n${COPILOT_GUARD_CALL}\nreturn { cpCall, cpDecide: guardDecidePaths, cpPatchPaths: guardPatchPaths };`)(fs, path) as {
   cpCall: (raw: string, env: Record<string, string | undefined>, as: string | null, sp: string | null) => unknown;
   cpDecide: (policy: unknown, parsed: unknown) => Decision;
   cpPatchPaths: (text: unknown) => { paths?: string[]; error?: string };

@@ -596,6 +596,42 @@ function guardSpawn(st, target) {
   return guardOut("allow");
 }
 
+// For hosts whose write tool takes a patch (Copilot's and Codex's apply_patch).
+// The files an apply_patch text touches: { paths } or { error }. Every line that starts with "*** " is a
+// directive (hunk lines start with +, -, space or @@); an unknown directive is refused, not skipped.
+function guardPatchPaths(text) {
+  if (typeof text !== "string") return { error: "apply_patch arguments are not the patch text" };
+  if (text.includes("\r")) return { error: "the patch holds carriage returns" };
+  const lines = text.split("\n");
+  let i = 0;
+  while (i < lines.length && lines[i] === "") i++;
+  if (lines[i] !== "*** Begin Patch") return { error: "the patch does not start with *** Begin Patch" };
+  const paths = [];
+  for (const line of lines.slice(i + 1)) {
+    if (!line.startsWith("*** ")) continue;
+    if (line === "*** End Patch" || line === "*** End of File" || line === "*** Begin Patch") continue;
+    const m = /^\*\*\* (Add File|Update File|Delete File|Move to): (.*)$/.exec(line);
+    if (!m) return { error: "the patch has a directive the guard does not know (" + guardLine(line, 80) + ")" };
+    const p = m[2];
+    if (p === "" || p !== p.trim()) return { error: "a file name in the patch is empty or has surrounding spaces" };
+    paths.push(p);
+  }
+  if (!paths.length) return { error: "the patch names no file" };
+  return { paths };
+}
+
+// A call that writes several files (a patch): each file is decided alone; the strictest answer wins (deny > ask > none > allow).
+function guardDecidePaths(policy, parsed) {
+  if (!parsed.paths) return guardDecide(policy, parsed.call);
+  let worst = null;
+  for (const p of parsed.paths) {
+    const d = guardDecide(policy, Object.assign({}, parsed.call, { path: p }));
+    if (worst === null || GUARD_RANK[d.kind] > GUARD_RANK[worst.kind]) worst = d;
+    if (worst.kind === "deny") break;
+  }
+  return worst;
+}
+
 const CC_WRITE = { Write: ["file_path"], Edit: ["file_path"], MultiEdit: ["file_path"], NotebookEdit: ["notebook_path", "file_path"] };
 const CC_READ = new Set(["Read", "Grep", "Glob", "WebFetch", "WebSearch", "TodoWrite", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TaskOutput", "AskUserQuestion", "ToolSearch", "ListAgents", "EnterPlanMode", "ExitPlanMode", "CronList", "ReportFindings", "LSP"]);
 function ccCall(raw, env, as, scriptProject) {

@@ -600,13 +600,10 @@ function guardSpawn(st, target) {
   return guardOut("allow");
 }
 
-const CP_WRITE = { create: "path", edit: "path", str_replace_editor: "path" };
-// reads, and the CLI's own bookkeeping; sql is not here: SQLite can ATTACH and write a file anywhere
-const CP_READ = new Set(["view", "grep", "rg", "glob", "read_bash", "list_bash", "stop_bash", "update_todo", "report_intent", "ask_user", "web_fetch", "fetch_copilot_cli_documentation", "read_agent", "list_agents"]);
-
+// For hosts whose write tool takes a patch (Copilot's and Codex's apply_patch).
 // The files an apply_patch text touches: { paths } or { error }. Every line that starts with "*** " is a
 // directive (hunk lines start with +, -, space or @@); an unknown directive is refused, not skipped.
-function cpPatchPaths(text) {
+function guardPatchPaths(text) {
   if (typeof text !== "string") return { error: "apply_patch arguments are not the patch text" };
   if (text.includes("\r")) return { error: "the patch holds carriage returns" };
   const lines = text.split("\n");
@@ -627,6 +624,22 @@ function cpPatchPaths(text) {
   return { paths };
 }
 
+// A call that writes several files (a patch): each file is decided alone; the strictest answer wins (deny > ask > none > allow).
+function guardDecidePaths(policy, parsed) {
+  if (!parsed.paths) return guardDecide(policy, parsed.call);
+  let worst = null;
+  for (const p of parsed.paths) {
+    const d = guardDecide(policy, Object.assign({}, parsed.call, { path: p }));
+    if (worst === null || GUARD_RANK[d.kind] > GUARD_RANK[worst.kind]) worst = d;
+    if (worst.kind === "deny") break;
+  }
+  return worst;
+}
+
+const CP_WRITE = { create: "path", edit: "path", str_replace_editor: "path" };
+// reads, and the CLI's own bookkeeping; sql is not here: SQLite can ATTACH and write a file anywhere
+const CP_READ = new Set(["view", "grep", "rg", "glob", "read_bash", "list_bash", "stop_bash", "update_todo", "report_intent", "ask_user", "web_fetch", "fetch_copilot_cli_documentation", "read_agent", "list_agents"]);
+
 // One hook input -> { call, paths? } or an error string (the caller refuses).
 function cpCall(raw, env, as, scriptProject) {
   let input;
@@ -646,7 +659,7 @@ function cpCall(raw, env, as, scriptProject) {
   }
   const call = { as, agentType: input.agentType || null, agentId: input.agentId || null, tool, kind: "other", cwd: input.cwd || null, project: env.COPILOT_PROJECT_DIR || scriptProject || input.cwd || null };
   if (tool === "apply_patch") {
-    const r = cpPatchPaths(args);
+    const r = guardPatchPaths(args);
     if (r.error) return r.error;
     call.kind = "write";
     return { call, paths: r.paths };
@@ -660,18 +673,6 @@ function cpCall(raw, env, as, scriptProject) {
   else if (CP_READ.has(tool)) call.kind = "read";
   else if (tool === "skill") call.kind = "skill";
   return { call };
-}
-
-// Every file of a patch is decided alone; the strictest answer wins (deny > ask > none > allow).
-function cpDecide(policy, parsed) {
-  if (!parsed.paths) return guardDecide(policy, parsed.call);
-  let worst = null;
-  for (const p of parsed.paths) {
-    const d = guardDecide(policy, Object.assign({}, parsed.call, { path: p }));
-    if (worst === null || GUARD_RANK[d.kind] > GUARD_RANK[worst.kind]) worst = d;
-    if (worst.kind === "deny") break;
-  }
-  return worst;
 }
 let cpDone = false;
 function cpFinish(d) {
@@ -720,7 +721,7 @@ function cpMain() {
   const parsed = cpCall(raw, process.env, as, scriptProject);
   if (typeof parsed === "string") return cpFail(parsed);
   let d;
-  try { d = cpDecide(POLICY, parsed); } catch (e) { return cpFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"); }
+  try { d = guardDecidePaths(POLICY, parsed); } catch (e) { return cpFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"); }
   cpFinish(d);
 }
 cpMain();

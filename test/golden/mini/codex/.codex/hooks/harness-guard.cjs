@@ -598,14 +598,10 @@ function guardSpawn(st, target) {
   return guardOut("allow");
 }
 
-// tools with no effect of their own on files or commands: reads, questions, goals, and the agent
-// tools (a message to another agent cannot widen that agent's limits: its calls are guarded as its role)
-const CX_READ = new Set(["view_image", "web_search", "request_user_input", "get_goal", "create_goal", "update_goal", "wait", "sleep", "exec", "wait_agent", "list_agents", "close_agent", "interrupt_agent", "send_input", "send_message", "followup_task", "resume_agent"]);
-const CX_NS = "multi_agent_v1";
-
+// For hosts whose write tool takes a patch (Copilot's and Codex's apply_patch).
 // The files an apply_patch text touches: { paths } or { error }. Every line that starts with "*** " is a
 // directive (hunk lines start with +, -, space or @@); an unknown directive is refused, not skipped.
-function cxPatchPaths(text) {
+function guardPatchPaths(text) {
   if (typeof text !== "string") return { error: "apply_patch arguments are not the patch text" };
   if (text.includes("\r")) return { error: "the patch holds carriage returns" };
   const lines = text.split("\n");
@@ -625,6 +621,23 @@ function cxPatchPaths(text) {
   if (!paths.length) return { error: "the patch names no file" };
   return { paths };
 }
+
+// A call that writes several files (a patch): each file is decided alone; the strictest answer wins (deny > ask > none > allow).
+function guardDecidePaths(policy, parsed) {
+  if (!parsed.paths) return guardDecide(policy, parsed.call);
+  let worst = null;
+  for (const p of parsed.paths) {
+    const d = guardDecide(policy, Object.assign({}, parsed.call, { path: p }));
+    if (worst === null || GUARD_RANK[d.kind] > GUARD_RANK[worst.kind]) worst = d;
+    if (worst.kind === "deny") break;
+  }
+  return worst;
+}
+
+// tools with no effect of their own on files or commands: reads, questions, goals, and the agent
+// tools (a message to another agent cannot widen that agent's limits: its calls are guarded as its role)
+const CX_READ = new Set(["view_image", "web_search", "request_user_input", "get_goal", "create_goal", "update_goal", "wait", "sleep", "exec", "wait_agent", "list_agents", "close_agent", "interrupt_agent", "send_input", "send_message", "followup_task", "resume_agent"]);
+const CX_NS = "multi_agent_v1";
 
 // exec_command's apply_patch form, exactly: apply_patch <<'DELIM' NL patch NL DELIM [NL], the delimiter
 // quoted (no expansion in the body) and on no line of the body. null = not this form (a shell command).
@@ -655,13 +668,13 @@ function cxCall(raw, scriptProject) {
     if (typeof ti.command !== "string") return "Bash without a command string";
     const patch = cxHeredocPatch(ti.command);
     if (patch === null) { call.kind = "shell"; call.command = ti.command; return { call }; }
-    const r = cxPatchPaths(patch);
+    const r = guardPatchPaths(patch);
     if (r.error) return r.error;
     call.kind = "write";
     return { call, paths: r.paths };
   }
   if (tool === "apply_patch") {
-    const r = cxPatchPaths(ti.command);
+    const r = guardPatchPaths(ti.command);
     if (r.error) return r.error;
     call.kind = "write";
     return { call, paths: r.paths };
@@ -669,18 +682,6 @@ function cxCall(raw, scriptProject) {
   if (bare === "spawn_agent") { call.kind = "spawn"; call.target = ti.agent_type; }
   else if (CX_READ.has(bare)) call.kind = "read";
   return { call };
-}
-
-// Every file of a patch is decided alone; the strictest answer wins (deny > ask > none > allow).
-function cxDecide(policy, parsed) {
-  if (!parsed.paths) return guardDecide(policy, parsed.call);
-  let worst = null;
-  for (const p of parsed.paths) {
-    const d = guardDecide(policy, Object.assign({}, parsed.call, { path: p }));
-    if (worst === null || GUARD_RANK[d.kind] > GUARD_RANK[worst.kind]) worst = d;
-    if (worst.kind === "deny") break;
-  }
-  return worst;
 }
 let cxDone = false;
 // allow and none: exit 0, no output (Codex's own sandbox and rules still apply); ask and deny: exit 2
@@ -712,7 +713,7 @@ function cxMain() {
   if (typeof parsed === "string") return cxFail(parsed);
   if (parsed.none) return cxFinish({ kind: "none" });
   let d;
-  try { d = cxDecide(POLICY, parsed); } catch (e) { return cxFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"); }
+  try { d = guardDecidePaths(POLICY, parsed); } catch (e) { return cxFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"); }
   if (d.kind === "ask") d = { kind: "deny", reason: d.reason };
   cxFinish(d);
 }
