@@ -21,6 +21,7 @@ import type { PipelineIR } from "../../src/ir/types.js";
 import { GUARD_OFF_ENV, compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { CLAUDE_GUARD_CALL, CLAUDE_GUARD_MAIN } from "./guard-runtime.js";
+import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
 
 /** Where the guard script is written, relative to the project root. */
 export const GUARD_PATH = ".claude/hooks/harness-guard.cjs";
@@ -77,14 +78,7 @@ export function renderGuard(pipeline: PipelineIR): string {
  * the script other than 0 and 2 (a crash, a missing file) into a block as well.
  */
 export function guardHookCommand(as?: string): string {
-  const script = `"$CLAUDE_PROJECT_DIR/${GUARD_PATH}"`;
-  return [
-    `command -v node >/dev/null 2>&1 || { echo "harness guard: node is not on PATH, so the pipeline guard cannot run; blocking (fail closed). Install Node.js 20+." >&2; exit 2; }`,
-    `node ${script}${as ? ` ${as}` : ""}`,
-    `rc=$?`,
-    `[ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || { echo "harness guard: the guard script failed (exit $rc); blocking (fail closed)." >&2; exit 2; }`,
-    `exit "$rc"`,
-  ].join("; ");
+  return failClosedHook(`node "$CLAUDE_PROJECT_DIR/${GUARD_PATH}"${as ? ` ${as}` : ""}`);
 }
 
 /** A `hooks:` value (front matter or settings.json) running the guard for `as`. */

@@ -14,6 +14,7 @@ import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { CODEX_GUARD_CALL, CODEX_GUARD_MAIN } from "./guard-runtime.js";
+import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
 
 export const GUARD_PATH = ".codex/hooks/harness-guard.cjs";
 /** Paths no guarded role may write: the guard, the hooks and config that wire it, the agent roles, the skills, AGENTS.md. */
@@ -75,13 +76,7 @@ const script = `"$(git rev-parse --show-toplevel 2>/dev/null || pwd)/${GUARD_PAT
  * other than 0 and 2 (a crash, a missing file) into 2: Codex lets the call through on exit 1 (measured).
  */
 export function guardHookCommand(): string {
-  return [
-    `command -v node >/dev/null 2>&1 || { echo "harness guard: node is not on PATH, so the pipeline guard cannot run; blocking (fail closed). Install Node.js 20+." >&2; exit 2; }`,
-    `node ${script}`,
-    `rc=$?`,
-    `[ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || { echo "harness guard: the guard script failed (exit $rc); blocking (fail closed)." >&2; exit 2; }`,
-    `exit "$rc"`,
-  ].join("; ");
+  return failClosedHook(`node ${script}`);
 }
 
 export const guardHookEntry = () => ({ matcher: GUARD_MATCHER, hooks: [{ type: "command", command: guardHookCommand(), timeout: GUARD_TIMEOUT_SEC }] });

@@ -21,6 +21,7 @@ import { GUARD_OFF_ENV, compileGuardPolicy, type GuardPolicy } from "../../src/a
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { shellQuote } from "../../src/adapter/shell.js";
 import { COPILOT_GUARD_CALL, COPILOT_GUARD_MAIN } from "./guard-runtime.js";
+import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
 
 /** Where the guard script is written, relative to the project root (Copilot reads only *.json in .github/hooks/). */
 export const GUARD_PATH = ".github/hooks/harness-guard.cjs";
@@ -110,12 +111,7 @@ export function renderGuard(pipeline: PipelineIR): string {
  * script other than 0 (a crash, a missing file) into exit 2 as well (Copilot denies on any non-zero exit).
  */
 export function guardHookCommand(as: string): string {
-  return [
-    `command -v node >/dev/null 2>&1 || { echo "harness guard: node is not on PATH, so the pipeline guard cannot run; blocking (fail closed). Install Node.js 20+." >&2; exit 2; }`,
-    `node "\${COPILOT_PROJECT_DIR:-.}/${GUARD_PATH}" ${shellQuote(as)}`,
-    `rc=$?`,
-    `[ "$rc" -eq 0 ] || { echo "harness guard: the guard script failed (exit $rc); blocking (fail closed)." >&2; exit 2; }`,
-  ].join("; ");
+  return failClosedHook(`node "\${COPILOT_PROJECT_DIR:-.}/${GUARD_PATH}" ${shellQuote(as)}`, "0");
 }
 
 /** The `hooks:` front-matter value running the guard for `as`. */

@@ -19,6 +19,7 @@ import type { PipelineIR } from "../../src/ir/types.js";
 import { compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { CURSOR_GUARD_CALL, CURSOR_GUARD_MAIN } from "./guard-runtime.js";
+import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
 
 /** Where the guard script is written, relative to the project root (project hooks run from there). */
 export const GUARD_PATH = ".cursor/hooks/harness-guard.cjs";
@@ -87,13 +88,7 @@ export function renderCursorGuard(pipeline: PipelineIR): string {
  * (`failClosed` says the same to Cursor; a shell that cannot run this line fails, which blocks too).
  */
 export function guardHookCommand(event: string): string {
-  return [
-    `command -v node >/dev/null 2>&1 || { echo "harness guard: node is not on PATH, so the pipeline guard cannot run; blocking (fail closed). Install Node.js 20+." >&2; exit 2; }`,
-    `node ${GUARD_PATH} ${event}`,
-    `rc=$?`,
-    `[ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || { echo "harness guard: the guard script failed (exit $rc); blocking (fail closed)." >&2; exit 2; }`,
-    `exit "$rc"`,
-  ].join("; ");
+  return failClosedHook(`node ${GUARD_PATH} ${event}`);
 }
 
 /** `.cursor/hooks.json` data: one entry per event, every tool (no matcher), failing closed. */
