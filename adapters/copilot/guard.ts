@@ -56,7 +56,9 @@ export function scopeFolders(globs: readonly string[]): string[] {
   for (const g of globs) {
     const wild = g.search(/[*?[{]/);
     const head = wild < 0 ? g.slice(0, Math.max(0, g.lastIndexOf("/"))) : g.slice(0, Math.max(0, g.slice(0, wild).lastIndexOf("/")));
-    if (head && !head.split("/").some((c) => c === "" || c === "." || c === "..")) out.add(head);
+    // only plain names: the allowance is the exact text `mkdir -p <folder>`, so a folder the shell
+    // would split or expand (a space, a quote, $) or that mkdir would read as an option gets none
+    if (head && /^[A-Za-z0-9._/][A-Za-z0-9._/-]*$/.test(head) && !head.split("/").some((c) => c === "" || c === "." || c === ".." || c.startsWith("-"))) out.add(head);
   }
   return [...out].sort();
 }

@@ -96,6 +96,8 @@ describe("Copilot guard: decisions on the measured input", () => {
 describe("Copilot guard: the folders a write scope names", () => {
   it("literal heads only", () => {
     expect(scopeFolders([".pebble/spec.md", "docs/**", ".github/workflows/**", "packages/*/src/**", "**/*.test.*", "Dockerfile", "docker-compose*.yml", "../x/**", "a//b/**"])).toEqual([".github/workflows", ".pebble", "docs", "packages"]);
+    // the allowance is exact text: a folder the shell would split or expand, or mkdir read as an option, gets none
+    expect(scopeFolders(["my docs/**", "a'b/x.md", "$HOME/x/**", "out/-rf/**", "ok-dir/x.md"])).toEqual(["ok-dir"]);
   });
 });
 
