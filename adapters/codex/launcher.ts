@@ -38,7 +38,7 @@ export interface LauncherInput {
   instructions: string;
 }
 
-/** Folders Codex 0.171.0 mounts read-only inside every write folder (and leaves behind as empty directories). */
+/** Folders Codex 0.171.0 mounts read-only inside every write folder, from empty placeholders it makes when they are missing. */
 const CODEX_MOUNT_POINTS = [".git", ".codex", ".agents", ".aws"];
 
 export function launcherPath(roleId: string): string {
@@ -73,13 +73,19 @@ export function renderLauncher(input: LauncherInput): string {
   if (profile.narrowedWrites.length)
     lines.push(note(`Codex cannot grant these writes of ${role.id}, so this run cannot make them: ${profile.narrowedWrites.map((n) => n.glob).join(", ")}`));
   const trees = profile.writes.filter((w) => w.path !== ".").map((w) => w.path);
-  // Codex also leaves the mount points of its protected folders (.git, .codex, .agents, .aws) behind in
-  // each write folder, as empty directories. Folders the run made and left empty are removed afterwards.
-  const mounts = [...trees.flatMap((t) => CODEX_MOUNT_POINTS.map((d) => `${t}/${d}`)), ...trees];
+  // Each sandbox Codex 0.171.0 builds makes empty placeholders for the mount points of its protected
+  // folders (.git, .codex, .agents, .aws) in each write folder and removes them when it ends (measured with
+  // strace); a sandbox that lists a write folder meanwhile fails to start ("failed to enumerate unreadable
+  // glob paths under app: app/.aws: No such file or directory"). The launcher makes them first, so none come
+  // or go; whatever the launcher or the run made and left empty is removed afterwards.
+  const mountPoints = trees.flatMap((t) => CODEX_MOUNT_POINTS.map((d) => `${t}/${d}`));
+  const mounts = [...mountPoints, ...trees];
   if (trees.length) {
     lines.push(`pre=; for d in ${mounts.map(shellQuote).join(" ")}; do [ -e "$d" ] && pre="$pre|$d|"; done`);
     lines.push("# Codex can only grant writes under folders that exist when the session starts: create them.");
     lines.push(`mkdir -p -- ${trees.map(shellQuote).join(" ")} || exit 1`);
+    lines.push("# Codex's read-only mount points in the write folders exist before it starts (removed afterwards if unused).");
+    lines.push(`for d in ${mountPoints.map(shellQuote).join(" ")}; do [ -e "$d" ] || mkdir -- "$d" 2>/dev/null; done`);
   }
   // A read-only path inside a write folder that does not exist yet is bind-mounted from a placeholder
   // Codex creates and removes per sandbox; concurrent sandboxes race on it (0.171.0: "bwrap: Can't find

@@ -27,7 +27,7 @@ const OFFLINE = [
 ];
 // Also not complaints about the tree: a launcher's note on the writes Codex cannot grant (the narrowing
 // MAPPING.md records) and the offline model catalogue's fallback warning for a mapped model id.
-const NOISE = /^note: Codex cannot grant these writes of |^warning: Model metadata for `[^`]+` not found|could not create PATH aliases|bubblewrap|Connection failed|error sending request|Reading additional input|^OpenAI Codex|^-+$|^(workdir|model|provider|approval|sandbox|reasoning effort|reasoning summaries|session id):|^user$|^harness load probe$|^\s*$/;
+const NOISE = /^note: Codex cannot grant these writes of |^warning: Model metadata for `[^`]+` not found|could not create PATH aliases|^warning: Codex could not find bubblewrap on PATH\. |Connection failed|error sending request|Reading additional input|^OpenAI Codex|^-+$|^(workdir|model|provider|approval|sandbox|reasoning effort|reasoning summaries|session id):|^user$|^harness load probe$|^\s*$/;
 
 function scratch(tree: string, files: ReturnType<typeof compileHost>["files"]) {
   const root = fs.mkdtempSync(path.join(fs.realpathSync(path.join(ROOT, ".cache")), `codex-real-${tree}-`));

@@ -36,7 +36,7 @@ export function codexOfflineArgs(baseUrl = `${DEAD_URL}/v1`): string[] {
 const STDERR_NOISE = [
   /^Reading additional input from stdin/,
   /could not create PATH aliases/,
-  /bubblewrap/i,
+  /^warning: Codex could not find bubblewrap on PATH\. /,
   /Connection failed: error sending request/,
 ];
 const EVENT_NOISE = /Connection failed|error sending request|stream disconnected|Reconnecting/;

@@ -14,6 +14,8 @@ printf '%s\n' 'note: Codex cannot grant these writes of chalk, so this run canno
 pre=; for d in 'doc/.git' 'doc/.codex' 'doc/.agents' 'doc/.aws' 'docs/.git' 'docs/.codex' 'docs/.agents' 'docs/.aws' 'doc' 'docs'; do [ -e "$d" ] && pre="$pre|$d|"; done
 # Codex can only grant writes under folders that exist when the session starts: create them.
 mkdir -p -- 'doc' 'docs' || exit 1
+# Codex's read-only mount points in the write folders exist before it starts (removed afterwards if unused).
+for d in 'doc/.git' 'doc/.codex' 'doc/.agents' 'doc/.aws' 'docs/.git' 'docs/.codex' 'docs/.agents' 'docs/.aws'; do [ -e "$d" ] || mkdir -- "$d" 2>/dev/null; done
 cleanup() {
   for d in 'doc/.git' 'doc/.codex' 'doc/.agents' 'doc/.aws' 'docs/.git' 'docs/.codex' 'docs/.agents' 'docs/.aws' 'doc' 'docs'; do case "$pre" in *"|$d|"*) ;; *) rmdir -- "$d" 2>/dev/null ;; esac; done
   :

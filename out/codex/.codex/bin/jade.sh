@@ -14,6 +14,8 @@ printf '%s\n' 'note: Codex cannot grant these writes of jade, so this run cannot
 pre=; for d in 'app/.git' 'app/.codex' 'app/.agents' 'app/.aws' 'lib/.git' 'lib/.codex' 'lib/.agents' 'lib/.aws' 'src/.git' 'src/.codex' 'src/.agents' 'src/.aws' 'app' 'lib' 'src'; do [ -e "$d" ] && pre="$pre|$d|"; done
 # Codex can only grant writes under folders that exist when the session starts: create them.
 mkdir -p -- 'app' 'lib' 'src' || exit 1
+# Codex's read-only mount points in the write folders exist before it starts (removed afterwards if unused).
+for d in 'app/.git' 'app/.codex' 'app/.agents' 'app/.aws' 'lib/.git' 'lib/.codex' 'lib/.agents' 'lib/.aws' 'src/.git' 'src/.codex' 'src/.agents' 'src/.aws'; do [ -e "$d" ] || mkdir -- "$d" 2>/dev/null; done
 cleanup() {
   for d in 'app/.git' 'app/.codex' 'app/.agents' 'app/.aws' 'lib/.git' 'lib/.codex' 'lib/.agents' 'lib/.aws' 'src/.git' 'src/.codex' 'src/.agents' 'src/.aws' 'app' 'lib' 'src'; do case "$pre" in *"|$d|"*) ;; *) rmdir -- "$d" 2>/dev/null ;; esac; done
   :

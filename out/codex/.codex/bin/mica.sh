@@ -14,6 +14,8 @@ printf '%s\n' 'note: Codex cannot grant these writes of mica, so this run cannot
 pre=; for d in 'e2e/.git' 'e2e/.codex' 'e2e/.agents' 'e2e/.aws' 'spec/.git' 'spec/.codex' 'spec/.agents' 'spec/.aws' 'test/.git' 'test/.codex' 'test/.agents' 'test/.aws' 'tests/.git' 'tests/.codex' 'tests/.agents' 'tests/.aws' 'e2e' 'spec' 'test' 'tests'; do [ -e "$d" ] && pre="$pre|$d|"; done
 # Codex can only grant writes under folders that exist when the session starts: create them.
 mkdir -p -- 'e2e' 'spec' 'test' 'tests' || exit 1
+# Codex's read-only mount points in the write folders exist before it starts (removed afterwards if unused).
+for d in 'e2e/.git' 'e2e/.codex' 'e2e/.agents' 'e2e/.aws' 'spec/.git' 'spec/.codex' 'spec/.agents' 'spec/.aws' 'test/.git' 'test/.codex' 'test/.agents' 'test/.aws' 'tests/.git' 'tests/.codex' 'tests/.agents' 'tests/.aws'; do [ -e "$d" ] || mkdir -- "$d" 2>/dev/null; done
 cleanup() {
   for d in 'e2e/.git' 'e2e/.codex' 'e2e/.agents' 'e2e/.aws' 'spec/.git' 'spec/.codex' 'spec/.agents' 'spec/.aws' 'test/.git' 'test/.codex' 'test/.agents' 'test/.aws' 'tests/.git' 'tests/.codex' 'tests/.agents' 'tests/.aws' 'e2e' 'spec' 'test' 'tests'; do case "$pre" in *"|$d|"*) ;; *) rmdir -- "$d" 2>/dev/null ;; esac; done
   :

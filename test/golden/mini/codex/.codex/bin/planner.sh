@@ -13,6 +13,8 @@ if [ "${1-}" = "-i" ]; then mode=interactive; shift; fi
 pre=; for d in 'drafts/.git' 'drafts/.codex' 'drafts/.agents' 'drafts/.aws' 'drafts'; do [ -e "$d" ] && pre="$pre|$d|"; done
 # Codex can only grant writes under folders that exist when the session starts: create them.
 mkdir -p -- 'drafts' || exit 1
+# Codex's read-only mount points in the write folders exist before it starts (removed afterwards if unused).
+for d in 'drafts/.git' 'drafts/.codex' 'drafts/.agents' 'drafts/.aws'; do [ -e "$d" ] || mkdir -- "$d" 2>/dev/null; done
 # Read-only paths inside the write folders must exist before Codex starts (placeholders, removed afterwards if unused).
 made=
 [ -e 'drafts/notes.md' ] || { mkdir -p -- "$(dirname -- 'drafts/notes.md')" && : > 'drafts/notes.md' && made="$made 0"; }
