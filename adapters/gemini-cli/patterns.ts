@@ -62,9 +62,13 @@ export function globToPathRegex(glob: string): string | null {
   return out;
 }
 
+const FILE_PATH_HEAD = '\\x00"file_path":"(?:\\./|)';
+const COMMAND_HEAD = '\\x00"command":"';
+const VALUE_END = '"\\x00';
+
 /** `\0"file_path":"<path>"\0`, the path optionally after "./". */
 export function filePathPattern(pathRegex: string): string {
-  return `\\x00"file_path":"(?:\\./|)${pathRegex}"\\x00`;
+  return `${FILE_PATH_HEAD}${pathRegex}${VALUE_END}`;
 }
 
 /**
@@ -74,17 +78,59 @@ export function filePathPattern(pathRegex: string): string {
  * A `*` at the end is `.*` in both: the command must begin with the literal text either way.
  */
 export function commandPattern(pattern: string, mode: "allow" | "deny"): string {
+  return `${COMMAND_HEAD}${commandRegex(pattern, mode)}${VALUE_END}`;
+}
+
+/** The command part of `commandPattern`. */
+export function commandRegex(pattern: string, mode: "allow" | "deny"): string {
   const optionalTail = pattern.endsWith(" *");
   const body = optionalTail ? pattern.slice(0, -2) : pattern;
   const parts = body.split("*");
   let re = parts.map(lit).join(mode === "deny" ? ".*" : '[^"]*');
   if (optionalTail) re += "(?: .*|)";
   else if (body.endsWith("*")) re = `${parts.slice(0, -1).map(lit).join(mode === "deny" ? ".*" : '[^"]*')}.*`;
-  return `\\x00"command":"${re}"\\x00`;
+  return re;
 }
 
 /** A deny pattern that failed the ReDoS test, made broader: the literal text before its first wildcard. */
-export function broadenedCommandDeny(pattern: string): string {
-  const head = pattern.split("*")[0] ?? "";
-  return `\\x00"command":"${lit(head)}.*"\\x00`;
+export function broadenedCommandRegex(pattern: string): string {
+  return `${lit(pattern.split("*")[0] ?? "")}.*`;
+}
+
+/** One argument's patterns joined: `head(?:a|b|…)end` matches exactly when one of `head a end`, `head b end`, … does. */
+export interface Union<T> {
+  pattern: string;
+  items: T[];
+}
+
+/**
+ * Items whose argument regexes share a head and an end, in as few patterns as the loader takes:
+ * each at most 2048 characters and passing its ReDoS test. A lone item is written as it would be
+ * alone. Each item's regex must pass the test on its own.
+ */
+export function unions<T>(kind: "file_path" | "command", items: readonly T[], regex: (t: T) => string): Union<T>[] {
+  const head = kind === "file_path" ? FILE_PATH_HEAD : COMMAND_HEAD;
+  const write = (xs: readonly T[]) => (xs.length === 1 ? `${head}${regex(xs[0]!)}${VALUE_END}` : `${head}(?:${xs.map(regex).join("|")})${VALUE_END}`);
+  const out: Union<T>[] = [];
+  // split a run that fails the test (never seen: no regex here quantifies a group) until it passes
+  const close = (xs: T[]): void => {
+    const pattern = write(xs);
+    if (xs.length === 1 || isSafe(pattern)) out.push({ pattern, items: xs });
+    else (close(xs.slice(0, xs.length >> 1)), close(xs.slice(xs.length >> 1)));
+  };
+  const fixed = head.length + "(?:)".length + VALUE_END.length;
+  let cur: T[] = [];
+  let size = fixed;
+  for (const t of items) {
+    const n = regex(t).length + 1;
+    if (cur.length && size + n > 2048) {
+      close(cur);
+      cur = [];
+      size = fixed;
+    }
+    cur.push(t);
+    size += n;
+  }
+  if (cur.length) close(cur);
+  return out;
 }

@@ -14,13 +14,16 @@
 //                    commands) · 810 writes outside them ask the human (refused headless)
 //   spawning:        800 invoke_agent allowed for each subagent role · 790 any other agent denied
 //
+// Within a band, a role's patterns of one decision are joined into one rule (`unions`, patterns.ts):
+// one alternation decides as its parts would (Pebble: 815 rules became 61; 1,000 generated roles: 34 → 6.5 MB).
+//
 // Two engine facts shape the main-session rules (0.61.0, packages/core/src/policy/policy-engine.ts):
 // getExcludedTools drops a tool for *every* agent when its first pipeline-wide rule without an
 // argsPattern is a deny, so the main-session catch-all for writes is ask_user, not deny (a deny
 // would take write_file away from the subagents too); and a rule's argsPattern is tested against
 // the raw arguments, hence the relative-path rules (patterns.ts).
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
-import { broadenedCommandDeny, commandPattern, filePathPattern, globToPathRegex, isSafe } from "./patterns.js";
+import { broadenedCommandRegex, commandPattern, commandRegex, filePathPattern, globToPathRegex, isSafe, unions } from "./patterns.js";
 import { GEMINI_TOOLS } from "./tools.js";
 
 export const WRITE_TOOLS = [GEMINI_TOOLS.write!, GEMINI_TOOLS.edit!];
@@ -64,9 +67,10 @@ function pathRules(who: string | undefined, label: string, write: readonly strin
     { toolName: WRITE_TOOLS, ...scope, argsPattern: TRAVERSAL, decision: "deny", priority: bands.deny, denyMessage: `${label}: ".." is not allowed in a file path; give the path relative to the project root.` },
     { toolName: WRITE_TOOLS, ...scope, argsPattern: ABSOLUTE, decision: "deny", priority: bands.deny, denyMessage: `${label}: give file paths relative to the project root (absolute paths are refused).` },
   ];
+  const exact: { glob: string; re: string }[] = [];
   for (const g of never) {
     const re = globToPathRegex(g);
-    if (re && isSafe(filePathPattern(re))) rules.push({ toolName: WRITE_TOOLS, ...scope, argsPattern: filePathPattern(re), decision: "deny", priority: bands.deny, denyMessage: `${label} may not write ${g} (never-write).` });
+    if (re && isSafe(filePathPattern(re))) exact.push({ glob: g, re });
     else {
       // cannot be written as a safe pattern: refuse every write under its literal head instead (broader)
       const head = g.split(/[*?{[(!+@]/)[0]!.replace(/\/[^/]*$/, "");
@@ -75,27 +79,35 @@ function pathRules(who: string | undefined, label: string, write: readonly strin
       narrowed.push({ role, constraint: "never-write", text: `${g} is denied as ${hre ? `${head}/**` : "every write"} (broader: its syntax has no exact policy pattern)` });
     }
   }
+  for (const u of unions("file_path", exact, (x) => x.re))
+    rules.push({ toolName: WRITE_TOOLS, ...scope, argsPattern: u.pattern, decision: "deny", priority: bands.deny, denyMessage: `${label} may not write ${u.items.map((x) => x.glob).join(", ")} (never-write).` });
+  const allowed: string[] = [];
   for (const g of write) {
     const re = globToPathRegex(g);
-    if (re && isSafe(filePathPattern(re))) rules.push({ toolName: WRITE_TOOLS, ...scope, argsPattern: filePathPattern(re), decision: "allow", priority: bands.allow });
+    if (re && isSafe(filePathPattern(re))) allowed.push(re);
     else narrowed.push({ role, constraint: "write-scope", text: `${g} is left out (narrower: its syntax has no exact policy pattern)` });
   }
+  for (const u of unions("file_path", allowed, (re) => re)) rules.push({ toolName: WRITE_TOOLS, ...scope, argsPattern: u.pattern, decision: "allow", priority: bands.allow });
   return rules;
 }
 
 function shellRules(who: string | undefined, label: string, list: readonly string[], decision: Decision, priority: number, narrowed: Narrowing[]): PolicyRule[] {
   const scope = who ? { subagent: who } : {};
-  return list.flatMap((p): PolicyRule[] => {
-    let re = commandPattern(p, decision === "allow" ? "allow" : "deny");
-    if (!isSafe(re)) {
-      if (decision === "allow") {
-        narrowed.push({ role: who ?? null, constraint: "shell", text: `allow ${p} is left out (narrower: no safe policy pattern)` });
-        return [];
-      }
-      re = broadenedCommandDeny(p);
+  const mode = decision === "allow" ? "allow" : "deny";
+  const kept: { p: string; re: string }[] = [];
+  for (const p of list) {
+    const re = commandRegex(p, mode);
+    if (isSafe(commandPattern(p, mode))) kept.push({ p, re });
+    else if (decision === "allow") narrowed.push({ role: who ?? null, constraint: "shell", text: `allow ${p} is left out (narrower: no safe policy pattern)` });
+    else {
+      kept.push({ p, re: broadenedCommandRegex(p) });
       narrowed.push({ role: who ?? null, constraint: "shell", text: `${decision === "deny" ? "deny" : "ask"} ${p} covers every command starting with its literal head (broader)` });
     }
-    return [{ toolName: SHELL_TOOL, ...scope, argsPattern: re, decision, priority, ...(decision === "deny" ? { denyMessage: `${label} may not run this command (it matches ${p}).` } : {}) }];
+  }
+  return unions("command", kept, (x) => x.re).map((u): PolicyRule => {
+    const ps = u.items.map((x) => x.p);
+    const why = ps.length === 1 ? `it matches ${ps[0]}` : `it matches one of ${ps.join(", ")}`;
+    return { toolName: SHELL_TOOL, ...scope, argsPattern: u.pattern, decision, priority, ...(decision === "deny" ? { denyMessage: `${label} may not run this command (${why}).` } : {}) };
   });
 }
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { HOST_IDS } from "../../adapters/index.js";
 import { GeminiCliAdapter, inert } from "../../adapters/gemini-cli/index.js";
-import { commandPattern, globToPathRegex } from "../../adapters/gemini-cli/patterns.js";
+import { commandPattern, commandRegex, filePathPattern, globToPathRegex, unions } from "../../adapters/gemini-cli/patterns.js";
 import { compileHost } from "../../src/compile.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
@@ -214,6 +214,37 @@ describe("Gemini CLI patterns", () => {
     ];
     for (const [p, cmd, want] of cases)
       for (const mode of ["allow", "deny"] as const) expect(new RegExp(commandPattern(p, mode)).test(`{\0"command":"${cmd}"\0}`), `${mode} ${p} / ${cmd}`).toBe(want);
+  });
+
+  it("a union of path patterns matches exactly what one of its items matches, within the loader's limits (property)", () => {
+    const seg = fc.stringMatching(/^[a-c.]{1,3}$/);
+    const globSeg = fc.oneof(seg, fc.constant("*"), fc.constant("**"), seg.map((s) => `*${s}`));
+    const glob = fc.array(globSeg, { minLength: 1, maxLength: 3 }).map((g) => g.join("/"));
+    fc.assert(
+      fc.property(fc.array(glob, { minLength: 1, maxLength: 12 }), fc.array(fc.array(seg, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 8 }), (globs, files) => {
+        const res = globs.map(globToPathRegex).filter((r): r is string => r !== null);
+        if (!res.length) return;
+        const us = unions("file_path", res, (r) => r);
+        expect(us.flatMap((u) => u.items)).toEqual(res);
+        for (const u of us) expect(safe(u.pattern), u.pattern).toBe(true);
+        for (const f of files.map((p) => p.join("/"))) {
+          const args = stable({ content: "x", file_path: f });
+          expect(us.some((u) => new RegExp(u.pattern).test(args)), f).toBe(res.some((r) => new RegExp(filePathPattern(r)).test(args)));
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("unions split at the 2048-character limit, keep every item once and in order, and a lone item reads as before", () => {
+    const cmds = Array.from({ length: 300 }, (_, i) => `tool-${i} --flag-${"x".repeat(i % 17)} *`);
+    const us = unions("command", cmds, (c) => commandRegex(c, "deny"));
+    expect(us.length).toBeGreaterThan(3);
+    expect(us.flatMap((u) => u.items)).toEqual(cmds);
+    for (const u of us) expect(safe(u.pattern) && u.pattern.length <= 2048, u.pattern).toBe(true);
+    for (const c of ["tool-7 --flag-xxxxxxx", "tool-299 --flag-xxxxxxxxxxxxxx now", "tool-300 --flag-"])
+      expect(us.some((u) => new RegExp(u.pattern).test(stable({ command: c }))), c).toBe(cmds.some((p) => new RegExp(commandPattern(p, "deny")).test(stable({ command: c }))));
+    expect(unions("command", ["git push *"], (c) => commandRegex(c, "deny"))).toEqual([{ pattern: commandPattern("git push *", "deny"), items: ["git push *"] }]);
   });
 
   it("inert() breaks shell and file injection openers in command prompts", () => {

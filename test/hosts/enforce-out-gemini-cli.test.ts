@@ -76,12 +76,14 @@ describe.runIf(REGISTERED_HOSTS.includes("gemini-cli")).concurrent("gemini-cli: 
       for (const f of ["tests/x.test.ts", "docs/jade.md", "src/abs.ts", "docs/up.md", ".gemini/policies/evil.toml", "src/main.ts"]) expect(r.exists(f), `${f} was written\n${why}`).toBe(false);
       expect(fs.readFileSync(path.join(r.env.project, "GEMINI.md"), "utf8"), why).not.toContain("scripted model");
       const res = results(r);
-      expect(res, why).toMatch(/denied by policy\. jade may not write \*\*\/\*\.test\.\* \(never-write\)|denied by policy\. jade may not write tests\/\*\* \(never-write\)/);
-      expect(res, why).toMatch(/denied by policy\. jade may write only /);
-      expect(res, why).toMatch(/denied by policy\. jade: give file paths relative to the project root/);
-      expect(res, why).toMatch(/denied by policy\. jade: \\?"\.\.\\?" is not allowed/);
-      expect(res, why).toMatch(/denied by policy\. jade may not write \.gemini\/\*\* \(never-write\)/);
-      expect(res, why).toMatch(/denied by policy\. the main session may not write GEMINI\.md \(never-write\)/);
+      // each refusal answers its own call; never-write globs share one rule (and one message) per role
+      const never = (who: string, glob: string) => new RegExp(`denied by policy\\. ${who} may not write [^()"]*${glob}[^()"]* \\(never-write\\)`);
+      expect(answerTo(r, "jade", 1), why).toMatch(never("jade", "(?:\\*\\*/\\*\\.test\\.\\*|tests/\\*\\*)"));
+      expect(answerTo(r, "jade", 2), why).toMatch(/denied by policy\. jade may write only /);
+      expect(answerTo(r, "jade", 3), why).toMatch(/denied by policy\. jade: give file paths relative to the project root/);
+      expect(answerTo(r, "jade", 4), why).toMatch(/denied by policy\. jade: \\*"\.\.\\*" is not allowed/);
+      expect(answerTo(r, "jade", 5), why).toMatch(never("jade", "\\.gemini/\\*\\*"));
+      expect(answerTo(r, "main", 2), why).toMatch(never("the main session", "GEMINI\\.md"));
       expect(res, why).toMatch(/requires user confirmation, which is not supported in non-interactive mode/); // src/main.ts: outside the main session's scope, asked
     } finally {
       r.dispose();
@@ -109,9 +111,11 @@ describe.runIf(REGISTERED_HOSTS.includes("gemini-cli")).concurrent("gemini-cli: 
       expect(git(path.join(path.dirname(r.env.project), "origin.git"), "for-each-ref"), why).toBe("");
       const res = results(r);
       expect(res, why).toMatch(/SCENE-TESTS-RAN/); // the allowed command ran
-      expect(res, why).toMatch(/denied by policy\. jade may not run this command \(it matches git commit \*\)/);
-      expect(res, why).toMatch(/denied by policy\. jade may not run this command \(it matches git push \*\)/);
-      expect(answerTo(r, "jade", 3), `the compound command was not refused\n${why}`).toMatch(/denied by policy\. jade may not run this command \(it matches git push \*\)/);
+      // shell denies share one rule (and one message) per role
+      const denied = (cmd: string) => new RegExp(`denied by policy\\. jade may not run this command \\(it matches (?:one of )?(?:[^()"]*, )?${cmd}(?:, [^()"]*)?\\)`);
+      expect(answerTo(r, "jade", 1), why).toMatch(denied("git commit \\*"));
+      expect(answerTo(r, "jade", 2), why).toMatch(denied("git push \\*"));
+      expect(answerTo(r, "jade", 3), `the compound command was not refused\n${why}`).toMatch(denied("git push \\*"));
       expect(res, why).toMatch(/requires user confirmation, which is not supported in non-interactive mode/); // curl: jade's default is ask
       expect(res, why).toMatch(/A {2}src\/staged\.ts/); // git status is on jade's allow list
     } finally {
