@@ -18,6 +18,17 @@
 
 /** The 0.61 loader's own ReDoS test, verbatim. */
 export function isSafe(pattern: string): boolean {
+  let safe = safeMemo.get(pattern);
+  if (safe === undefined) safeMemo.set(pattern, (safe = testSafe(pattern)));
+  return safe;
+}
+
+// Every role asks again about the pipeline-wide patterns (never-write, shell_deny): answered once each.
+const safeMemo = new Map<string, boolean>();
+const pathMemo = new Map<string, string | null>();
+const commandMemo = { allow: new Map<string, string>(), deny: new Map<string, string>() };
+
+function testSafe(pattern: string): boolean {
   try {
     new RegExp(pattern);
   } catch {
@@ -42,6 +53,12 @@ const UNSUPPORTED = /[{}[\]()!+@]/;
  * `**` spans segments.
  */
 export function globToPathRegex(glob: string): string | null {
+  let re = pathMemo.get(glob);
+  if (re === undefined) pathMemo.set(glob, (re = pathRegex(glob)));
+  return re;
+}
+
+function pathRegex(glob: string): string | null {
   if (UNSUPPORTED.test(glob) || glob.startsWith("/") || glob.split("/").includes("..")) return null;
   // consecutive "**" segments mean what one does (picomatch)
   const segs = glob.split("/").filter((seg, i, all) => !(seg === "**" && all[i - 1] === "**"));
@@ -83,6 +100,12 @@ export function commandPattern(pattern: string, mode: "allow" | "deny"): string 
 
 /** The command part of `commandPattern`. */
 export function commandRegex(pattern: string, mode: "allow" | "deny"): string {
+  let re = commandMemo[mode].get(pattern);
+  if (re === undefined) commandMemo[mode].set(pattern, (re = commandRegexOf(pattern, mode)));
+  return re;
+}
+
+function commandRegexOf(pattern: string, mode: "allow" | "deny"): string {
   const optionalTail = pattern.endsWith(" *");
   const body = optionalTail ? pattern.slice(0, -2) : pattern;
   const parts = body.split("*");
