@@ -5,7 +5,16 @@ import picomatch from "picomatch";
 type Options = picomatch.PicomatchOptions;
 const cache = new Map<string, (input: string) => boolean>();
 
-export function globMatcher(pattern: string, options: Options = { dot: true }): (input: string) => boolean {
+const DOT: Options = { dot: true };
+const dotCache = new Map<string, (input: string) => boolean>();
+
+export function globMatcher(pattern: string, options: Options = DOT): (input: string) => boolean {
+  // the default options need no key built per call (the checks ask once per path and glob)
+  if (options === DOT) {
+    let m = dotCache.get(pattern);
+    if (!m) dotCache.set(pattern, (m = picomatch(pattern, DOT)));
+    return m;
+  }
   const key = `${JSON.stringify(options)}\u0000${pattern}`;
   let matcher = cache.get(key);
   if (!matcher) {
