@@ -84,14 +84,23 @@ function memo2<T>(cache: Map<string, Map<string, T>>, a: string, b: string, comp
   return value;
 }
 
+/** Two different literals at the same place from the start, or from the end, before any `*`: no common text. */
+function literalClash(a: T[], b: T[]): boolean {
+  const differ = (x: T, y: T) => x.k === "lit" && y.k === "lit" && x.c !== y.c;
+  for (let i = 0; i < a.length && i < b.length && a[i]!.k !== "any" && b[i]!.k !== "any"; i++) if (differ(a[i]!, b[i]!)) return true;
+  for (let i = a.length - 1, j = b.length - 1; i >= 0 && j >= 0 && a[i]!.k !== "any" && b[j]!.k !== "any"; i--, j--) if (differ(a[i]!, b[j]!)) return true;
+  return false;
+}
+
 function intersectToks(a: T[], b: T[]): boolean {
-  const seen = new Set<string>();
+  if (literalClash(a, b)) return false;
+  const width = b.length + 1;
+  const seen = new Uint8Array((a.length + 1) * width);
   const stack: [number, number][] = [[0, 0]];
   while (stack.length) {
     const [i, j] = stack.pop()!;
-    const key = `${i},${j}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (seen[i * width + j]) continue;
+    seen[i * width + j] = 1;
     if (i === a.length && j === b.length) return true;
     const x = a[i], y = b[j];
     if (x?.k === "any") stack.push([i + 1, j]);
