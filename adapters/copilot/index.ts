@@ -96,7 +96,7 @@ function orchestratorFile(pipeline: PipelineIR, vocab: HostVocabulary): HostFile
 }
 
 function agentsMd(pipeline: PipelineIR): HostFile {
-  const entry = `**GitHub Copilot:** start a run with \`${launcherOf(pipeline.name)} "${pipeline.argumentHint}"\` (the CLI with the pipeline's permission flags), or \`/${pipeline.name}\` in a Copilot session; roles are agents in \`.github/agents/\`, each bound by the guard hook in its front matter, and \`${BIN_DIR}/<role>.sh\` runs one role alone. Copilot runs those hooks only in a folder listed in trustedFolders of ~/.copilot/config.json; the launchers refuse to start elsewhere.`;
+  const entry = `**GitHub Copilot:** start a run with \`${launcherOf(pipeline.name)} "${pipeline.argumentHint}"\` (the CLI with the pipeline's permission flags), or \`/${pipeline.name}\` in a Copilot session; roles are agents in \`.github/agents/\`, each bound by the guard hook in its front matter, and \`${BIN_DIR}/<role>.sh\` runs one role alone. Copilot runs those hooks only in a folder listed in trustedFolders of its config.json ($COPILOT_HOME, by default ~/.copilot); the launchers refuse to start elsewhere.`;
   return { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } };
 }
 

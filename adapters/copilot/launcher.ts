@@ -12,7 +12,8 @@ export interface Launcher {
 
 /**
  * Copilot CLI 1.0.102 runs agent-scoped hooks (the guard) only in a folder listed in trustedFolders of
- * ~/.copilot/config.json; elsewhere, and with --trust-folder, it runs the agents without them
+ * $COPILOT_HOME/config.json (by default ~/.copilot/config.json; with COPILOT_HOME set, trust recorded in
+ * ~/.copilot does not count: both measured); elsewhere, and with --trust-folder, it runs the agents without them
  * (measured). The launcher refuses to start then: this folder must be listed exactly (with or without
  * a trailing slash, logical or physical path). Copilot also honours some parent entries (one with a
  * trailing slash did, one without did not): those are not modelled, so such a folder is refused too
@@ -23,7 +24,7 @@ export interface Launcher {
 const TRUST_CHECK = String.raw`
 const fs = require("node:fs"), path = require("node:path");
 const dirs = process.argv.slice(1).flatMap((d) => [d, d + "/"]);
-const file = path.join(process.env.HOME || "/nonexistent", ".copilot", "config.json");
+const file = path.join(process.env.COPILOT_HOME || path.join(process.env.HOME || "/nonexistent", ".copilot"), "config.json");
 function uncomment(t) {
   let o = "", i = 0;
   while (i < t.length) {

@@ -284,6 +284,59 @@ describe.runIf(REGISTERED_HOSTS.includes("copilot")).concurrent("copilot: the em
     }
   });
 
+  it("copilot: with COPILOT_HOME set, the folder trusted there starts the launcher and Copilot runs the guard", async () => {
+    const script = () => [{ name: "jade", steps: [sh("git commit -q -m via-copilot-home")] }];
+    // ~/.copilot/config.json does not trust the project (trusted: false); $COPILOT_HOME/config.json does
+    const setup = (p: string, env: { env: Record<string, string>; home: string }) => {
+      gitScene(p);
+      const home = path.join(env.home, "copilot-home");
+      fs.mkdirSync(home, { recursive: true });
+      fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ trustedFolders: [p], banner: "never" }, null, 2));
+      env.env.COPILOT_HOME = home;
+    };
+    const r = await run({ trusted: false, launcher: ".github/copilot/bin/jade.sh", files: folders, setup, script });
+    try {
+      const why = explain(r);
+      expect(r.result.stderr, why).not.toMatch(/harness: Copilot CLI runs the agents' guard hooks only in a folder it trusts persistently/);
+      ranToEnd(r, "jade", 1, why);
+      expect(results(r), why).toMatch(/harness guard: jade may not run "git commit -q -m via-copilot-home"/);
+      expect(gitState(r.env.project).commits, why).toBe(1);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("copilot: with COPILOT_HOME set, trust recorded only in ~/.copilot does not count: Copilot skips the guard and the launcher refuses", async () => {
+    const script = () => [{ name: "jade", steps: [sh("git commit -q -m home-trust-only")] }];
+    // ~/.copilot/config.json trusts the project (the default); $COPILOT_HOME/config.json does not
+    const setup = (p: string, env: { env: Record<string, string>; home: string }) => {
+      gitScene(p);
+      const home = path.join(env.home, "copilot-home");
+      fs.mkdirSync(home, { recursive: true });
+      fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ banner: "never" }, null, 2));
+      env.env.COPILOT_HOME = home;
+    };
+    const bare = await run({ args: ["--agent", "jade", "--allow-all-tools"], files: folders, setup, script });
+    try {
+      const why = explain(bare);
+      ranToEnd(bare, "jade", 1, why);
+      expect(results(bare), why).not.toMatch(/harness guard/);
+      expect(gitState(bare.env.project).commits, `Copilot now reads trust from ~/.copilot despite COPILOT_HOME: revisit the launchers' trust check\n${why}`).toBe(2);
+    } finally {
+      bare.dispose();
+    }
+    const launched = await run({ launcher: ".github/copilot/bin/jade.sh", files: folders, setup, script });
+    try {
+      const why = explain(launched);
+      expect(launched.result.code, why).toBe(1);
+      expect(launched.result.stderr, why).toMatch(/harness: Copilot CLI runs the agents' guard hooks only in a folder it trusts persistently, and .* is not in trustedFolders of .*copilot-home\/config\.json/);
+      expect(launched.stub.log.filter((l) => l.request), why).toEqual([]);
+      expect(gitState(launched.env.project).commits, why).toBe(1);
+    } finally {
+      launched.dispose();
+    }
+  });
+
   it("copilot: guard reads apply_patch's patch text (GPT models): jade's patch into src/ runs, one that also touches tests/ is refused whole", async () => {
     // with a GPT model Copilot offers apply_patch (a freeform tool) instead of create/edit; its hook input's toolArgs is the patch text
     const patch = (...lines: string[]) => ({ tool: "apply_patch", input: { input: ["*** Begin Patch", ...lines, "*** End Patch", ""].join("\n") } });

@@ -12,7 +12,7 @@ case "${HARNESS_GUARD_OFF:-}" in
   *) command -v node >/dev/null 2>&1 || { echo "harness: node is not on PATH; the agents' guard hooks need it." >&2; exit 1; }
      node -e 'const fs = require("node:fs"), path = require("node:path");
 const dirs = process.argv.slice(1).flatMap((d) => [d, d + "/"]);
-const file = path.join(process.env.HOME || "/nonexistent", ".copilot", "config.json");
+const file = path.join(process.env.COPILOT_HOME || path.join(process.env.HOME || "/nonexistent", ".copilot"), "config.json");
 function uncomment(t) {
   let o = "", i = 0;
   while (i < t.length) {
