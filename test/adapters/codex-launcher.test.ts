@@ -35,6 +35,15 @@ function project(): { dir: string; run: (role: string) => { status: number | nul
   return { dir, run };
 }
 
+function inProject(body: (p: ReturnType<typeof project>) => void): void {
+  const p = project();
+  try {
+    body(p);
+  } finally {
+    fs.rmSync(p.dir, { recursive: true, force: true });
+  }
+}
+
 const tree = (dir: string) =>
   spawnSync("find", [".", "-path", "./.codex", "-prune", "-o", "-path", "./fake-codex", "-prune", "-o", "-print"], { cwd: dir, encoding: "utf8" })
     .stdout.split("\n")
@@ -42,9 +51,8 @@ const tree = (dir: string) =>
     .sort();
 
 describe("Codex launcher: write folders and mount points", () => {
-  it("jade's folders and every mount point in them exist when Codex starts, and are gone afterwards", () => {
-    const p = project();
-    try {
+  it("jade's folders and every mount point in them exist when Codex starts, and are gone afterwards", () =>
+    inProject((p) => {
       const before = tree(p.dir);
       const r = p.run("jade");
       expect(r.status, r.stderr).toBe(3); // codex's own exit code comes back
@@ -53,14 +61,10 @@ describe("Codex launcher: write folders and mount points", () => {
         for (const m of MOUNT_POINTS) expect(r.seen).toContain(`./${folder}/${m}`);
       }
       expect(tree(p.dir)).toEqual(before);
-    } finally {
-      fs.rmSync(p.dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("keeps what was there before: a .git pointer file, the team's own folders and files", () => {
-    const p = project();
-    try {
+  it("keeps what was there before: a .git pointer file, the team's own folders and files", () =>
+    inProject((p) => {
       fs.mkdirSync(path.join(p.dir, "src/.aws"), { recursive: true });
       fs.writeFileSync(path.join(p.dir, "src/index.ts"), "export {};\n");
       fs.mkdirSync(path.join(p.dir, "lib"));
@@ -71,14 +75,10 @@ describe("Codex launcher: write folders and mount points", () => {
       expect(fs.readFileSync(path.join(p.dir, "lib/.git"), "utf8")).toBe("gitdir: ../.git/modules/lib\n");
       expect(r.seen).toContain("./src/.git");
       expect(tree(p.dir)).toEqual(before);
-    } finally {
-      fs.rmSync(p.dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("a mount point the run left content in is kept", () => {
-    const p = project();
-    try {
+  it("a mount point the run left content in is kept", () =>
+    inProject((p) => {
       const fake = path.join(p.dir, "fake-codex");
       fs.writeFileSync(fake, '#!/bin/sh\n: > "$SEEN"\necho kept > app/.aws/note\n', { mode: 0o755 });
       const r = p.run("jade");
@@ -86,8 +86,5 @@ describe("Codex launcher: write folders and mount points", () => {
       expect(fs.readFileSync(path.join(p.dir, "app/.aws/note"), "utf8")).toBe("kept\n");
       expect(fs.existsSync(path.join(p.dir, "app/.git"))).toBe(false);
       expect(fs.existsSync(path.join(p.dir, "lib"))).toBe(false);
-    } finally {
-      fs.rmSync(p.dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });

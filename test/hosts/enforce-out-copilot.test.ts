@@ -284,22 +284,31 @@ describe.runIf(REGISTERED_HOSTS.includes("copilot")).concurrent("copilot: the em
     }
   });
 
-  it("copilot: with COPILOT_HOME set, the folder trusted there starts the launcher and Copilot runs the guard", async () => {
-    const script = () => [{ name: "jade", steps: [sh("git commit -q -m via-copilot-home")] }];
+  /** A git scene run with COPILOT_HOME set to a folder whose config.json trusts the project or not. */
+  const copilotHomeScene = (trusts: boolean) => (p: string, env: { env: Record<string, string>; home: string }) => {
+    gitScene(p);
+    const home = path.join(env.home, "copilot-home");
+    fs.mkdirSync(home, { recursive: true });
+    fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ ...(trusts ? { trustedFolders: [p] } : {}), banner: "never" }, null, 2));
+    env.env.COPILOT_HOME = home;
+  };
+
+  it("copilot: with COPILOT_HOME set, the folder trusted there starts the launcher; jade writes src/ and runs npm test, the guard refuses its commit", async () => {
     // ~/.copilot/config.json does not trust the project (trusted: false); $COPILOT_HOME/config.json does
-    const setup = (p: string, env: { env: Record<string, string>; home: string }) => {
-      gitScene(p);
-      const home = path.join(env.home, "copilot-home");
-      fs.mkdirSync(home, { recursive: true });
-      fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ trustedFolders: [p], banner: "never" }, null, 2));
-      env.env.COPILOT_HOME = home;
-    };
-    const r = await run({ trusted: false, launcher: ".github/copilot/bin/jade.sh", files: folders, setup, script });
+    const r = await run({
+      trusted: false,
+      launcher: ".github/copilot/bin/jade.sh",
+      files: { ...folders, "package.json": JSON.stringify({ name: "scene", scripts: { test: "echo SCENE-TESTS-RAN" } }) },
+      setup: copilotHomeScene(true),
+      script: (p) => [{ name: "jade", steps: [create(p, "src/x.ts"), sh("npm test"), sh("git commit -q -m via-copilot-home")] }],
+    });
     try {
       const why = explain(r);
       expect(r.result.stderr, why).not.toMatch(/harness: Copilot CLI runs the agents' guard hooks only in a folder it trusts persistently/);
-      ranToEnd(r, "jade", 1, why);
-      expect(results(r), why).toMatch(/harness guard: jade may not run "git commit -q -m via-copilot-home"/);
+      ranToEnd(r, "jade", 3, why);
+      expect(r.exists("src/x.ts"), `jade could not write src/\n${why}`).toBe(true);
+      expect(answerTo(r, "jade", 1), why).toMatch(/SCENE-TESTS-RAN/);
+      expect(answerTo(r, "jade", 2), why).toMatch(/harness guard: jade may not run \\?"git commit -q -m via-copilot-home\\?"/); // JSON-escaped
       expect(gitState(r.env.project).commits, why).toBe(1);
     } finally {
       r.dispose();
@@ -309,14 +318,7 @@ describe.runIf(REGISTERED_HOSTS.includes("copilot")).concurrent("copilot: the em
   it("copilot: with COPILOT_HOME set, trust recorded only in ~/.copilot does not count: Copilot skips the guard and the launcher refuses", async () => {
     const script = () => [{ name: "jade", steps: [sh("git commit -q -m home-trust-only")] }];
     // ~/.copilot/config.json trusts the project (the default); $COPILOT_HOME/config.json does not
-    const setup = (p: string, env: { env: Record<string, string>; home: string }) => {
-      gitScene(p);
-      const home = path.join(env.home, "copilot-home");
-      fs.mkdirSync(home, { recursive: true });
-      fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ banner: "never" }, null, 2));
-      env.env.COPILOT_HOME = home;
-    };
-    const bare = await run({ args: ["--agent", "jade", "--allow-all-tools"], files: folders, setup, script });
+    const bare = await run({ args: ["--agent", "jade", "--allow-all-tools"], files: folders, setup: copilotHomeScene(false), script });
     try {
       const why = explain(bare);
       ranToEnd(bare, "jade", 1, why);
@@ -325,7 +327,7 @@ describe.runIf(REGISTERED_HOSTS.includes("copilot")).concurrent("copilot: the em
     } finally {
       bare.dispose();
     }
-    const launched = await run({ launcher: ".github/copilot/bin/jade.sh", files: folders, setup, script });
+    const launched = await run({ launcher: ".github/copilot/bin/jade.sh", files: folders, setup: copilotHomeScene(false), script });
     try {
       const why = explain(launched);
       expect(launched.result.code, why).toBe(1);
