@@ -1,4 +1,5 @@
 // Diagnostics read like a compiler's: `file:line:col: CODE field: problem. fix.`
+import { byCodeUnit } from "./compare.js";
 
 export interface SourcePosition {
   file: string;
@@ -39,9 +40,9 @@ export class UsageError extends Error {
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return [...list].sort(
     (a, b) =>
-      a.position.file.localeCompare(b.position.file) ||
+      byCodeUnit(a.position.file, b.position.file) ||
       a.position.line - b.position.line ||
       a.position.column - b.position.column ||
-      a.code.localeCompare(b.code),
+      byCodeUnit(a.code, b.code),
   );
 }

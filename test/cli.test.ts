@@ -2,7 +2,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLI, harness, scratchProject } from "./helpers/cli.js";
+import { spawnSync } from "node:child_process";
+import { CLI, harness, ROOT, scratchProject } from "./helpers/cli.js";
 import { listFiles, MANIFEST_FILE } from "../src/fileset.js";
 
 beforeAll(() => {
@@ -164,6 +165,21 @@ describe("harness check", () => {
     const r = harness(["check"], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^roles\/pipeline\.yaml:\d+:\d+: error E_YAML /);
+  });
+
+  it("orders its output the same under any locale (a Czech developer and CI agree)", () => {
+    // Czech sorts "ch" after "h", so a locale-aware sort would put coral.md before chalk.md.
+    const probe = spawnSync(process.execPath, ["-e", "process.stdout.write(Intl.Collator().resolvedOptions().locale + ' ' + 'chalk'.localeCompare('coral'))"], { env: { ...process.env, LC_ALL: "cs_CZ.UTF-8" }, encoding: "utf8" });
+    expect(probe.stdout).toBe("cs-CZ 1"); // else this test could not fail
+    const dir = scratchProject();
+    for (const id of ["coral", "chalk"]) writeFileSync(path.join(dir, `roles/${id}.md`), `---\nid: ${id}\nbogus: 1\n---\nx\n`);
+    const c = harness(["check"], dir, { LC_ALL: "C.UTF-8" });
+    const cs = harness(["check"], dir, { LC_ALL: "cs_CZ.UTF-8" });
+    expect(c.code).toBe(2);
+    expect(c.stderr.indexOf("roles/chalk.md")).toBeLessThan(c.stderr.indexOf("roles/coral.md"));
+    expect(cs.stderr).toBe(c.stderr);
+    // and the bundled process compiles to the committed bytes under it
+    expect(harness(["check", "--roles", path.join(ROOT, "roles"), "--out", path.join(ROOT, "out")], dir, { LC_ALL: "cs_CZ.UTF-8" }).code).toBe(0);
   });
 });
 

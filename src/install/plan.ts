@@ -9,6 +9,7 @@ import { formatPath, mergeData, type Data, type OwnedItem } from "./merge.js";
 import { handEdits, strip } from "./parts.js";
 import { isExecutable, readCurrent } from "./safe-path.js";
 import { problemAt, type Problem } from "./locate.js";
+import { byCodeUnit } from "../compare.js";
 
 /** ok: as harness left it; the rest are what `check --installed` reports as drift. */
 export type FileState = "ok" | "missing" | "modified" | "outdated" | "unrecorded" | "orphaned";
@@ -130,7 +131,7 @@ export function planInstall(input: InstallInput): Plan {
   const want = wanted(input.outputs);
   const files: Record<string, LockEntry> = {};
   const changes: FileChange[] = [];
-  for (const [path, w] of [...want].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [path, w] of [...want].sort(([a], [b]) => byCodeUnit(a, b))) {
     const current = readCurrent(root, path);
     const old = lock?.files[path];
     const edits = old ? handEdits(path, current, old) : [];

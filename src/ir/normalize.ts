@@ -8,6 +8,7 @@ import { pathWarnings } from "./paths.js";
 import { hopNeed } from "./hops.js";
 import type { PipelineIR, RoleIR, StageIR } from "./types.js";
 import { validateProject, type ValidProject } from "./validate.js";
+import { byCodeUnit } from "../compare.js";
 
 export interface ReadOptions {
   knownHosts?: readonly string[];
@@ -99,7 +100,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
         source: { file: loaded.source.file, fields: fieldPositions(loaded.source) },
       };
     })
-    .sort((a, b) => firstStage(a.id) - firstStage(b.id) || a.id.localeCompare(b.id));
+    .sort((a, b) => firstStage(a.id) - firstStage(b.id) || byCodeUnit(a.id, b.id));
 
   const at = (id: string) => stageIndex.get(id) ?? -1;
   const order = (ids: readonly string[]) => [...ids].sort((a, b) => at(a) - at(b));
@@ -115,7 +116,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
     argumentHint: p.argument_hint,
     artifacts: Object.entries(p.artifacts)
       .map(([name, a]) => ({ name, description: a.description, paths: [...a.paths], document: a.paths.length === 1 && !/[*?[\]{}]/.test(a.paths[0]!) }))
-      .sort((a, b) => a.name.localeCompare(b.name)),
+      .sort((a, b) => byCodeUnit(a.name, b.name)),
     conditions: { ...p.conditions },
     roles,
     stages,
@@ -135,7 +136,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
       maxHops: p.policies.max_hops ?? delegations,
       scope: p.policies.scope,
     },
-    hosts: Object.fromEntries(Object.entries(p.hosts).sort(([a], [b]) => a.localeCompare(b)).map(([id, h]) => [id, { models: { ...(h?.models ?? {}) } }])),
+    hosts: Object.fromEntries(Object.entries(p.hosts).sort(([a], [b]) => byCodeUnit(a, b)).map(([id, h]) => [id, { models: { ...(h?.models ?? {}) } }])),
     acceptedLosses: p.accepted_losses.map((l, index) => ({ host: l.host, ...(l.role ? { role: l.role } : {}), constraint: l.constraint, ...(l.loss ? { loss: l.loss } : {}), reason: l.reason, index })),
     requiredEnforcement: [...new Set(p.required_enforcement)],
     source: { file: pipelineFile, fields: pipelineFields },

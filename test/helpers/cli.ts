@@ -16,8 +16,8 @@ export interface RunResult {
   stderr: string;
 }
 
-export function harness(args: readonly string[], cwd: string): RunResult {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 30_000 });
+export function harness(args: readonly string[], cwd: string, env: Record<string, string> = {}): RunResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...env }, timeout: 30_000 });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 

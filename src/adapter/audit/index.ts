@@ -12,6 +12,7 @@ import type { FidelityRecord } from "../fidelity.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import { sortKeys } from "../../emit/render.js";
 import { AUDIT_MAIN_SOURCE, AUDIT_RUNTIME_SOURCE } from "./runtime.js";
+import { byCodeUnit } from "../../compare.js";
 
 export interface AuditGlob {
   glob: string;
@@ -78,7 +79,7 @@ export function canWrite(role: RoleIR): boolean {
 
 export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): AuditPolicy {
   const sortedRoles = [...o.roles].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const globs = [...new Set(sortedRoles.flatMap((r) => [...r.write, ...r.neverWrite]))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const globs = [...new Set(sortedRoles.flatMap((r) => [...r.write, ...r.neverWrite]))].sort(byCodeUnit);
   const index = new Map(globs.map((g, i) => [g, i]));
   const roles: Record<string, AuditRole> = {};
   for (const r of sortedRoles) roles[r.id] = { write: r.write.map((g) => index.get(g)!), neverWrite: r.neverWrite.map((g) => index.get(g)!) };
