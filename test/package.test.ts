@@ -45,6 +45,13 @@ describe("the code cache is only an accelerator", () => {
       expect(r.stderr.split("\n")[0], args.join(" ")).toBe("harness: code cache accepted");
     }
   });
+  it("is accepted outside a project too (init, --version: no roles folder to count)", () => {
+    const empty = mkdtempSync(path.join(tmpdir(), "harness-cache-empty-"));
+    for (const args of [["--version"], ["init", "--help"]]) {
+      const r = spawnSync(process.execPath, [path.join(ROOT, "dist/cli/cli.js"), ...args], { cwd: empty, encoding: "utf8", env: { ...process.env, HARNESS_CODE_CACHE_REPORT: "1" }, timeout: 30_000 });
+      expect(r.stderr.split("\n")[0], args.join(" ")).toBe("harness: code cache accepted");
+    }
+  });
   it("exists after the build, and a missing or corrupt cache gives the same output and exit code", () => {
     expect(statSync(path.join(ROOT, "dist/cli/main.cache")).size).toBeGreaterThan(100_000);
     const work = mkdtempSync(path.join(tmpdir(), "harness-cache-test-"));
