@@ -3,7 +3,7 @@ import { isGlobMatch } from "../glob.js";
 import type { Diagnostic, SourcePosition } from "../errors.js";
 import { locate, type YamlSource } from "../load/yaml-source.js";
 import { closest } from "../schema/diagnose.js";
-import { ARTIFACT_REF } from "../schema/role.js";
+import { ARTIFACT_REF } from "../schema/vocabulary.js";
 import type { StageData } from "../schema/pipeline.js";
 import type { ValidProject } from "./validate.js";
 import { describeNeed, hopNeed } from "./hops.js";

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Diagnostic } from "../errors.js";
 import { locate } from "../load/yaml-source.js";
 import type { YamlSource } from "../load/yaml-source.js";
-import { ARTIFACT_REF } from "../schema/role.js";
+import { ARTIFACT_REF } from "../schema/vocabulary.js";
 import type { ValidProject } from "./validate.js";
 
 /** Names that are folders in nearly every project; a file of that name is the rare case. */

@@ -2,8 +2,9 @@
 import type { Diagnostic } from "../errors.js";
 import type { LoadedProject } from "../load/load.js";
 import { diagnoseZod } from "../schema/diagnose.js";
-import { PipelineFile, type PipelineFileData } from "../schema/pipeline.js";
-import { RoleFrontMatter, type RoleFrontMatterData } from "../schema/role.js";
+import { parsePipelineFast, parseRoleFast } from "../schema/fast-parse.js";
+import { pipelineSchema, type PipelineFileData } from "../schema/pipeline.js";
+import { roleSchema, type RoleFrontMatterData } from "../schema/role.js";
 import { keysAt } from "../schema/shape.js";
 import { ID_HINT, ID_PATTERN } from "../schema/vocabulary.js";
 import { locate } from "../load/yaml-source.js";
@@ -23,9 +24,13 @@ export function validateProject(project: LoadedProject): { valid?: ValidProject;
   const diagnostics: Diagnostic[] = [...project.diagnostics];
   let pipeline: PipelineFileData | undefined;
   if (project.pipeline.data !== undefined) {
-    const result = PipelineFile.safeParse(project.pipeline.data ?? {});
-    if (result.success) pipeline = result.data;
-    else diagnostics.push(...diagnoseZod(result.error, project.pipeline, "E_PIPELINE_SCHEMA", (p) => keysAt(PipelineFile, p)));
+    const data = project.pipeline.data ?? {};
+    pipeline = parsePipelineFast(data);
+    if (!pipeline) {
+      const result = pipelineSchema().safeParse(data);
+      if (result.success) pipeline = result.data;
+      else diagnostics.push(...diagnoseZod(result.error, project.pipeline, "E_PIPELINE_SCHEMA", (p) => keysAt(pipelineSchema(), p)));
+    }
   }
   const roles: ValidRole[] = [];
   for (const loaded of project.roles) {
@@ -39,22 +44,27 @@ export function validateProject(project: LoadedProject): { valid?: ValidProject;
       continue;
     }
     if (loaded.source.data === undefined) continue; // YAML errors already reported
-    const result = RoleFrontMatter.safeParse(loaded.source.data ?? {});
-    if (!result.success) {
-      diagnostics.push(...diagnoseZod(result.error, loaded.source, "E_ROLE_SCHEMA", (p) => keysAt(RoleFrontMatter, p)));
-      continue;
+    const raw = loaded.source.data ?? {};
+    let data = parseRoleFast(raw);
+    if (!data) {
+      const result = roleSchema().safeParse(raw);
+      if (!result.success) {
+        diagnostics.push(...diagnoseZod(result.error, loaded.source, "E_ROLE_SCHEMA", (p) => keysAt(roleSchema(), p)));
+        continue;
+      }
+      data = result.data;
     }
-    if (result.data.id !== undefined && result.data.id !== loaded.id) {
+    if (data.id !== undefined && data.id !== loaded.id) {
       diagnostics.push({
         code: "E_ROLE_ID",
         severity: "error",
         position: locate(loaded.source, ["id"]),
         field: "id",
-        message: `id "${result.data.id}" differs from the file name "${loaded.id}.md". Remove the id field or rename the file.`,
+        message: `id "${data.id}" differs from the file name "${loaded.id}.md". Remove the id field or rename the file.`,
       });
       continue;
     }
-    roles.push({ loaded, data: result.data });
+    roles.push({ loaded, data });
   }
   // Whole-program checks still run on what did validate, so one pass reports everything.
   return { valid: pipeline ? { pipeline, roles } : undefined, diagnostics };

@@ -36,6 +36,8 @@ export type ShellAction = (typeof SHELL_ACTIONS)[number];
 
 /** A plain name: role ids, stage ids, artifact names, work kinds, host ids. */
 export const ID_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+/** `artifact:NAME` in a path list stands for every path of that pipeline artifact. */
+export const ARTIFACT_REF = /^artifact:(.*)$/;
 export const ID_HINT = "use lowercase letters, digits and single hyphens, starting with a letter (e.g. \"jade\", \"bug-fix\")";
 
 /** The constraints every adapter must account for, per role (or for the pipeline as a whole). */
