@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { lazyBuiltins } from "../scripts/lazy-builtins.mjs";
 
 const out = process.argv[2] && path.resolve(process.argv[2]);
 if (!out) throw new Error("usage: node bench/profile-bundle.mjs OUTDIR");
@@ -24,6 +25,7 @@ await build({
   outExtension: { ".js": ".cjs" },
   outdir: out,
   logLevel: "warning",
+  plugins: [lazyBuiltins({ child_process: ["spawn", "spawnSync"] })],
 });
 writeFileSync(path.join(out, "package.json"), '{ "type": "commonjs" }\n');
 copyFileSync(path.join(root, "src/loader.cjs"), path.join(out, "cli.js"));

@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { lazyBuiltins } from "./lazy-builtins.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const dist = path.join(root, "dist");
@@ -25,6 +26,7 @@ await build({
   entryPoints: { main: "src/cli.ts" },
   outExtension: { ".js": ".cjs" },
   outdir: "dist/cli",
+  plugins: [lazyBuiltins({ child_process: ["spawn", "spawnSync"] })],
 });
 writeFileSync(path.join(dist, "cli/package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 copyFileSync(path.join(root, "src/loader.cjs"), path.join(dist, "cli/cli.js"));

@@ -33,6 +33,24 @@ describe("package.json", () => {
   });
 });
 
+describe("the bundle loads a builtin only when a command uses it", () => {
+  // scripts/lazy-builtins.mjs: child_process (with net, dgram, stream) cost ~5 ms of every command
+  // when commander loaded it eagerly; a quiet build never spawns, a printing build asks git.
+  const loaded = (args: string[], cwd: string) => {
+    const probe = path.join(mkdtempSync(path.join(tmpdir(), "harness-probe-")), "probe.cjs");
+    writeFileSync(probe, 'process.on("exit", () => require("fs").writeSync(2, "\\nloaded " + process.moduleLoadList.join("|") + "\\n"));\n');
+    const r = spawnSync(process.execPath, ["--require", probe, path.join(ROOT, "dist/cli/cli.js"), ...args], { cwd, encoding: "utf8", timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    return /\nloaded (.*)\n/.exec(r.stderr)![1]!.split("|");
+  };
+  it("does not load child_process for a quiet build or check, and does when a build asks git about out/", () => {
+    const out = mkdtempSync(path.join(tmpdir(), "harness-lazy-out-"));
+    expect(loaded(["build", "-q", "--out", out], ROOT)).not.toContain("NativeModule child_process");
+    expect(loaded(["check", "-q", "--out", out], ROOT)).not.toContain("NativeModule child_process");
+    expect(loaded(["build", "--out", out], ROOT)).toContain("NativeModule child_process");
+  });
+});
+
 describe("the code cache is only an accelerator", () => {
   // dist/cli/main.cache is made by `npm run build` for this Node; another Node, or a damaged file,
   // must mean compiling from source with the same result, never a failure or different output.
