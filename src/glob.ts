@@ -12,7 +12,7 @@ export function globMatcher(pattern: string, options: Options = DOT): (input: st
   // the default options need no key built per call (the checks ask once per path and glob)
   if (options === DOT) {
     let m = dotCache.get(pattern);
-    if (!m) dotCache.set(pattern, (m = picomatch(pattern, DOT)));
+    if (!m) dotCache.set(pattern, (m = POSIX ? posixDotMatcher(pattern) : picomatch(pattern, DOT)));
     return m;
   }
   const key = `${JSON.stringify(options)}\u0000${pattern}`;
@@ -27,6 +27,15 @@ export function globMatcher(pattern: string, options: Options = DOT): (input: st
 export function isGlobMatch(input: string, pattern: string, options?: Options): boolean {
   return globMatcher(pattern, options)(input);
 }
+
+// Off Windows, picomatch(pattern, { dot: true }) is picomatch.test with globRegExp's RegExp: no
+// input is "", an input equal to the pattern matches, any other matches the RegExp. Sharing the
+// RegExp compiles each glob once for the checks, the guards and the permission lowering.
+const POSIX = process.platform !== "win32";
+const posixDotMatcher = (pattern: string) => {
+  const re = globRegExp(pattern);
+  return (input: string) => input !== "" && (input === pattern || re.test(input));
+};
 
 const regexps = new Map<string, RegExp>();
 
