@@ -11,7 +11,7 @@
 // - a write folder that does not exist when the session starts cannot be created;
 // - a read-only path inside a write folder stays read-only even when it does not exist yet.
 //
-// Translation rules (harness globs are picomatch with dotfiles matchable):
+// Translation rules (harness globs are picomatch with dotfiles matchable, isGlobMatch's default):
 // - write list: `a/**` → folder `a`, `**` → `.`. A single file `d/f` is granted through its folder
 //   `d` (the only way a launcher can write it), with every other artifact path in `d` kept
 //   read-only so no other role's document becomes writable (L_FILE_VIA_FOLDER: new files in `d`
@@ -56,7 +56,6 @@ export const GLOB_SCAN_MAX_DEPTH = 8;
 export const NOT_A_FILE = "single paths: Codex grants writes to folders only; on Linux a file write root fails the sandbox";
 const NO_FORM = "globs with no exact Codex form: only folder/** is";
 const CODEX_GLOB_CHARS = /[*?[\]]/;
-const PM = { dot: true } as const;
 
 const segments = (p: string) => (p === "." ? [] : p.split("/"));
 
@@ -102,7 +101,7 @@ export function mayMatchUnder(glob: string, root: string): boolean {
     if (j === path.length) r = true;
     else if (i === pat.length) r = false;
     else if (pat[i] === "**") r = go(i + 1, j) || go(i, j + 1);
-    else r = isGlobMatch(path[j]!, pat[i]!, PM) && go(i + 1, j + 1);
+    else r = isGlobMatch(path[j]!, pat[i]!) && go(i + 1, j + 1);
     memo.set(key, r);
     return r;
   };
@@ -118,7 +117,7 @@ export function scopedDenies(glob: string, root: string): string[] | null {
   const n = glob.split("/");
   const w = segments(root);
   if (w.length === 0) return [glob];
-  const seg = (name: string, pat: string) => isGlobMatch(name, pat, PM);
+  const seg = (name: string, pat: string) => isGlobMatch(name, pat);
   if (!n.includes("**")) {
     if (n.length <= w.length || !w.every((x, i) => seg(x, n[i]!))) return [];
     return [[...w, ...n.slice(w.length)].join("/")];
