@@ -1,5 +1,6 @@
 // The benchmark (not a test): whole processes, interleaved round by round so background load hits
-// every row alike; median and min–max wall time, median CPU (user+sys) and peak RSS from GNU time.
+// every row alike; median and min–max wall time and median CPU (user+sys) in milliseconds from bash's
+// `time` (GNU time counts in steps of 10 ms, too coarse for a 60 ms floor), peak RSS from GNU time.
 //
 //   node bench/bench.mjs [--runs 15] [--scale-runs 5] [--sizes 8,100,1000] [--peers DIR] [--only a,b]
 //
@@ -7,7 +8,7 @@
 // CLI has it; rulesync and ruler with --peers), "guard" (the emitted Claude Code hook per call at 8
 // and the largest size), "scale" (cold builds of generated pipelines). --peers DIR is a folder made
 // by bench/peers.sh (pinned rulesync and ruler, Node 22, their 8-role projects).
-// Needs `npm run build` first and /usr/bin/time (GNU time).
+// Needs `npm run build` first, bash and /usr/bin/time (GNU time).
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -36,11 +37,16 @@ process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
 /** One whole-process run: wall s, cpu s (user+sys), peak RSS MiB, exit code. */
 function measure({ args, cwd = root, input, env, before }) {
   before?.();
-  const r = spawnSync("/usr/bin/time", ["-f", "@@ %e %U %S %M", ...args], { cwd, input, env: env ?? process.env, encoding: "utf8", maxBuffer: 1 << 26 });
-  const line = r.stderr.split("\n").reverse().find((l) => l.startsWith("@@ "));
-  if (!line) throw new Error(`no timing for ${args.join(" ")}: ${r.stderr.slice(-500)}`);
-  const [wall, user, sys, kb] = line.slice(3).split(" ").map(Number);
-  return { wall, cpu: user + sys, rss: kb / 1024, code: r.status, stdout: r.stdout };
+  // bash times only the command (its own start is outside); GNU time's peak RSS is the largest of
+  // bash and the command, and bash is far smaller than any row.
+  const timed = ["bash", "-c", 'TIMEFORMAT="@@@ %3R %3U %3S"; time "$@"', "bench", ...args];
+  const r = spawnSync("/usr/bin/time", ["-f", "@@ %M", ...timed], { cwd, input, env: env ?? process.env, encoding: "utf8", maxBuffer: 1 << 26 });
+  const lines = r.stderr.split("\n").reverse();
+  const times = lines.find((l) => l.startsWith("@@@ "));
+  const peak = lines.find((l) => l.startsWith("@@ "));
+  if (!times || !peak) throw new Error(`no timing for ${args.join(" ")}: ${r.stderr.slice(-500)}`);
+  const [wall, user, sys] = times.slice(4).split(" ").map(Number);
+  return { wall, cpu: user + sys, rss: Number(peak.slice(3)) / 1024, code: r.status, stdout: r.stdout };
 }
 
 const median = (xs) => {
