@@ -4,6 +4,7 @@
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { roleById } from "../../src/ir/lookup.js";
 import { renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
 import { CLAUDE_TOOLS, SPAWN_TOOL } from "./tools.js";
 import { GUARD_GAPS, GUARD_OFF_ENV, GUARD_PATH, ORCHESTRATOR, guardHooks, renderGuard } from "./guard.js";
@@ -88,7 +89,7 @@ function instructions(pipeline: PipelineIR): HostFile {
     command: pipeline.name,
     argumentHint: pipeline.argumentHint,
     stages: pipeline.stages.map((s) => {
-      const role = pipeline.roles.find((r) => r.id === s.role)!;
+      const role = roleById(pipeline, s.role)!;
       return { id: s.id, role: role.id, title: role.title, how: role.isolation === "subagent" ? `subagent \`${role.id}\`` : `main session (\`/${role.id}\`)` };
     }),
     rulesHeading: pipeline.policies.scope === "pipeline" ? `Rules for every ${pipeline.title} run (/${pipeline.name} and its roles):` : "Rules for every session in this project:",

@@ -17,6 +17,7 @@
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { roleById } from "../../src/ir/lookup.js";
 import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript } from "../../src/adapter/audit/index.js";
 import { launcherPath } from "./launcher.js";
 
@@ -77,7 +78,7 @@ export function withCodexAudit(pipeline: PipelineIR, lowered: Lowered): Lowered 
     const key = `${rec.role}/${rec.constraint}`;
     if (added.has(key)) continue;
     added.add(key);
-    fidelity.push(...auditRecords([roles.find((r) => r.id === rec.role)!], how).filter((a) => a.constraint === rec.constraint));
+    fidelity.push(...auditRecords([roleById(pipeline, rec.role!)!], how).filter((a) => a.constraint === rec.constraint));
   }
   const main = pipeline.roles.filter((r) => r.isolation === "main" && canWrite(r)).map((r) => r.id);
   const gaps = [

@@ -2,6 +2,7 @@
 // Every host gets the same sentences except where the vocabulary differs, which keeps shared
 // files (AGENTS.md) identical across hosts and makes `harness diff` of prompts meaningful.
 import type { PipelineIR, RoleIR, StageIR } from "../ir/types.js";
+import { artifactByName, parallelSiblings, roleById } from "../ir/lookup.js";
 import { agentsMd, orchestrator, roleLimits } from "./templates.gen.js";
 
 export interface HostVocabulary {
@@ -23,14 +24,14 @@ export const list = (items: readonly string[]) => items.map(code).join(", ");
 export function artifactPaths(pipeline: PipelineIR, names: readonly string[]): string {
   return names
     .map((n) => {
-      const a = pipeline.artifacts.find((x) => x.name === n);
+      const a = artifactByName(pipeline, n);
       return a ? `${n} (${list(a.paths)})` : n;
     })
     .join("; ");
 }
 
 function stageHow(pipeline: PipelineIR, stage: StageIR, vocab: HostVocabulary): string {
-  const role = pipeline.roles.find((r) => r.id === stage.role)!;
+  const role = roleById(pipeline, stage.role)!;
   return role.isolation === "subagent" ? vocab.delegate(role) : vocab.runInMain(role);
 }
 
@@ -54,8 +55,8 @@ export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary):
     "Read the git state (status, current branch) so you can report what changed.",
   ];
   const stages = pipeline.stages.map((stage) => {
-    const role = pipeline.roles.find((r) => r.id === stage.role)!;
-    const siblings = pipeline.stages.filter((s) => s.group === stage.group && s.id !== stage.id);
+    const role = roleById(pipeline, stage.role)!;
+    const siblings = parallelSiblings(pipeline, stage);
     return {
       number: stage.index + 1,
       id: stage.id,
@@ -128,7 +129,7 @@ export function renderAgentsMd(pipeline: PipelineIR, entry: string): string {
     description: pipeline.description,
     entry,
     stages: pipeline.stages.map((s) => {
-      const role = pipeline.roles.find((r) => r.id === s.role)!;
+      const role = roleById(pipeline, s.role)!;
       return { id: s.id, role: role.id, title: role.title, description: role.description.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|") };
     }),
     rules: [

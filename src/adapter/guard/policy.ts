@@ -7,6 +7,7 @@
 // its own (write scope, extra never-write, shell rules, default, spawn flag).
 import { globRegExp } from "../../glob.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
+import { roleById } from "../../ir/lookup.js";
 
 /** Setting this variable to 1/true/yes/on in the environment the host starts with turns the guard off. */
 export const GUARD_OFF_ENV = "HARNESS_GUARD_OFF";
@@ -119,7 +120,7 @@ export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOption
   const kinds: GuardRole[] = [];
   const kindIndex = new Map<string, number>();
   const orchAllow = new Set<string>([...p.orchestratorShell, ...pipeline.commands.map((c) => c.run)]);
-  for (const role of sorted(pipeline.roles.map((r) => r.id)).map((id) => pipeline.roles.find((r) => r.id === id) as RoleIR)) {
+  for (const role of sorted(pipeline.roles.map((r) => r.id)).map((id) => roleById(pipeline, id) as RoleIR)) {
     const r: GuardRole = {
       w: role.write.map((g) => glob(g)),
       n: role.neverWrite.filter((g) => !pipelineNever.has(g)).map((g) => glob(g, label(g))),
