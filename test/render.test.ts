@@ -99,3 +99,31 @@ describe("block YAML writer", () => {
     expect(seen).toBeGreaterThan(10);
   });
 });
+
+describe("newline handling", () => {
+  // renderMarkdown and text files trim and convert newlines without regexes over the whole file;
+  // the result must be what the regexes gave.
+  const reference = (body: string) => {
+    const text = body.replace(/\r\n?/g, "\n").replace(/\n+$/, "");
+    return text.endsWith("\n") ? text : `${text}\n`;
+  };
+  const lines = fc.string({ unit: fc.constantFrom("a", " ", "\n", "\r", "\r\n", "\n\n", "é", "\u2028") });
+  it("markdown bodies: CRLF and CR become LF, trailing newlines become exactly one", () => {
+    fc.assert(
+      fc.property(lines, (body) => {
+        expect(renderMarkdown(undefined, body)).toBe(reference(body));
+        expect(renderMarkdown({ a: 1 }, body)).toBe(`---\na: 1\n---\n\n${reference(body)}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it("text files: CRLF and CR become LF, one trailing newline added when missing", () => {
+    fc.assert(
+      fc.property(lines, (text) => {
+        const converted = text.replace(/\r\n?/g, "\n");
+        expect(renderFile({ kind: "text", path: "x.sh", text }).content).toBe(converted.endsWith("\n") ? converted : `${converted}\n`);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -46,9 +46,18 @@ export function renderToml(data: Record<string, unknown>): string {
 }
 
 export function renderMarkdown(frontmatter: Record<string, unknown> | undefined, body: string): string {
-  const text = ensureTrailingNewline(body.replace(/\r\n?/g, "\n").replace(/\n+$/, ""));
+  const text = ensureTrailingNewline(trimTrailingNewlines(unixNewlines(body)));
   if (!frontmatter || Object.keys(frontmatter).length === 0) return text;
   return `---\n${renderYaml(frontmatter)}---\n\n${text}`;
+}
+
+const unixNewlines = (text: string) => (text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text);
+
+/** `text` without its trailing newlines: what .replace(/\n+$/, "") does, without a regex that tries every run of newlines in the text. */
+function trimTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return end === text.length ? text : text.slice(0, end);
 }
 
 function ensureTrailingNewline(text: string): string {
@@ -67,7 +76,7 @@ export function renderFile(file: HostFile): RenderedFile {
       case "toml":
         return renderToml(file.data);
       case "text":
-        return ensureTrailingNewline(file.text.replace(/\r\n?/g, "\n"));
+        return ensureTrailingNewline(unixNewlines(file.text));
     }
   })();
   const executable = file.kind === "text" && file.executable === true;
