@@ -1,9 +1,9 @@
 // Printing losses and warnings: compiler-style lines, grouped by host, and the YAML that accepts a host limit.
-import { stringify } from "yaml";
 import { lossInfo } from "../adapter/fidelity.js";
 import { formatDiagnostic, type Diagnostic } from "../errors.js";
 import type { Loss } from "../losses.js";
 import { color, err } from "../ui.js";
+import { yaml } from "../load/yaml-lazy.js";
 
 export function printWarnings(warnings: readonly Diagnostic[]): void {
   for (const w of warnings) err(color.yellow(formatDiagnostic(w)));
@@ -55,6 +55,6 @@ export function acceptancesFor(losses: readonly Loss[]): Record<string, string>[
 /** The YAML to paste: the whole key when the file has none yet, else the list items to add under it. */
 export function acceptanceYaml(losses: readonly Loss[], hasKey: boolean): string {
   const entries = acceptancesFor(losses);
-  const text = stringify(hasKey ? entries : { accepted_losses: entries }, { lineWidth: 0 });
+  const text = yaml().stringify(hasKey ? entries : { accepted_losses: entries }, { lineWidth: 0 });
   return text.trimEnd();
 }
