@@ -5,7 +5,7 @@ import fc from "fast-check";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { translateGlob, type Translation } from "../../src/adapter/opencode-permission/globs.js";
-import { expandHome, intersects, wildcardMatch } from "../../src/adapter/opencode-permission/wildcard.js";
+import { expandHome, intersects, wildcardMatch, witness } from "../../src/adapter/opencode-permission/wildcard.js";
 
 const pm = (glob: string, path: string) => picomatch.isMatch(path, glob, { dot: true });
 const oc = (pattern: string, path: string) => wildcardMatch(expandHome(pattern, "/HOME"), path);
@@ -131,5 +131,53 @@ describe("wildcard intersection", () => {
     }), { numRuns: 2000 });
     expect(intersects("src/*", ".env.*/*.local")).toBe(false);
     expect(intersects("*.test.*/*", "src/*")).toBe(true);
+  });
+});
+
+describe("witness", () => {
+  // The breadth-first search as first written (string keys, Array.shift): the shortest text both
+  // patterns match with every star non-empty, "\u0001"/"\u0002" not matching "/". The numbered
+  // search must find the same text, since MAPPING.md quotes it.
+  type T = { k: "lit" | "one" | "any"; c?: string; seg?: boolean };
+  const tokens = (p: string): T[] => [...p].map((c): T => (c === "*" ? { k: "any" } : c === "?" ? { k: "one" } : c === "\u0001" ? { k: "any", seg: true } : c === "\u0002" ? { k: "one", seg: true } : { k: "lit", c }));
+  function reference(a: string, b: string): string | null {
+    const ta = tokens(a), tb = tokens(b);
+    const key = (i: number, j: number, x: boolean, y: boolean) => `${i},${j},${+x},${+y}`;
+    const prev = new Map<string, [string, string]>([[key(0, 0, false, false), ["", ""]]]);
+    const queue: [number, number, boolean, boolean][] = [[0, 0, false, false]];
+    while (queue.length) {
+      const [i, j, x, y] = queue.shift()!;
+      const here = key(i, j, x, y);
+      if (i === ta.length && j === tb.length) {
+        let out = "";
+        for (let k = here; k !== key(0, 0, false, false); k = prev.get(k)![0]) out = prev.get(k)![1] + out;
+        return out;
+      }
+      const go = (n: [number, number, boolean, boolean], ch: string) => {
+        const k = key(...n);
+        if (!prev.has(k)) {
+          prev.set(k, [here, ch]);
+          queue.push(n);
+        }
+      };
+      const p = ta[i], q = tb[j];
+      if (p?.k === "any" && x) go([i + 1, j, false, y], "");
+      if (q?.k === "any" && y) go([i, j + 1, x, false], "");
+      if (p && q && (p.k !== "lit" || q.k !== "lit" || p.c === q.c)) {
+        const ch = p.k === "lit" ? p.c! : q.k === "lit" ? q.c! : "x";
+        if (ch === "/" && (p.seg || q.seg)) continue;
+        go([p.k === "any" ? i : i + 1, q.k === "any" ? j : j + 1, p.k === "any", q.k === "any"], ch);
+      }
+    }
+    return null;
+  }
+  it("finds the text the first search found, on random patterns", () => {
+    const pat = fc.array(fc.constantFrom("a", "b", "x", "/", ".", "*", "?", "\u0001", "\u0002", " ", "é"), { maxLength: 9 }).map((x) => x.join(""));
+    fc.assert(fc.property(pat, pat, (a, b) => {
+      expect(witness(a, b)).toBe(reference(a, b));
+    }), { numRuns: 4000 });
+  });
+  it("finds the bundled examples", () => {
+    for (const [a, b] of [["src/\u0001/x", "src/*"], ["**/*.tf", "infra/*"], ["a*b", "*"], ["a/b", "a/c"], ["", ""], ["*", ""]] as const) expect(witness(a, b), `${a} ~ ${b}`).toBe(reference(a, b));
   });
 });

@@ -121,32 +121,39 @@ export function witness(a: string, b: string): string | null {
 
 function findWitness(a: string, b: string): string | null {
   const ta = toks(a)[0]!, tb = toks(b)[0]!;
-  // state: position in a, position in b, whether the current `*` of each has taken a character
-  const key = (i: number, j: number, x: boolean, y: boolean) => `${i},${j},${+x},${+y}`;
-  const prev = new Map<string, [string, string]>([[key(0, 0, false, false), ["", ""]]]);
-  const queue: [number, number, boolean, boolean][] = [[0, 0, false, false]];
-  while (queue.length) {
-    const [i, j, x, y] = queue.shift()!;
-    const here = key(i, j, x, y);
+  // Breadth-first over states (position in a, position in b, whether the current `*` of each has
+  // taken a character), numbered ((i * width + j) * 2 + x) * 2 + y; each state is queued once.
+  const width = tb.length + 1;
+  const id = (i: number, j: number, x: number, y: number) => ((i * width + j) * 2 + x) * 2 + y;
+  const size = (ta.length + 1) * width * 4;
+  const parent = new Int32Array(size).fill(-1);
+  const char: string[] = [];
+  const queue = new Int32Array(size);
+  let head = 0, tail = 0;
+  queue[tail++] = 0;
+  parent[0] = 0;
+  while (head < tail) {
+    const here = queue[head++]!;
+    const y = here & 1, x = (here >> 1) & 1, j = Math.floor(here / 4) % width, i = Math.floor(here / 4 / width);
     if (i === ta.length && j === tb.length) {
       let out = "";
-      for (let k = here; k !== key(0, 0, false, false); k = prev.get(k)![0]) out = prev.get(k)![1] + out;
+      for (let k = here; k !== 0; k = parent[k]!) out = char[k]! + out;
       return out;
     }
-    const go = (n: [number, number, boolean, boolean], ch: string) => {
-      const k = key(...n);
-      if (!prev.has(k)) {
-        prev.set(k, [here, ch]);
-        queue.push(n);
+    const go = (n: number, ch: string) => {
+      if (parent[n] === -1) {
+        parent[n] = here;
+        char[n] = ch;
+        queue[tail++] = n;
       }
     };
     const p = ta[i], q = tb[j];
-    if (p?.k === "any" && x) go([i + 1, j, false, y], "");
-    if (q?.k === "any" && y) go([i, j + 1, x, false], "");
+    if (p?.k === "any" && x) go(id(i + 1, j, 0, y), "");
+    if (q?.k === "any" && y) go(id(i, j + 1, x, 0), "");
     if (p && q && (p.k !== "lit" || q.k !== "lit" || p.c === q.c)) {
       const ch = p.k === "lit" ? p.c! : q.k === "lit" ? q.c! : "x";
       if (ch === "/" && (p.seg || q.seg)) continue;
-      go([p.k === "any" ? i : i + 1, q.k === "any" ? j : j + 1, p.k === "any", q.k === "any"], ch);
+      go(id(p.k === "any" ? i : i + 1, q.k === "any" ? j : j + 1, p.k === "any" ? 1 : 0, q.k === "any" ? 1 : 0), ch);
     }
   }
   return null;
