@@ -177,7 +177,7 @@ describe("witness", () => {
       expect(witness(a, b)).toBe(reference(a, b));
     }), { numRuns: 4000 });
   });
-  it("finds the bundled examples", () => {
+  it("agrees on hand-picked pairs, empty patterns included", () => {
     for (const [a, b] of [["src/\u0001/x", "src/*"], ["**/*.tf", "infra/*"], ["a*b", "*"], ["a/b", "a/c"], ["", ""], ["*", ""]] as const) expect(witness(a, b), `${a} ~ ${b}`).toBe(reference(a, b));
   });
 });
