@@ -4,6 +4,7 @@ import type { FidelityRecord } from "./adapter/fidelity.js";
 import type { PipelineIR } from "./ir/types.js";
 import { renderFile, type RenderedFile } from "./emit/render.js";
 import { renderMapping } from "./emit/mapping.js";
+import { byCodeUnit } from "./compare.js";
 
 export interface HostOutput {
   adapter: Adapter;
@@ -24,6 +25,6 @@ export function compileHost(pipeline: PipelineIR, adapter: Adapter): HostOutput 
     if (f.path.startsWith("/") || f.path.split("/").includes("..")) throw new Error(`adapter ${adapter.id} produced a path outside its tree: ${f.path}`);
     seen.add(f.path);
   }
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  files.sort((a, b) => byCodeUnit(a.path, b.path));
   return { adapter, files, fidelity: lowered.fidelity, prompts: lowered.prompts };
 }

@@ -4,6 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync
 import path from "node:path";
 import type { RenderedFile } from "./emit/render.js";
 import { renderJson } from "./emit/render.js";
+import { byCodeUnit } from "./compare.js";
 
 export const MANIFEST_FILE = ".harness-manifest.json";
 
@@ -181,7 +182,7 @@ export function findDrift(host: string, dir: string, files: readonly RenderedFil
     present.delete(f.path);
   }
   for (const p of present) drift.push({ host, path: p, kind: "stray", actual: safeRead(path.join(dir, p)) });
-  return drift.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return drift.sort((a, b) => byCodeUnit(a.path, b.path));
 }
 
 function safeRead(file: string): string {

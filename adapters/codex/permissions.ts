@@ -25,6 +25,7 @@
 import picomatch from "picomatch";
 import { isGlobMatch } from "../../src/glob.js";
 import type { RoleIR } from "../../src/ir/types.js";
+import { byCodeUnit } from "../../src/compare.js";
 
 /** A path Codex can grant: an exact path, or a directory with everything under it. */
 export interface CodexPath {
@@ -174,7 +175,7 @@ export function roleProfile(role: RoleIR, artifacts: readonly { name: string; pa
   for (const w of writes) if (!byPath.has(w.path)) byPath.set(w.path, w);
   writes = [...byPath.values()]
     .filter((w) => ![...byPath.values()].some((o) => o !== w && isUnder(w.path, o.path)))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    .sort((a, b) => byCodeUnit(a.path, b.path));
 
   const reads = readGlobs(role, artifacts);
   const readOnly: CodexPath[] = [];

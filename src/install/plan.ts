@@ -40,7 +40,7 @@ export interface HostFiles {
   files: readonly RenderedFile[];
 }
 
-const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+const byPath = (a: { path: string }, b: { path: string }) => byCodeUnit(a.path, b.path);
 const changed = (c: FileChange) => c.before !== c.after || c.fixMode === true;
 
 interface Wanted {

@@ -78,7 +78,7 @@ export function canWrite(role: RoleIR): boolean {
 }
 
 export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): AuditPolicy {
-  const sortedRoles = [...o.roles].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const sortedRoles = [...o.roles].sort((a, b) => byCodeUnit(a.id, b.id));
   const globs = [...new Set(sortedRoles.flatMap((r) => [...r.write, ...r.neverWrite]))].sort(byCodeUnit);
   const index = new Map(globs.map((g, i) => [g, i]));
   const roles: Record<string, AuditRole> = {};

@@ -8,6 +8,7 @@
 import { globRegExp } from "../../glob.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import { roleById } from "../../ir/lookup.js";
+import { byCodeUnit } from "../../compare.js";
 
 /** Setting this variable to 1/true/yes/on in the environment the host starts with turns the guard off. */
 export const GUARD_OFF_ENV = "HARNESS_GUARD_OFF";
@@ -70,9 +71,7 @@ export function anyDepth(glob: string): string[] {
   return glob.startsWith("**/") ? [glob] : [glob, `**/${glob}`];
 }
 
-function sorted<T>(xs: Iterable<T>): T[] {
-  return [...xs].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
-}
+const sorted = (xs: Iterable<string>): string[] => [...xs].sort(byCodeUnit);
 
 export interface GuardPolicyOptions {
   /** globs that keep the guard itself in place (its script, the host settings that wire it) */
