@@ -18,13 +18,19 @@ export interface Launcher {
  * a trailing slash, logical or physical path). Copilot also honours some parent entries (one with a
  * trailing slash did, one without did not): those are not modelled, so such a folder is refused too
  * and is told to add itself. Copilot writes the file with // comments (JSON with comments); anything
- * that does not parse counts as not trusted. HARNESS_GUARD_OFF=1 (the guard's off switch) starts
- * without the check.
+ * that does not parse counts as not trusted. A COPILOT_HOME that is set but not absolute (empty, or
+ * relative) is refused: how Copilot resolves it was not measured. HARNESS_GUARD_OFF=1 (the guard's
+ * off switch) starts without the check.
  */
 const TRUST_CHECK = String.raw`
 const fs = require("node:fs"), path = require("node:path");
 const dirs = process.argv.slice(1).flatMap((d) => [d, d + "/"]);
-const file = path.join(process.env.COPILOT_HOME || path.join(process.env.HOME || "/nonexistent", ".copilot"), "config.json");
+const home = process.env.COPILOT_HOME;
+if (home !== undefined && !path.isAbsolute(home)) {
+  process.stderr.write("harness: COPILOT_HOME is set but is not an absolute path (" + JSON.stringify(home) + "), so it is unclear which config.json Copilot reads its trusted folders from. Set it to an absolute path or unset it, or start with HARNESS_GUARD_OFF=1 to run without the guard.\n");
+  process.exit(1);
+}
+const file = path.join(home !== undefined ? home : path.join(process.env.HOME || "/nonexistent", ".copilot"), "config.json");
 function uncomment(t) {
   let o = "", i = 0;
   while (i < t.length) {

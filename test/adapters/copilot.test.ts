@@ -145,6 +145,27 @@ describe("Copilot launchers refuse to start where Copilot would skip the guard h
       expect(r.stderr).toMatch(/is not in trustedFolders of .*\.copilot\/config\.json\. Add it there \(exactly this path\), or start with HARNESS_GUARD_OFF=1/);
     }
   });
+  it("reads $COPILOT_HOME/config.json when COPILOT_HOME is set, and refuses one it cannot place (empty or relative)", () => {
+    const elsewhere = (trusted: string[]) => {
+      const dir = fs.mkdtempSync(path.join(scratch, "copilot-home-"));
+      fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ trustedFolders: trusted }));
+      return dir;
+    };
+    // trusted in ~/.copilot only: COPILOT_HOME's config does not list the folder
+    const ignored = start((d) => [d], { COPILOT_HOME: elsewhere([]) });
+    expect(ignored.status).toBe(1);
+    expect(ignored.stderr).toMatch(/is not in trustedFolders of .*copilot-home-[^/]*\/config\.json/);
+    // trusted only in COPILOT_HOME's config
+    const { file, env } = scene(text(), () => []);
+    const project = path.dirname(path.dirname(path.dirname(path.dirname(file))));
+    expect(spawnSync(file, ["go"], { encoding: "utf8", env: { ...env, COPILOT_HOME: elsewhere([project]) } }).status).toBe(0);
+    for (const home of ["", ".copilot", "relative/home"]) {
+      const r = start((d) => [d], { COPILOT_HOME: home });
+      expect(r.status, JSON.stringify(home)).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/COPILOT_HOME is set but is not an absolute path .* Set it to an absolute path or unset it, or start with HARNESS_GUARD_OFF=1/);
+    }
+  });
   it("HARNESS_GUARD_OFF=1 starts without the check; node missing is refused", () => {
     expect(start(undefined, { HARNESS_GUARD_OFF: "1" }).status).toBe(0);
     const bin = fs.mkdtempSync(path.join(scratch, "bin-"));

@@ -12,7 +12,12 @@ case "${HARNESS_GUARD_OFF:-}" in
   *) command -v node >/dev/null 2>&1 || { echo "harness: node is not on PATH; the agents' guard hooks need it." >&2; exit 1; }
      node -e 'const fs = require("node:fs"), path = require("node:path");
 const dirs = process.argv.slice(1).flatMap((d) => [d, d + "/"]);
-const file = path.join(process.env.COPILOT_HOME || path.join(process.env.HOME || "/nonexistent", ".copilot"), "config.json");
+const home = process.env.COPILOT_HOME;
+if (home !== undefined && !path.isAbsolute(home)) {
+  process.stderr.write("harness: COPILOT_HOME is set but is not an absolute path (" + JSON.stringify(home) + "), so it is unclear which config.json Copilot reads its trusted folders from. Set it to an absolute path or unset it, or start with HARNESS_GUARD_OFF=1 to run without the guard.\n");
+  process.exit(1);
+}
+const file = path.join(home !== undefined ? home : path.join(process.env.HOME || "/nonexistent", ".copilot"), "config.json");
 function uncomment(t) {
   let o = "", i = 0;
   while (i < t.length) {
