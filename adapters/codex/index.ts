@@ -27,7 +27,15 @@ export const HOST_ID = "codex";
 /** The orchestrated session's sandbox: Codex's built-in workspace profile (spawned agents inherit it). */
 export const SESSION_PROFILE = ":workspace";
 
-const vocabularyFor = (pipeline: PipelineIR): HostVocabulary => ({
+// One vocabulary per pipeline, so the role prompts rendered with it are rendered once (src/emit/process.ts).
+const vocabularies = new WeakMap<PipelineIR, HostVocabulary>();
+const vocabularyFor = (pipeline: PipelineIR): HostVocabulary => {
+  let vocab = vocabularies.get(pipeline);
+  if (!vocab) vocabularies.set(pipeline, (vocab = makeVocabulary(pipeline)));
+  return vocab;
+};
+
+const makeVocabulary = (pipeline: PipelineIR): HostVocabulary => ({
   delegate: (role) =>
     `delegate to the \`${role.id}\` agent: call spawn_agent with agent_type "${role.id}", fork_turns "none" (so it starts from a clean context) and the brief below as its message, then wait_agent for its report.`,
   runInMain: (role) =>

@@ -90,7 +90,16 @@ export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary):
   });
 }
 
+// The host-neutral part of a role's limits, listed once per role rather than once per role and host:
+// at 1,000 roles the pipeline-wide deny list alone was ~400 MB of short-lived strings per build.
+const neutralLimits = new WeakMap<PipelineIR, WeakMap<RoleIR, Record<string, unknown>>>();
+
 export function renderRoleLimits(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): string {
+  const neutral = memo(memo(neutralLimits, pipeline, () => new WeakMap()), role, () => limitsOf(pipeline, role));
+  return roleLimits({ ...neutral, extra: vocab.roleNotes?.(role) ?? [] });
+}
+
+function limitsOf(pipeline: PipelineIR, role: RoleIR): Record<string, unknown> {
   const shell = role.shell
     ? [
         role.shell.allow.length ? `you may run ${list(role.shell.allow)}` : "",
@@ -100,7 +109,7 @@ export function renderRoleLimits(pipeline: PipelineIR, role: RoleIR, vocab: Host
         .filter(Boolean)
         .join("; ") + "."
     : "";
-  return roleLimits({
+  return {
     forbidden: role.forbidden,
     done: role.done,
     writes: list(role.write),
@@ -108,13 +117,22 @@ export function renderRoleLimits(pipeline: PipelineIR, role: RoleIR, vocab: Host
     shell,
     shellDeny: list(role.shell?.deny ?? pipeline.policies.shellDeny),
     canSpawn: role.canSpawn,
-    extra: vocab.roleNotes?.(role) ?? [],
-  });
+  };
 }
 
 /** The full system prompt of a role on a host: the author's body, then the generated limits. */
 export function rolePrompt(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): string {
-  return `${role.body.trimEnd()}\n\n${renderRoleLimits(pipeline, role, vocab)}`;
+  // A host uses a role's prompt two or three times (agent, command, the prompts `harness diff`
+  // compares): rendered once, and one string in memory. An adapter makes one vocabulary per pipeline.
+  const byRole = memo(memo(prompts, pipeline, () => new WeakMap()), vocab, () => new WeakMap<RoleIR, string>());
+  return memo(byRole, role, () => `${role.body.trimEnd()}\n\n${renderRoleLimits(pipeline, role, vocab)}`);
+}
+const prompts = new WeakMap<PipelineIR, WeakMap<HostVocabulary, WeakMap<RoleIR, string>>>();
+
+function memo<K extends object, V>(map: WeakMap<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
 }
 
 /**
