@@ -30,7 +30,10 @@ const isIndexKey = (k: string) => /^(0|[1-9]\d*)$/.test(k) && Number(k) < 2 ** 3
 
 /** An ordered rule map: last write of a key moves it to the end. */
 class Rules {
-  readonly map: Record<string, Action> = {};
+  // A Map until read: deleting keys from an object turns it into a slow dictionary, and a role's
+  // rule map is rewritten key by key.
+  private readonly rules = new Map<string, Action>();
+  private built: Record<string, Action> | undefined;
   readonly narrowed: string[] = [];
   set(pattern: string, action: Action): void {
     if (isIndexKey(pattern)) {
@@ -38,9 +41,13 @@ class Rules {
       if (action === "deny") pattern = `${pattern}*`;
       else return void this.narrowed.push(`"${pattern}" is a number-like key OpenCode would read out of order; left out`);
     }
-    delete this.map[pattern];
-    // defineProperty: a "__proto__" pattern must stay a rule, not become the object's prototype.
-    Object.defineProperty(this.map, pattern, { value: action, enumerable: true, writable: true, configurable: true });
+    this.rules.delete(pattern);
+    this.rules.set(pattern, action);
+    this.built = undefined;
+  }
+  /** The rules in order. fromEntries defines own properties: a "__proto__" pattern stays a rule, not the object's prototype. */
+  get map(): Record<string, Action> {
+    return (this.built ??= Object.fromEntries(this.rules) as Record<string, Action>);
   }
 }
 
