@@ -26,6 +26,18 @@ describe("normalize", () => {
     expect(role("planner").shell).toBeNull();
   });
 
+  it("shares one frozen, sorted pipeline deny list; a role's own denies go into a sorted copy", () => {
+    const pebble = readRoles(PEBBLE_ROLES);
+    expect(Object.isFrozen(pebble.policies.shellDeny)).toBe(true);
+    expect(() => (pebble.policies.shellDeny as string[]).sort((a, b) => (a < b ? 1 : -1))).toThrow();
+    for (const r of pebble.roles.filter((x) => x.shell)) {
+      expect(r.shell!.deny).toEqual([...new Set(r.shell!.deny)].sort());
+      expect(r.shell!.deny).toEqual(expect.arrayContaining([...pebble.policies.shellDeny]));
+    }
+    expect(role("writer").shell!.deny).not.toBe(ir.policies.shellDeny);
+    expect(ir.policies.shellDeny).toEqual(["rm -rf *"]);
+  });
+
   it("applies defaults and maps temperature classes to numbers", () => {
     expect(role("planner").temperature).toEqual({ class: "warm", value: 0.6 });
     expect(role("checker").temperature).toEqual({ class: "cold", value: 0.1 });

@@ -63,6 +63,10 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
   const firstStageOf = new Map<string, number>();
   for (const s of stages) if (!firstStageOf.has(s.role)) firstStageOf.set(s.role, s.index);
   const firstStage = (id: string) => firstStageOf.get(id) ?? -1;
+  // One sorted copy of the pipeline-wide deny list, shared by every role that adds none of its own
+  // (sorting it per role was ~35 ms at 1,000 roles). Frozen: a consumer that sorted it in place
+  // would change every role.
+  const shellDeny: readonly string[] = Object.freeze(uniqSorted(p.policies.shell_deny));
   const roles: RoleIR[] = project.roles
     .map(({ loaded, data }): RoleIR => {
       const own = [...data.writes.flatMap((a) => p.artifacts[a]?.paths ?? []), ...data.permissions.write.flatMap((e) => expandEntry(e, p.artifacts))];
@@ -84,7 +88,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
           ? {
               allow: uniqSorted(shell?.allow ?? []),
               ask: uniqSorted(shell?.ask ?? []),
-              deny: uniqSorted([...(shell?.deny ?? []), ...p.policies.shell_deny]),
+              deny: shell?.deny?.length ? uniqSorted([...shell.deny, ...p.policies.shell_deny]) : shellDeny,
               default: shell?.default ?? "ask",
             }
           : null,
@@ -129,7 +133,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
     ...(p.loop ? { loop: { stages: order(p.loop.stages), maxRounds: p.loop.max_rounds, onExhausted: p.loop.on_exhausted } } : {}),
     briefing: [...p.briefing],
     policies: {
-      shellDeny: uniqSorted(p.policies.shell_deny),
+      shellDeny,
       neverWrite: uniqSorted(p.policies.never_write),
       orchestratorShell: uniqSorted(p.policies.orchestrator_shell),
       nestedAgents: p.policies.nested_agents,
