@@ -45,6 +45,12 @@ class Rules {
     this.rules.set(pattern, action);
     this.built = undefined;
   }
+  /** The patterns that currently allow, in order. */
+  allowed(): string[] {
+    const out: string[] = [];
+    for (const [pattern, action] of this.rules) if (action === "allow") out.push(pattern);
+    return out;
+  }
   /** The rules in order. fromEntries defines own properties: a "__proto__" pattern stays a rule, not the object's prototype. */
   get map(): Record<string, Action> {
     return (this.built ??= Object.fromEntries(this.rules) as Record<string, Action>);
@@ -91,12 +97,12 @@ function computeEditRules(write: readonly string[], neverWrite: readonly string[
   const scope: string[] = [], never: string[] = [];
   const victims = new Map<string, string[]>(); // glob → allow patterns of other globs its cuts refuse
   for (const t of allows) {
-    const before = Object.keys(r.map).filter((k) => r.map[k] === "allow");
+    const before = r.allowed();
     for (const p of t.patterns) r.set(p, "allow");
     for (const c of t.compensate) r.set(c, "deny");
     victims.set(t.glob, before.filter((a) => t.compensate.some((c) => intersects(c, a))));
   }
-  if (Object.keys(r.map).some((a) => r.map[a] === "allow" && intersects(a, OUTSIDE))) r.set(OUTSIDE, "deny");
+  if (r.allowed().some((a) => intersects(a, OUTSIDE))) r.set(OUTSIDE, "deny");
   for (const t of denies) for (const p of t.patterns) r.set(p, "deny");
   // Examples: a path the author's globs allow that the emitted rules refuse.
   const rules = flattenPermission({ edit: r.map });
@@ -120,7 +126,7 @@ function computeEditRules(write: readonly string[], neverWrite: readonly string[
     const form = t.patterns.length ? ` → ${quote(t.patterns)}${t.compensate.length ? ` minus ${quote(t.compensate)}` : ""}` : "";
     scope.push(`"${t.glob}"${form}: ${parts.join("; ")}${example(t.compensate, [...t.patterns, ...hit])}`);
   }
-  const allowed = Object.keys(r.map).filter((k) => r.map[k] === "allow");
+  const allowed = r.allowed();
   for (const t of denies) {
     const hits = allowed.filter((a) => t.extras.some((x) => intersects(x, a)));
     if (hits.length) never.push(`"${t.glob}" → ${quote(t.patterns)} also refuses some paths of ${quote(hits.map(owner))}${example(t.extras, hits)}`);
