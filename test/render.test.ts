@@ -87,6 +87,16 @@ describe("block YAML writer", () => {
     expect(written).toBeGreaterThan(100); // the property must exercise the writer, not only its refusals
   });
 
+  it("quotes every string yaml 1.2 would read as another type, as a value and as a key", () => {
+    // One per first character the writer's short cut lets through to its type tests.
+    const scalars = ["", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "0o17", "0x1F", "12", "-3", "+4", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", ".NAN", "1e3", "-1.5E-3", "+.5e2", "1.", ".5", "-2.5", "+.5", "9"];
+    for (const s of scalars) {
+      const data = { [s || "k"]: s, list: [s] };
+      expect(writeBlockYaml(data), JSON.stringify(s)).toBe(stringify(data, YAML_OPTIONS));
+      expect(stringify(data, YAML_OPTIONS)).toMatch(/["']/);
+    }
+  });
+
   it("covers every front matter of the bundled build (so yaml is not loaded to write it)", async () => {
     const { outputs } = await compileAll(PEBBLE_ROLES);
     let seen = 0;

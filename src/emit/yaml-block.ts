@@ -14,6 +14,8 @@ const NOT_A_STRING = [
   /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
   /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
 ];
+// Each of those starts with one of these characters (or is empty): most strings skip the eight tests.
+const mayReadAsNonString = (value: string) => value === "" || "~NnTtFf0123456789+-.".includes(value[0]!);
 // control characters and lone surrogates (yaml escapes them its own way), line breaks (folding
 // rules), document markers, very long keys: left to yaml
 const HARD = /[\x00-\x1f\x7f-\x9f\u2028\u2029]|[\uD800-\uDFFF]|^(?:%|---|\.\.\.)/u;
@@ -23,7 +25,7 @@ class Unsupported extends Error {}
 function scalarText(value: string, key = false): string {
   // yaml writes a key over 1024 characters as an explicit "? " key
   if (HARD.test(value) || (key && value.length > 1000)) throw new Unsupported();
-  if (!INDICATOR.test(value) && !NOT_A_STRING.some((re) => re.test(value))) return value;
+  if (!INDICATOR.test(value) && !(mayReadAsNonString(value) && NOT_A_STRING.some((re) => re.test(value)))) return value;
   const hasDouble = value.includes('"');
   const hasSingle = value.includes("'");
   if (hasDouble && !hasSingle) return `'${value}'`;
