@@ -82,7 +82,8 @@ const FALLBACK: Record<string, string[]> = {
 };
 function fieldPosition(fields: Readonly<Record<string, { line: number; column: number }>>, field: string | undefined) {
   if (!field) return undefined;
-  for (const f of [field, ...(FALLBACK[field] ?? [])]) if (fields[f]) return fields[f];
+  if (fields[field]) return fields[field];
+  for (const f of FALLBACK[field] ?? []) if (fields[f]) return fields[f];
   return undefined;
 }
 
