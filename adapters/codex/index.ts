@@ -27,15 +27,7 @@ export const HOST_ID = "codex";
 /** The orchestrated session's sandbox: Codex's built-in workspace profile (spawned agents inherit it). */
 export const SESSION_PROFILE = ":workspace";
 
-// One vocabulary per pipeline, so the role prompts rendered with it are rendered once (src/emit/process.ts).
-const vocabularies = new WeakMap<PipelineIR, HostVocabulary>();
-const vocabularyFor = (pipeline: PipelineIR): HostVocabulary => {
-  let vocab = vocabularies.get(pipeline);
-  if (!vocab) vocabularies.set(pipeline, (vocab = makeVocabulary(pipeline)));
-  return vocab;
-};
-
-const makeVocabulary = (pipeline: PipelineIR): HostVocabulary => ({
+const vocabularyFor = (pipeline: PipelineIR): HostVocabulary => ({
   delegate: (role) =>
     `delegate to the \`${role.id}\` agent: call spawn_agent with agent_type "${role.id}", fork_turns "none" (so it starts from a clean context) and the brief below as its message, then wait_agent for its report.`,
   runInMain: (role) =>
@@ -54,7 +46,7 @@ export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 
-function agentFile(pipeline: PipelineIR, role: RoleIR): HostFile {
+function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): HostFile {
   const model = modelFor(pipeline, role);
   return {
     path: `.codex/agents/${role.id}.toml`,
@@ -62,7 +54,7 @@ function agentFile(pipeline: PipelineIR, role: RoleIR): HostFile {
     data: {
       name: role.id,
       description: role.description,
-      developer_instructions: rolePrompt(pipeline, role, vocabularyFor(pipeline)),
+      developer_instructions: rolePrompt(pipeline, role, vocab),
       ...(model ? { model } : {}),
       ...(role.effort ? { model_reasoning_effort: role.effort } : {}),
       // Stated for when Codex applies it; 0.171 gives spawned agents the parent's sandbox instead.
@@ -128,17 +120,19 @@ export const CodexAdapter: Adapter = {
     model: "codex: a spawned role starts from its own context with its developer_instructions and model",
   },
   lower(pipeline: PipelineIR): Lowered {
+    // one vocabulary for the whole lowering: role prompts are rendered once per vocabulary (src/emit/process.ts)
+    const vocab = vocabularyFor(pipeline);
     const profiles = new Map(pipeline.roles.map((r) => [r.id, roleProfile(r, pipeline.artifacts)] as const));
     const rules = planRules(pipeline.policies.shellDeny, pipeline.policies.orchestratorShell);
     const rulesPath = `.codex/rules/${pipeline.name}.rules`;
     const files: HostFile[] = [
       agentsMd(pipeline),
       config(pipeline, profiles),
-      ...pipeline.roles.map((r) => agentFile(pipeline, r)),
-      skill(pipeline.name, `Run the ${pipeline.title} pipeline on a request: ${pipeline.description}`, renderOrchestrator(pipeline, vocabularyFor(pipeline))),
+      ...pipeline.roles.map((r) => agentFile(pipeline, r, vocab)),
+      skill(pipeline.name, `Run the ${pipeline.title} pipeline on a request: ${pipeline.description}`, renderOrchestrator(pipeline, vocab)),
       ...pipeline.roles
         .filter((r) => r.isolation === "main" && r.id !== pipeline.name)
-        .map((r) => skill(r.id, r.description, `Act as ${r.title} in this session for the request you were given.\n\n${rolePrompt(pipeline, r, vocabularyFor(pipeline))}`)),
+        .map((r) => skill(r.id, r.description, `Act as ${r.title} in this session for the request you were given.\n\n${rolePrompt(pipeline, r, vocab)}`)),
       ...(rules.rules.length ? [{ path: rulesPath, kind: "text", text: renderRules(pipeline.title, rules, pipeline.rolesDir) } as const] : []),
       ...pipeline.roles.map(
         (r): HostFile => ({
@@ -151,12 +145,12 @@ export const CodexAdapter: Adapter = {
             role: r,
             profile: profiles.get(r.id)!,
             ...(modelFor(pipeline, r) ? { model: modelFor(pipeline, r)! } : {}),
-            instructions: rolePrompt(pipeline, r, vocabularyFor(pipeline)),
+            instructions: rolePrompt(pipeline, r, vocab),
           }),
         }),
       ),
     ];
-    const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocabularyFor(pipeline))]));
+    const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
     return withCodexGuard(pipeline, withCodexAudit(pipeline, { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }), prompts }));
   },
 };
