@@ -532,8 +532,9 @@ describe("properties", () => {
     );
     // shell-ish noise: anything with an expansion, a glob, a subshell or a background job is never allowed.
     // The oracle reads quotes left to right as sh does: inside '…' a backslash is literal ('}\' is
-    // the word }\), a backslash outside quotes escapes one character, and "…" counts as quoted only
-    // when it holds no $, ` or \.
+    // the word }\), a backslash outside quotes escapes one character, and inside "…" a backslash
+    // escapes only $ ` " \ or a newline ("}\a" is the word }\a) while an unescaped $ or ` still
+    // expands, so those two are kept. Unclosed quotes are left as written.
     const quotedAway = (s: string): string => {
       let out = "";
       for (let i = 0; i < s.length; i++) {
@@ -544,9 +545,20 @@ describe("properties", () => {
         } else if (c === "'" && s.indexOf("'", i + 1) > i) {
           out += "q";
           i = s.indexOf("'", i + 1);
-        } else if (c === '"' && s.indexOf('"', i + 1) > i && !/[$`\\]/.test(s.slice(i + 1, s.indexOf('"', i + 1)))) {
-          out += "q";
-          i = s.indexOf('"', i + 1);
+        } else if (c === '"') {
+          let inner = "";
+          let j = i + 1;
+          for (; j < s.length && s[j] !== '"'; j++) {
+            if (s[j] === "\\" && j + 1 < s.length && "$`\"\\\n".includes(s[j + 1]!)) {
+              inner += "q";
+              j++;
+            } else inner += s[j] === "$" || s[j] === "`" ? s[j] : "q";
+          }
+          if (j >= s.length) out += c;
+          else {
+            out += inner;
+            i = j;
+          }
         } else out += c;
       }
       return out;
@@ -560,7 +572,7 @@ describe("properties", () => {
         if (d.kind === "allow" && (/[$`(){}*?[]/.test(unquoted) || /(^|[\s=:])~/.test(unquoted))) return false;
         return true;
       }),
-      { numRuns: 1500, examples: [["'}\\'", "coral"]] },
+      { numRuns: 1500, examples: [["'}\\'", "coral"], ['"}\\a"', "coral"], ['"\\\\$(x)"', "jade"], ['"\\$(x)"', "jade"]] },
     );
   });
 
