@@ -10,7 +10,7 @@
 // by bench/peers.sh (pinned rulesync and ruler, Node 22, their 8-role projects).
 // Needs `npm run build` first, bash and /usr/bin/time (GNU time).
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -94,6 +94,26 @@ const cold = (name, roles, out, base = "node -e 0") => ({
   ok: [0, 1],
 });
 
+/**
+ * A bare Node process that creates `from`'s files (same paths, same sizes) under `to`, one
+ * mkdir per folder and one write per file: what file creation alone costs on this disk, beside a
+ * cold build that does the same plus compiling (on some disks it is most of the difference).
+ */
+function createFiles(name, from, to) {
+  const list = path.join(tmp, `${path.basename(to)}.json`);
+  const files = [];
+  const walk = (dir, rel) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(dir, e.name), path.join(rel, e.name));
+      else files.push([path.join(rel, e.name), statSync(path.join(dir, e.name)).size]);
+    }
+  };
+  walk(from, "");
+  writeFileSync(list, JSON.stringify(files));
+  const script = `const fs=require("fs"),p=require("path"),[,l,t]=process.argv,m=new Set();for(const[f,n]of JSON.parse(fs.readFileSync(l,"utf8"))){const d=p.dirname(p.join(t,f));if(!m.has(d)){fs.mkdirSync(d,{recursive:true});m.add(d)}fs.writeFileSync(p.join(t,f),"x".repeat(n))}`;
+  return { name, base: "node -e 0", args: [node, "-e", script, list, to], before: () => rmSync(to, { recursive: true, force: true }) };
+}
+
 console.log(`## harness benchmark\n`);
 console.log(`machine: ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; ${process.platform} ${os.release()}; Node ${process.version}; load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 console.log(`runs: ${runs} per row (scaling: ${scaleRuns}), interleaved round by round after one warm-up; "× floor" = median ÷ the floor's median`);
@@ -106,6 +126,7 @@ if (only.includes("bundled")) {
     NODE0,
     { name: "harness build (no change)", base: "node -e 0", args: harness("build", "-q", "--out", out) },
     cold("harness build (cold, empty out/)", "roles", path.join(tmp, "out-cold")),
+    createFiles("node: create the same files, nothing else (this disk's part of a cold build)", out, path.join(tmp, "out-plain")),
     { name: "harness check", base: "node -e 0", args: harness("check", "-q", "--out", out) },
   ];
   const help = measure({ args: harness("--help") }).stdout;
