@@ -90,6 +90,16 @@ export function denyGlob(glob: string): string | null {
 
 /** Can the harness glob match `root` itself or anything under it? (conservative: true when unsure) */
 export function mayMatchUnder(glob: string, root: string): boolean {
+  // every role asks it again for the pipeline-wide never_write globs and the artifact paths
+  let byGlob = underMemo.get(root);
+  if (!byGlob) underMemo.set(root, (byGlob = new Map()));
+  let r = byGlob.get(glob);
+  if (r === undefined) byGlob.set(glob, (r = computeMayMatchUnder(glob, root)));
+  return r;
+}
+const underMemo = new Map<string, Map<string, boolean>>();
+
+function computeMayMatchUnder(glob: string, root: string): boolean {
   if (/\{[^}]*\/[^}]*\}/.test(glob)) return true; // braces across folders: cannot split, so assume yes
   const pat = glob.split("/");
   const path = segments(root);

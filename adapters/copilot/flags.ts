@@ -16,9 +16,16 @@ export interface Flags {
 
 /** `npm test*` → `npm test`; `git push *` → `git push`; null when a wildcard is anywhere else. */
 export function commandPrefix(pattern: string): string | null {
-  const head = pattern.replace(/ ?\*$/, "");
-  return head && !/[*?]/.test(head) && !/[()]/.test(head) ? head : null;
+  // every role's launcher lists the pipeline-wide denies again: each pattern is read once
+  let head = prefixes.get(pattern);
+  if (head === undefined) {
+    const h = pattern.replace(/ ?\*$/, "");
+    head = h && !/[*?]/.test(h) && !/[()]/.test(h) ? h : null;
+    prefixes.set(pattern, head);
+  }
+  return head;
 }
+const prefixes = new Map<string, string | null>();
 
 /** A glob Copilot's write() can take: no parentheses (they end the rule), no leading "/". */
 const writeGlob = (g: string) => !/[()]/.test(g) && !g.startsWith("/");

@@ -49,6 +49,8 @@ if (!list.some((f) => typeof f === "string" && dirs.includes(f))) {
   process.exit(1);
 }
 `.trim();
+// quoted once: every launcher carries the same check
+const TRUST_CHECK_WORD = shellQuote(TRUST_CHECK);
 
 function render(title: string, what: string, agent: string, flags: Flags): string {
   const lines = [
@@ -64,7 +66,7 @@ function render(title: string, what: string, agent: string, flags: Flags): strin
     'case "${HARNESS_GUARD_OFF:-}" in',
     "  1|[Tt][Rr][Uu][Ee]|[Yy][Ee][Ss]|[Oo][Nn]) ;;",
     '  *) command -v node >/dev/null 2>&1 || { echo "harness: node is not on PATH; the agents\' guard hooks need it." >&2; exit 1; }',
-    `     node -e ${shellQuote(TRUST_CHECK)} "$(pwd -P)" "$(pwd -L)" || exit 1 ;;`,
+    `     node -e ${TRUST_CHECK_WORD} "$(pwd -P)" "$(pwd -L)" || exit 1 ;;`,
     "esac",
     'if [ "$#" -gt 0 ] && [ "${1#-}" = "$1" ]; then task=$1; shift; set -- -p "$task" "$@"; fi',
     "set -- \\",
