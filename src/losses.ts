@@ -17,23 +17,44 @@ export interface Loss {
 export function collectLosses(pipeline: PipelineIR, host: string, fidelity: readonly FidelityRecord[]): Loss[] {
   const out: Loss[] = [];
   const roleById = new Map(pipeline.roles.map((r) => [r.id, r] as const));
+  const accepting = acceptancesFor(pipeline).get(host);
   for (const record of fidelity) {
     if (!record.loss) continue;
     const role = record.role ? roleById.get(record.role) : undefined;
     const at = (role ? fieldPosition(role.source.fields, record.field) : fieldPosition(pipeline.source.fields, record.field ?? PIPELINE_FIELD[record.constraint])) || { line: 1, column: 1 };
-    const accepted = pipeline.acceptedLosses.find((a) => matches(a, host, record));
-    out.push({
-      host,
-      role: record.role,
-      record,
-      severity: severityOf(record, role?.source.fields),
-      ...(accepted ? { accepted: accepted.reason } : {}),
-      file: role?.source.file ?? pipeline.source.file,
-      line: at.line,
-      column: at.column,
-    });
+    const accepted = accepting?.get(record.constraint)?.find((a) => matches(a, host, record));
+    const severity = severityOf(record, role?.source.fields);
+    const file = role?.source.file ?? pipeline.source.file;
+    // two literals, not a spread: same key order, and no generic object copy per record
+    out.push(
+      accepted
+        ? { host, role: record.role, record, severity, accepted: accepted.reason, file, line: at.line, column: at.column }
+        : { host, role: record.role, record, severity, file, line: at.line, column: at.column },
+    );
   }
   return out;
+}
+
+// Losses and acceptances grouped by host, then constraint, which an acceptance must name: each
+// record is compared with the few acceptances of its group, not all of them (records grow with roles).
+type Groups<T> = Map<string, Map<string, T[]>>;
+const acceptanceMemo = new WeakMap<PipelineIR, Groups<AcceptedLossIR>>();
+function acceptancesFor(pipeline: PipelineIR): Groups<AcceptedLossIR> {
+  let groups = acceptanceMemo.get(pipeline);
+  if (!groups) acceptanceMemo.set(pipeline, (groups = group(pipeline.acceptedLosses, (a) => a.host, (a) => a.constraint)));
+  return groups;
+}
+/** Groups that keep the list's order (so find() still returns the first match). */
+function group<T>(list: readonly T[], host: (x: T) => string, constraint: (x: T) => string): Groups<T> {
+  const groups: Groups<T> = new Map();
+  for (const x of list) {
+    let byConstraint = groups.get(host(x));
+    if (!byConstraint) groups.set(host(x), (byConstraint = new Map()));
+    const members = byConstraint.get(constraint(x));
+    if (members) members.push(x);
+    else byConstraint.set(constraint(x), [x]);
+  }
+  return groups;
 }
 
 const matches = (a: AcceptedLossIR, host: string, record: FidelityRecord) =>
@@ -47,9 +68,10 @@ function severityOf(record: FidelityRecord, roleFields: Readonly<Record<string, 
 
 /** An acceptance that matches no loss is itself a warning: it would hide a future regression. */
 export function unusedAcceptances(pipeline: PipelineIR, builtHosts: readonly string[], losses: readonly Loss[]): Diagnostic[] {
+  const byGroup = group(losses, (l) => l.host, (l) => l.record.constraint);
   return pipeline.acceptedLosses
     .filter((a) => builtHosts.includes(a.host))
-    .filter((a) => !losses.some((l) => matches(a, l.host, l.record)))
+    .filter((a) => !byGroup.get(a.host)?.get(a.constraint)?.some((l) => matches(a, l.host, l.record)))
     .map((a) => {
       const at = pipeline.source.fields["accepted_losses"] ?? { line: 1, column: 1 };
       return {
