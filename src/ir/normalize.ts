@@ -9,6 +9,7 @@ import { hopNeed } from "./hops.js";
 import type { PipelineIR, RoleIR, StageIR } from "./types.js";
 import { validateProject, type ValidProject } from "./validate.js";
 import { byCodeUnit } from "../compare.js";
+import { mergeSorted, uniqSorted } from "./sorted.js";
 
 export interface ReadOptions {
   knownHosts?: readonly string[];
@@ -34,7 +35,6 @@ export function readPipeline(dir: string, options: ReadOptions = {}): ReadResult
   return { pipeline: normalize(valid, fieldPositions(project.pipeline), project.pipeline.file), warnings: sorted };
 }
 
-const uniqSorted = (list: Iterable<string>) => [...new Set(list)].sort();
 
 export function normalize(project: ValidProject, pipelineFields: Record<string, { line: number; column: number }>, pipelineFile: string): PipelineIR {
   const p = project.pipeline;
@@ -67,10 +67,11 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
   // (sorting it per role was ~35 ms at 1,000 roles). Frozen: a consumer that sorted it in place
   // would change every role.
   const shellDeny: readonly string[] = Object.freeze(uniqSorted(p.policies.shell_deny));
+  const neverWrite: readonly string[] = Object.freeze(uniqSorted(p.policies.never_write));
   const roles: RoleIR[] = project.roles
     .map(({ loaded, data }): RoleIR => {
       const own = [...data.writes.flatMap((a) => p.artifacts[a]?.paths ?? []), ...data.permissions.write.flatMap((e) => expandEntry(e, p.artifacts))];
-      const never = [...data.permissions.never_write.flatMap((e) => expandEntry(e, p.artifacts)), ...p.policies.never_write];
+      const never = data.permissions.never_write.flatMap((e) => expandEntry(e, p.artifacts));
       const hasShell = data.tools.includes("bash");
       const shell = data.permissions.shell;
       return {
@@ -83,12 +84,12 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
         temperature: { class: data.temperature, value: p.temperatures[data.temperature] ?? 0.3 },
         tools: CANONICAL_TOOLS.filter((t) => data.tools.includes(t)),
         write: uniqSorted(own),
-        neverWrite: uniqSorted(never),
+        neverWrite: mergeSorted(neverWrite, never),
         shell: hasShell
           ? {
               allow: uniqSorted(shell?.allow ?? []),
               ask: uniqSorted(shell?.ask ?? []),
-              deny: shell?.deny?.length ? uniqSorted([...shell.deny, ...p.policies.shell_deny]) : shellDeny,
+              deny: shell?.deny?.length ? mergeSorted(shellDeny, shell.deny) : shellDeny,
               default: shell?.default ?? "ask",
             }
           : null,
