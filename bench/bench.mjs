@@ -5,9 +5,10 @@
 //   node bench/bench.mjs [--runs 15] [--scale-runs 5] [--sizes 8,100,1000] [--peers DIR] [--only a,b]
 //
 // Sections (--only): "bundled" (the 8-role roles/: build no-op and cold, a bare Node process creating
-// the cold build's files, check, install when the CLI has it; rulesync and ruler with --peers), "guard" (the emitted Claude Code hook per call at 8
-// and the largest size), "scale" (cold builds of generated pipelines). --peers DIR is a folder made
-// by bench/peers.sh (pinned rulesync and ruler, Node 22, their 8-role projects).
+// the cold build's files, check, install when the CLI has it; rulesync and ruler with --peers),
+// "guard" (the emitted Claude Code hook per call at 8 and the largest size), "scale" (cold builds of
+// generated pipelines). --peers DIR is a folder made by bench/peers.sh (pinned rulesync and ruler,
+// Node 22, their 8-role projects).
 // Needs `npm run build` first, bash and /usr/bin/time (GNU time).
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";

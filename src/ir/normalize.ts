@@ -35,7 +35,6 @@ export function readPipeline(dir: string, options: ReadOptions = {}): ReadResult
   return { pipeline: normalize(valid, fieldPositions(project.pipeline), project.pipeline.file), warnings: sorted };
 }
 
-
 export function normalize(project: ValidProject, pipelineFields: Record<string, { line: number; column: number }>, pipelineFile: string): PipelineIR {
   const p = project.pipeline;
   const stages: StageIR[] = [];
