@@ -62,9 +62,9 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
   const firstStageOf = new Map<string, number>();
   for (const s of stages) if (!firstStageOf.has(s.role)) firstStageOf.set(s.role, s.index);
   const firstStage = (id: string) => firstStageOf.get(id) ?? -1;
-  // One sorted copy of the pipeline-wide deny list, shared by every role that adds none of its own
-  // (sorting it per role was ~35 ms at 1,000 roles). Frozen: a consumer that sorted it in place
-  // would change every role.
+  // One sorted copy of each pipeline-wide list: the policies', the base a role's own entries merge
+  // into, and the deny list of every role that adds none (sorting it per role was ~35 ms at 1,000
+  // roles). Frozen: a consumer that sorted one in place would change every role.
   const shellDeny: readonly string[] = Object.freeze(uniqSorted(p.policies.shell_deny));
   const neverWrite: readonly string[] = Object.freeze(uniqSorted(p.policies.never_write));
   const roles: RoleIR[] = project.roles
@@ -134,7 +134,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
     briefing: [...p.briefing],
     policies: {
       shellDeny,
-      neverWrite: uniqSorted(p.policies.never_write),
+      neverWrite,
       orchestratorShell: uniqSorted(p.policies.orchestrator_shell),
       nestedAgents: p.policies.nested_agents,
       maxHops: p.policies.max_hops ?? delegations,
