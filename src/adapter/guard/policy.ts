@@ -93,14 +93,18 @@ export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOption
   };
   const pats: string[] = [];
   const patIndex = new Map<string, number>();
+  const rawIndex = new Map<string, number>(); // every role lists the pipeline's patterns again: normalised once
   const pat = (p: string): number => {
+    let i = rawIndex.get(p);
+    if (i !== undefined) return i;
     const norm = p.trim().replace(/\s+/g, " ");
-    let i = patIndex.get(norm);
+    i = patIndex.get(norm);
     if (i === undefined) {
       i = pats.length;
       pats.push(norm);
       patIndex.set(norm, i);
     }
+    rawIndex.set(p, i);
     return i;
   };
   const label = (g: string): string => {
