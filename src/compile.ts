@@ -6,25 +6,34 @@ import { renderFile, type RenderedFile } from "./emit/render.js";
 import { renderMapping } from "./emit/mapping.js";
 import { byCodeUnit } from "./compare.js";
 
-export interface HostOutput {
+export interface HostOutput<F extends { path: string } = RenderedFile> {
   adapter: Adapter;
-  files: RenderedFile[]; // sorted by path
+  files: F[]; // sorted by path
   fidelity: FidelityRecord[];
   prompts: Record<string, string>;
 }
 
 export const MAPPING_FILE = "MAPPING.md";
 
-export function compileHost(pipeline: PipelineIR, adapter: Adapter): HostOutput {
+/**
+ * `keep` receives each file as soon as it is rendered and returns what the output holds of it. A
+ * build stages the bytes and keeps their hash, so a file's text lives for one file, not for the
+ * whole run (at 1,000 roles, text held to the end is most of what the garbage collector copies).
+ */
+export function compileHost(pipeline: PipelineIR, adapter: Adapter): HostOutput;
+export function compileHost<F extends { path: string }>(pipeline: PipelineIR, adapter: Adapter, keep: (file: RenderedFile) => F): HostOutput<F>;
+export function compileHost(pipeline: PipelineIR, adapter: Adapter, keep: (file: RenderedFile) => { path: string } = (f) => f): HostOutput<{ path: string }> {
   const lowered = adapter.lower(pipeline);
-  const files = lowered.files.map(renderFile);
-  files.push({ path: MAPPING_FILE, content: renderMapping(adapter, pipeline, lowered.fidelity, lowered.gaps ?? []), executable: false });
+  const files: { path: string }[] = [];
   const seen = new Set<string>();
-  for (const f of files) {
+  const add = (f: RenderedFile) => {
     if (seen.has(f.path)) throw new Error(`adapter ${adapter.id} produced ${f.path} twice`);
     if (f.path.startsWith("/") || f.path.split("/").includes("..")) throw new Error(`adapter ${adapter.id} produced a path outside its tree: ${f.path}`);
     seen.add(f.path);
-  }
+    files.push(keep(f));
+  };
+  for (const f of lowered.files) add(renderFile(f));
+  add({ path: MAPPING_FILE, content: renderMapping(adapter, pipeline, lowered.fidelity, lowered.gaps ?? []), executable: false });
   files.sort((a, b) => byCodeUnit(a.path, b.path));
   return { adapter, files, fidelity: lowered.fidelity, prompts: lowered.prompts };
 }

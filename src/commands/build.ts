@@ -3,7 +3,8 @@
 // error, or a warning the previous build did not report, remembered in the manifest), or with -v.
 import path from "node:path";
 import { lossInfo } from "../adapter/fidelity.js";
-import { applyPlans, builtHostFolders, planWrite, type PlanProblem, type WritePlan } from "../fileset.js";
+import { builtHostFolders } from "../fileset.js";
+import { applyPlans, HostStager, Staging, type PlanProblem, type WritePlan } from "../stage.js";
 import { displayPath } from "../load/load.js";
 import { isBlocking } from "../losses.js";
 import { color, out, err } from "../ui.js";
@@ -20,16 +21,28 @@ export interface BuildOptions extends CommonOptions {
 
 /** Returns the exit code: 0 ok, 1 unaccepted error-level losses (files are still written, and the summary says so). */
 export async function build(options: BuildOptions): Promise<number> {
-  const prepared = await prepare(options);
+  // Files are staged as they are rendered (stage.ts); out/ itself changes only in applyPlans.
+  const staging = new Staging(path.resolve(options.out));
+  const stagers = new Map<string, HostStager>();
   const plans: WritePlan[] = [];
-  const problems: PlanProblem[] = [];
-  for (const o of prepared.outputs) {
-    const plan = planWrite(o.adapter.id, prepared.hostDir(o.adapter.id), o.files, { warnings: prepared.warningKeys(o.adapter.id), force: options.force ?? false });
-    if ("message" in plan) problems.push(plan);
-    else plans.push(plan);
+  let prepared;
+  try {
+    prepared = await prepare(options, (host, dir) => {
+      const stager = new HostStager(host, dir, staging, options.force ?? false);
+      stagers.set(host, stager);
+      return stager.stage;
+    });
+    const problems: PlanProblem[] = [];
+    for (const o of prepared.outputs) {
+      const plan = stagers.get(o.adapter.id)!.plan(o.files, prepared.warningKeys(o.adapter.id));
+      if ("message" in plan) problems.push(plan);
+      else plans.push(plan);
+    }
+    if (problems.length) throw new UsageError(problems.map((p) => `${displayPath(p.dir)}: error E_OUT_DIR ${p.message}`).join("\n"));
+    applyPlans(plans);
+  } finally {
+    staging.discard(); // after applyPlans it holds only empty folders
   }
-  if (problems.length) throw new UsageError(problems.map((p) => `${displayPath(p.dir)}: error E_OUT_DIR ${p.message}`).join("\n"));
-  applyPlans(plans);
   const blocking = prepared.losses.filter(isBlocking);
   if (!options.quiet) {
     const ignored = ignoredWarning(prepared.outDir, `Commit it anyway by adding "!/${path.basename(prepared.outDir)}/" after that line, build into another --out, or use \`harness install\` and \`harness check --installed\`.`);

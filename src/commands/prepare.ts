@@ -2,6 +2,7 @@
 import path from "node:path";
 import type { AdapterRegistry } from "../adapter/types.js";
 import { compileHost, type HostOutput } from "../compile.js";
+import type { RenderedFile } from "../emit/render.js";
 import { UsageError, type Diagnostic } from "../errors.js";
 import { readPipeline } from "../ir/normalize.js";
 import type { PipelineIR } from "../ir/types.js";
@@ -18,9 +19,9 @@ export interface CommonOptions {
   strict?: boolean;
 }
 
-export interface Prepared {
+export interface Prepared<F extends { path: string } = RenderedFile> {
   pipeline: PipelineIR;
-  outputs: HostOutput[];
+  outputs: HostOutput<F>[];
   losses: Loss[];
   findings: Finding[];
   warnings: Diagnostic[];
@@ -49,14 +50,17 @@ export function resolveHosts(requested: readonly string[] | undefined, pipeline:
   return (listed.length ? listed : [...HOST_IDS]).sort();
 }
 
-export async function prepare(options: CommonOptions): Promise<Prepared> {
+/** `keep(host, dir)`: what each host's output holds of a rendered file (compileHost); by default the file. */
+export async function prepare(options: CommonOptions): Promise<Prepared>;
+export async function prepare<F extends { path: string }>(options: CommonOptions, keep: (host: string, dir: string) => (file: RenderedFile) => F): Promise<Prepared<F>>;
+export async function prepare(options: CommonOptions, keep?: (host: string, dir: string) => (file: RenderedFile) => { path: string }): Promise<Prepared<{ path: string }>> {
   const { pipeline, warnings } = readPipeline(path.resolve(options.roles), { knownHosts: Object.keys(options.registry) });
   const hosts = resolveHosts(options.host, pipeline, options.registry);
   const adapters = await Promise.all(hosts.map((h) => options.registry[h]!()));
-  const outputs = adapters.map((a) => compileHost(pipeline, a));
+  const outDir = path.resolve(options.out);
+  const outputs = adapters.map((a) => (keep ? compileHost(pipeline, a, keep(a.id, path.join(outDir, a.id))) : compileHost(pipeline, a)));
   const losses = outputs.flatMap((o) => collectLosses(pipeline, o.adapter.id, o.fidelity));
   const found = outputs.flatMap((o) => findings(pipeline, o.adapter.id, o.fidelity, options.strict ?? false));
-  const outDir = path.resolve(options.out);
   return {
     pipeline,
     outputs,

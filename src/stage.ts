@@ -1,0 +1,211 @@
+// harness build's writes. Each file is staged as soon as it is rendered: hashed for the manifest,
+// compared with what is on disk, and written to a staging folder when it changed. Nothing in a host
+// folder changes until every host compiled and none refuses the build; then the staged files are
+// renamed into place, each host's manifest last. A refused or failed build removes the staging
+// folder, so it leaves out/ as it found it.
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { RenderedFile } from "./emit/render.js";
+import { byCodeUnit } from "./compare.js";
+import { listFiles, MANIFEST_FILE, manifestFrom, pruneEmptyDirs, readManifest, sha256, type Manifest } from "./fileset.js";
+
+/** What a build keeps of a rendered file: its hash, and where its new bytes wait (null: unchanged). */
+export interface StagedFile {
+  path: string;
+  executable: boolean;
+  sha256: string;
+  staged: string | null;
+}
+
+export interface WritePlan {
+  host: string;
+  dir: string;
+  write: StagedFile[]; // new or changed, manifest included
+  remove: string[]; // listed in the old manifest, no longer produced
+  unchanged: number;
+  /** Files harness did not write and will not touch: the user deletes them. */
+  stray: string[];
+  /** The warnings the previous build recorded in its manifest. */
+  previousWarnings: string[];
+}
+
+export type PlanProblem = { host: string; dir: string; message: string };
+
+const STAGING_PREFIX = ".harness-staging-";
+
+/** The staging folder: <out>/.harness-staging-<pid>/<host>/<path>, on the same file system as out/. */
+export class Staging {
+  readonly root: string;
+  private readonly made = new Set<string>();
+  private created: string | undefined; // the first folder of out/ this build created, if any
+
+  constructor(readonly outDir: string) {
+    this.root = path.join(outDir, `${STAGING_PREFIX}${process.pid}`);
+    removeDeadStaging(outDir);
+  }
+
+  write(host: string, rel: string, content: string, executable: boolean): string {
+    const file = path.join(this.root, host, rel);
+    const folder = path.dirname(file);
+    if (!this.made.has(folder)) {
+      if (this.made.size === 0 && !existsSync(this.outDir)) this.created = mkdirSync(this.outDir, { recursive: true });
+      mkdirSync(folder, { recursive: true });
+      this.made.add(folder);
+    }
+    writeFileSync(file, content);
+    if (executable) chmodSync(file, 0o755);
+    return file;
+  }
+
+  /** Remove the staging folder, and out/ too when this build created it and it is still empty. */
+  discard(): void {
+    if (this.made.size === 0) return;
+    rmSync(this.root, { recursive: true, force: true });
+    if (!this.created) return;
+    for (let dir = this.outDir; ; dir = path.dirname(dir)) {
+      if (!existsSync(dir) || readdirSync(dir).length > 0) return;
+      rmdirSync(dir);
+      if (dir === this.created) return;
+    }
+  }
+}
+
+/** Staging folders of builds that were killed before they could remove theirs (their process is gone). */
+function removeDeadStaging(outDir: string): void {
+  if (!existsSync(outDir)) return;
+  for (const name of readdirSync(outDir)) {
+    if (!name.startsWith(STAGING_PREFIX)) continue;
+    const pid = Number(name.slice(STAGING_PREFIX.length));
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) rmSync(path.join(outDir, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function isExecutable(file: string): boolean {
+  if (process.platform === "win32") return false;
+  return (statSync(file).mode & 0o111) !== 0;
+}
+
+/**
+ * One host folder's part of a build. `stage` takes each rendered file (compileHost's keep); `plan`
+ * then decides, exactly as a plan made from all the files at once would: refuse a folder harness
+ * did not build, a file it does not own, or a hand edit (unless forced); otherwise write what
+ * changed, remove what is no longer produced, and report strays.
+ */
+export class HostStager {
+  private readonly present: Set<string>;
+  private readonly manifest: Manifest | null;
+  private readonly owned: Set<string>;
+  private readonly problem: string | null;
+  private readonly unowned: string[] = [];
+  private readonly edited: string[] = [];
+
+  constructor(
+    readonly host: string,
+    readonly dir: string,
+    private readonly staging: Staging,
+    private readonly force: boolean,
+  ) {
+    const present = listFiles(dir);
+    this.present = new Set(present);
+    this.manifest = readManifest(dir);
+    this.owned = new Set(Object.keys(this.manifest?.files ?? {}));
+    this.problem =
+      !this.manifest && present.length > 0
+        ? `holds ${present.length} file(s) but no ${MANIFEST_FILE}, so harness did not write it. Choose an empty or harness-built --out folder, or move those files away.`
+        : this.manifest && this.manifest.host !== host
+          ? `its manifest says it was built for "${this.manifest.host}", not "${host}". Use a separate folder per host.`
+          : null;
+  }
+
+  /** A build that will be refused stages nothing more. */
+  private get refused(): boolean {
+    return this.problem !== null || this.unowned.length > 0 || (this.edited.length > 0 && !this.force);
+  }
+
+  stage = (f: RenderedFile): StagedFile => {
+    const hash = sha256(f.content);
+    let same = false;
+    if (this.problem === null && this.present.has(f.path)) {
+      const target = path.join(this.dir, f.path);
+      if (!this.owned.has(f.path)) this.unowned.push(f.path);
+      else {
+        const text = readFileSync(target, "utf8");
+        if (text === f.content) same = isExecutable(target) === f.executable;
+        else if (sha256(text) !== this.manifest!.files[f.path]) this.edited.push(f.path);
+      }
+    }
+    return { path: f.path, executable: f.executable, sha256: hash, staged: same || this.refused ? null : this.staging.write(this.host, f.path, f.content, f.executable) };
+  };
+
+  plan(files: readonly StagedFile[], warnings: readonly string[]): WritePlan | PlanProblem {
+    const { host, dir } = this;
+    if (this.problem) return { host, dir, message: this.problem };
+    if (this.unowned.length) {
+      const first = [...this.unowned].sort(byCodeUnit)[0]!;
+      return { host, dir, message: `${first} exists but harness did not write it (not in ${MANIFEST_FILE}). Move it away; harness never overwrites files it does not own.` };
+    }
+    const staged = new Set(files.map((f) => f.path));
+    const manifest = manifestFrom(host, files, warnings);
+    // An owned file that is no longer produced is removed: refuse that too when it was edited by hand.
+    // (A manifest that lists itself is such a file: the new one never lists itself.)
+    const edited = [...this.edited];
+    for (const [rel, hash] of Object.entries(this.manifest?.files ?? {}))
+      if (!staged.has(rel) && this.present.has(rel) && sha256(readFileSync(path.join(dir, rel), "utf8")) !== hash) edited.push(rel);
+    edited.sort();
+    if (edited.length && !this.force)
+      return {
+        host,
+        dir,
+        message: `${edited.join(", ")} ${edited.length === 1 ? "was" : "were"} edited by hand since harness wrote ${edited.length === 1 ? "it" : "them"}; a build would overwrite the edit. Move the change into the roles folder (or revert the file), or run the build with --force to overwrite.`,
+      };
+    const write = files.filter((f) => f.staged !== null);
+    const onDisk = this.present.has(MANIFEST_FILE) ? readFileSync(path.join(dir, MANIFEST_FILE), "utf8") : undefined;
+    if (onDisk !== manifest || isExecutable(path.join(dir, MANIFEST_FILE)))
+      write.push({ path: MANIFEST_FILE, executable: false, sha256: "", staged: this.staging.write(host, MANIFEST_FILE, manifest, false) });
+    const produced = (p: string) => staged.has(p) || p === MANIFEST_FILE;
+    const remove = [...this.owned].filter((p) => !produced(p) && this.present.has(p)).sort();
+    const stray = [...this.present].filter((p) => !this.owned.has(p) && !produced(p));
+    return { host, dir, write, remove, unchanged: files.length + 1 - write.length, stray, previousWarnings: this.manifest?.warnings ?? [] };
+  }
+}
+
+/** Move each plan's staged files into place, its manifest last, then remove what is no longer produced. */
+export function applyPlans(plans: readonly WritePlan[]): void {
+  const made = new Set<string>(); // folders already created: one mkdir per folder, not per file
+  for (const plan of plans) {
+    for (const f of plan.write) {
+      const target = path.join(plan.dir, f.path);
+      const folder = path.dirname(target);
+      if (!made.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        made.add(folder);
+      }
+      moveInto(f.staged!, target);
+    }
+    for (const rel of plan.remove) {
+      rmSync(path.join(plan.dir, rel), { force: true });
+      pruneEmptyDirs(plan.dir, path.dirname(rel));
+    }
+  }
+}
+
+/** Rename; a host folder on another file system (a symlink) gets a copy beside the target, renamed. */
+function moveInto(staged: string, target: string): void {
+  try {
+    renameSync(staged, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    const tmp = `${target}.harness-tmp-${process.pid}`;
+    copyFileSync(staged, tmp);
+    renameSync(tmp, target);
+  }
+}
