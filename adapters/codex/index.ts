@@ -13,6 +13,7 @@
 //   .codex/bin/<role>.sh               run one role alone with its profile enforced
 //   .codex/hooks.json, .codex/hooks/   the spawned roles' per-call guard (guard.ts) and stage-end audit (audit.ts)
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
+import { lazyTextFile } from "../../src/adapter/lazy.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { list, renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
 import { CODEX_TOOLS } from "./tools.js";
@@ -134,20 +135,20 @@ export const CodexAdapter: Adapter = {
         .filter((r) => r.isolation === "main" && r.id !== pipeline.name)
         .map((r) => skill(r.id, r.description, `Act as ${r.title} in this session for the request you were given.\n\n${rolePrompt(pipeline, r, vocab)}`)),
       ...(rules.rules.length ? [{ path: rulesPath, kind: "text", text: renderRules(pipeline.title, rules, pipeline.rolesDir) } as const] : []),
-      ...pipeline.roles.map(
-        (r): HostFile => ({
-          path: launcherPath(r.id),
-          kind: "text",
-          executable: true,
-          text: renderLauncher({
-            pipelineTitle: pipeline.title,
-            rolesDir: pipeline.rolesDir,
-            role: r,
-            profile: profiles.get(r.id)!,
-            ...(modelFor(pipeline, r) ? { model: modelFor(pipeline, r)! } : {}),
-            instructions: rolePrompt(pipeline, r, vocab),
-          }),
-        }),
+      ...pipeline.roles.map((r) =>
+        lazyTextFile(
+          launcherPath(r.id),
+          () =>
+            renderLauncher({
+              pipelineTitle: pipeline.title,
+              rolesDir: pipeline.rolesDir,
+              role: r,
+              profile: profiles.get(r.id)!,
+              ...(modelFor(pipeline, r) ? { model: modelFor(pipeline, r)! } : {}),
+              instructions: rolePrompt(pipeline, r, vocab),
+            }),
+          true,
+        ),
       ),
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));

@@ -23,6 +23,7 @@ import { COPILOT_AUDIT_PROOFS, withCopilotAudit } from "./audit.js";
 import { copilotFidelity } from "./fidelity.js";
 import { GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks, mkdirCommand, renderGuard, scopeFolders } from "./guard.js";
 import { pipelineLauncher, roleLauncher } from "./launcher.js";
+import { lazyTextFile } from "../../src/adapter/lazy.js";
 import { COPILOT_TOOLS } from "./tools.js";
 
 export const HOST_ID = "copilot";
@@ -128,7 +129,6 @@ export const CopilotAdapter: Adapter = {
     const vocab = vocabulary(pipeline);
     const orch = orchestratorName(pipeline);
     const pl = pipelineLauncher(pipeline, orch);
-    const rls = new Map(pipeline.roles.map((r) => [r.id, roleLauncher(pipeline, r)] as const));
     const files: HostFile[] = [
       agentsMd(pipeline),
       ...pipeline.roles.map((r) => agentFile(pipeline, r, vocab)),
@@ -147,7 +147,7 @@ export const CopilotAdapter: Adapter = {
         body: `Run the ${pipeline.title} process for this request: \${input:request:${pipeline.argumentHint}}`,
       },
       { path: launcherOf(pipeline.name), kind: "text", executable: true, text: pl.text },
-      ...pipeline.roles.map((r): HostFile => ({ path: launcherOf(r.id), kind: "text", executable: true, text: rls.get(r.id)!.text })),
+      ...pipeline.roles.map((r) => lazyTextFile(launcherOf(r.id), () => roleLauncher(pipeline, r).text, true)),
       { path: GUARD_PATH, kind: "text", executable: true, text: renderGuard(pipeline) },
     ];
     const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
