@@ -22,9 +22,21 @@ const HARD = /[\x00-\x1f\x7f-\x9f\u2028\u2029]|[\uD800-\uDFFF]|^(?:%|---|\.\.\.)
 
 class Unsupported extends Error {}
 
+// Each string's form, worked out once: every role's front matter repeats the same keys and patterns.
+// null: left to yaml.
+const memo = { key: new Map<string, string | null>(), value: new Map<string, string | null>() };
+
 function scalarText(value: string, key = false): string {
+  const known = key ? memo.key : memo.value;
+  let text = known.get(value);
+  if (text === undefined) known.set(value, (text = formOf(value, key)));
+  if (text === null) throw new Unsupported();
+  return text;
+}
+
+function formOf(value: string, key: boolean): string | null {
   // yaml writes a key over 1024 characters as an explicit "? " key
-  if (HARD.test(value) || (key && value.length > 1000)) throw new Unsupported();
+  if (HARD.test(value) || (key && value.length > 1000)) return null;
   if (!INDICATOR.test(value) && !(mayReadAsNonString(value) && NOT_A_STRING.some((re) => re.test(value)))) return value;
   const hasDouble = value.includes('"');
   const hasSingle = value.includes("'");
