@@ -1,6 +1,6 @@
 // MAPPING.md: the committed fidelity matrix of one host, so a change in enforcement shows up in review.
 import type { Adapter } from "../adapter/types.js";
-import { lossInfo, type FidelityRecord, type LossCode } from "../adapter/fidelity.js";
+import { lossInfo, type Constraint, type FidelityLevel, type FidelityRecord, type LossCode } from "../adapter/fidelity.js";
 import type { PipelineIR } from "../ir/types.js";
 
 // Most cells hold neither; testing first skips two regex passes per cell (13,000 rows a host at 1,000 roles).
@@ -39,17 +39,25 @@ export function renderMapping(adapter: Adapter, pipeline: PipelineIR, fidelity: 
     "| role | constraint | level | how | loss | proven by |",
     "| --- | --- | --- | --- | --- | --- |",
   ];
-  for (const r of fidelity) {
+  const proofOf = (level: FidelityLevel, constraint: Constraint): string => {
     const test =
-      r.level === "guard"
-        ? (adapter.guardProofs?.[r.constraint] ?? adapter.proofs[r.constraint])
-        : r.level === "native"
-          ? adapter.proofs[r.constraint]
-          : r.level === "audit"
-            ? adapter.auditProofs?.[r.constraint]
+      level === "guard"
+        ? (adapter.guardProofs?.[constraint] ?? adapter.proofs[constraint])
+        : level === "native"
+          ? adapter.proofs[constraint]
+          : level === "audit"
+            ? adapter.auditProofs?.[constraint]
             : undefined;
-    const proof = test ? proofCell(pipeline, adapter.id, r.constraint, test, r.level === "audit" ? "audit-out.test.ts" : "enforce-out.test.ts") : "";
-    lines.push(`| ${r.role ?? "(pipeline)"} | ${r.constraint} | ${r.level} | ${cell(r.how)} | ${r.loss ?? ""} | ${cell(proof)} |`);
+    return cell(test ? proofCell(pipeline, adapter.id, constraint, test, level === "audit" ? "audit-out.test.ts" : "enforce-out.test.ts") : "");
+  };
+  // One proof cell per level and constraint: a host has a few dozen, a 1,000-role pipeline ~13,000 rows.
+  const proofs = new Map<FidelityLevel, Map<Constraint, string>>();
+  for (const r of fidelity) {
+    let byConstraint = proofs.get(r.level);
+    if (!byConstraint) proofs.set(r.level, (byConstraint = new Map()));
+    let proof = byConstraint.get(r.constraint);
+    if (proof === undefined) byConstraint.set(r.constraint, (proof = proofOf(r.level, r.constraint)));
+    lines.push(`| ${r.role ?? "(pipeline)"} | ${r.constraint} | ${r.level} | ${cell(r.how)} | ${r.loss ?? ""} | ${proof} |`);
   }
   const codes = [...new Set(fidelity.map((r) => r.loss).filter((c): c is LossCode => Boolean(c)))].sort();
   if (codes.length) {
