@@ -27,6 +27,8 @@ export interface WritePlan {
   stray: string[];
   /** The warnings the previous build recorded in its manifest. */
   previousWarnings: string[];
+  /** The staged host folder, when the host folder did not exist: it is moved into place whole. */
+  whole: string | null;
 }
 
 export type PlanProblem = { host: string; dir: string; message: string };
@@ -105,6 +107,7 @@ export class HostStager {
   private readonly manifest: Manifest | null;
   private readonly owned: Set<string>;
   private readonly problem: string | null;
+  private readonly fresh: boolean;
   private readonly unowned: string[] = [];
   private readonly edited: string[] = [];
 
@@ -114,6 +117,7 @@ export class HostStager {
     private readonly staging: Staging,
     private readonly force: boolean,
   ) {
+    this.fresh = !existsSync(dir);
     const present = listFiles(dir);
     this.present = new Set(present);
     this.manifest = readManifest(dir);
@@ -174,7 +178,8 @@ export class HostStager {
     const produced = (p: string) => staged.has(p) || p === MANIFEST_FILE;
     const remove = [...this.owned].filter((p) => !produced(p) && this.present.has(p)).sort();
     const stray = [...this.present].filter((p) => !this.owned.has(p) && !produced(p));
-    return { host, dir, write, remove, unchanged: files.length + 1 - write.length, stray, previousWarnings: this.manifest?.warnings ?? [] };
+    const whole = this.fresh ? path.join(this.staging.root, host) : null;
+    return { host, dir, write, remove, unchanged: files.length + 1 - write.length, stray, previousWarnings: this.manifest?.warnings ?? [], whole };
   }
 }
 
@@ -182,6 +187,16 @@ export class HostStager {
 export function applyPlans(plans: readonly WritePlan[]): void {
   const made = new Set<string>(); // folders already created: one mkdir per folder, not per file
   for (const plan of plans) {
+    // A new host folder is one rename (atomic: its manifest comes with it), not one per file.
+    if (plan.whole && !existsSync(plan.dir)) {
+      mkdirSync(path.dirname(plan.dir), { recursive: true });
+      try {
+        renameSync(plan.whole, plan.dir);
+        continue;
+      } catch {
+        // e.g. another file system under out/: file by file below
+      }
+    }
     for (const f of plan.write) {
       const target = path.join(plan.dir, f.path);
       const folder = path.dirname(target);

@@ -77,6 +77,7 @@ const build = fc.record({
   files: fc.uniqueArray(fc.record({ path: fc.constantFrom(...PATHS.slice(0, 5)), content: TEXT, executable: fc.boolean() }), { selector: (f) => f.path }),
   warnings: fc.uniqueArray(fc.constantFrom("w1", "w2", "w3")),
   force: fc.boolean(),
+  fresh: fc.boolean(), // with nothing on disk: no host folder at all, rather than an empty one
 });
 
 function writeDisk(dir: string, state: typeof disk extends fc.Arbitrary<infer T> ? T : never): void {
@@ -97,7 +98,8 @@ describe("staged build plan", () => {
       fc.property(disk, build, (state, next) => {
         const out = tempDir("harness-stage-");
         const dir = path.join(out, "codex");
-        mkdirSync(dir);
+        const fresh = next.fresh && Object.keys(state.files).length === 0 && !state.manifest;
+        if (!fresh) mkdirSync(dir);
         writeDisk(dir, state);
         const files: RenderedFile[] = [...next.files].sort((a, b) => (a.path < b.path ? -1 : 1));
         const expected = reference("codex", dir, files, next.warnings, next.force);
@@ -108,8 +110,8 @@ describe("staged build plan", () => {
           expect(plan).toEqual({ host: "codex", dir, message: expected.message });
         } else {
           if ("message" in plan) throw new Error(`refused: ${plan.message}`);
-          expect({ ...plan, write: plan.write.map((f) => ({ path: f.path, content: readFileSync(f.staged!, "utf8"), executable: isExecutable(f.staged!) })) }).toEqual({ host: "codex", dir, ...expected });
-          const before = listFiles(dir).filter((p) => !plan.write.some((f) => f.path === p) && !plan.remove.includes(p));
+          expect({ ...plan, write: plan.write.map((f) => ({ path: f.path, content: readFileSync(f.staged!, "utf8"), executable: isExecutable(f.staged!) })) }).toEqual({ host: "codex", dir, ...expected, whole: fresh ? path.join(staging.root, "codex") : null });
+          const before = (fresh ? [] : listFiles(dir)).filter((p) => !plan.write.some((f) => f.path === p) && !plan.remove.includes(p));
           const kept = Object.fromEntries(before.map((p) => [p, readFileSync(path.join(dir, p), "utf8")]));
           applyPlans([plan]);
           staging.discard();
@@ -121,7 +123,7 @@ describe("staged build plan", () => {
           for (const p of expected.remove) expect(existsSync(path.join(dir, p))).toBe(false);
         }
         staging.discard();
-        expect(readdirSync(out)).toEqual(["codex"]); // no staging folder is left behind
+        expect(readdirSync(out)).toEqual(fresh && "message" in expected ? [] : ["codex"]); // no staging folder is left behind
       }),
       { numRuns: 300 },
     );
