@@ -23,8 +23,25 @@ export function isSafe(pattern: string): boolean {
   return safe;
 }
 
-// Every role asks again about the pipeline-wide patterns (never-write, shell_deny): answered once each.
+/** isSafe(filePathPattern(pathRegex)), keyed by the regex (one string per glob, from globToPathRegex). */
+export function isSafePath(pathRegex: string): boolean {
+  let safe = safePathMemo.get(pathRegex);
+  if (safe === undefined) safePathMemo.set(pathRegex, (safe = isSafe(filePathPattern(pathRegex))));
+  return safe;
+}
+
+/** isSafe(commandPattern(pattern, mode)), keyed by the harness pattern. */
+export function isSafeCommand(pattern: string, mode: "allow" | "deny"): boolean {
+  let safe = safeCommandMemo[mode].get(pattern);
+  if (safe === undefined) safeCommandMemo[mode].set(pattern, (safe = isSafe(commandPattern(pattern, mode))));
+  return safe;
+}
+
+// Every role asks again about the pipeline-wide patterns (never-write, shell_deny): answered once
+// each, keyed by the strings the role files hold, so a lookup never builds the full pattern again.
 const safeMemo = new Map<string, boolean>();
+const safePathMemo = new Map<string, boolean>();
+const safeCommandMemo = { allow: new Map<string, boolean>(), deny: new Map<string, boolean>() };
 const pathMemo = new Map<string, string | null>();
 const commandMemo = { allow: new Map<string, string>(), deny: new Map<string, string>() };
 

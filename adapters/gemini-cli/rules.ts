@@ -23,7 +23,7 @@
 // would take write_file away from the subagents too); and a rule's argsPattern is tested against
 // the raw arguments, hence the relative-path rules (patterns.ts).
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
-import { broadenedCommandRegex, commandPattern, commandRegex, filePathPattern, globToPathRegex, isSafe, unions } from "./patterns.js";
+import { broadenedCommandRegex, commandRegex, filePathPattern, globToPathRegex, isSafeCommand, isSafePath, unions } from "./patterns.js";
 import { GEMINI_TOOLS } from "./tools.js";
 
 export const WRITE_TOOLS = [GEMINI_TOOLS.write!, GEMINI_TOOLS.edit!];
@@ -70,7 +70,7 @@ function pathRules(who: string | undefined, label: string, write: readonly strin
   const exact: { glob: string; re: string }[] = [];
   for (const g of never) {
     const re = globToPathRegex(g);
-    if (re && isSafe(filePathPattern(re))) exact.push({ glob: g, re });
+    if (re && isSafePath(re)) exact.push({ glob: g, re });
     else {
       // cannot be written as a safe pattern: refuse every write under its literal head instead (broader)
       const head = g.split(/[*?{[(!+@]/)[0]!.replace(/\/[^/]*$/, "");
@@ -84,7 +84,7 @@ function pathRules(who: string | undefined, label: string, write: readonly strin
   const allowed: string[] = [];
   for (const g of write) {
     const re = globToPathRegex(g);
-    if (re && isSafe(filePathPattern(re))) allowed.push(re);
+    if (re && isSafePath(re)) allowed.push(re);
     else narrowed.push({ role, constraint: "write-scope", text: `${g} is left out (narrower: its syntax has no exact policy pattern)` });
   }
   for (const u of unions("file_path", allowed, (re) => re)) rules.push({ toolName: WRITE_TOOLS, ...scope, argsPattern: u.pattern, decision: "allow", priority: bands.allow });
@@ -97,7 +97,7 @@ function shellRules(who: string | undefined, label: string, list: readonly strin
   const kept: { p: string; re: string }[] = [];
   for (const p of list) {
     const re = commandRegex(p, mode);
-    if (isSafe(commandPattern(p, mode))) kept.push({ p, re });
+    if (isSafeCommand(p, mode)) kept.push({ p, re });
     else if (decision === "allow") narrowed.push({ role: who ?? null, constraint: "shell", text: `allow ${p} is left out (narrower: no safe policy pattern)` });
     else {
       kept.push({ p, re: broadenedCommandRegex(p) });
