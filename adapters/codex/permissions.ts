@@ -147,6 +147,29 @@ export function scopedDenies(glob: string, root: string): string[] | null {
   return out;
 }
 
+// roleProfile asks about the same pipeline-wide globs for every role: each answer is worked out
+// once (frozen, since roles share them).
+const exactMemo = new Map<string, Readonly<CodexPath> | null>();
+const denyMemo = new Map<string, string | null>();
+const scopedMemo = new Map<string, Map<string, readonly string[] | null>>();
+function exactOf(glob: string): Readonly<CodexPath> | null {
+  let r = exactMemo.get(glob);
+  if (r === undefined) exactMemo.set(glob, (r = Object.freeze(exactPath(glob))));
+  return r;
+}
+function denyOf(glob: string): string | null {
+  let r = denyMemo.get(glob);
+  if (r === undefined) denyMemo.set(glob, (r = denyGlob(glob)));
+  return r;
+}
+function scopedOf(glob: string, root: string): readonly string[] | null {
+  let byGlob = scopedMemo.get(root);
+  if (!byGlob) scopedMemo.set(root, (byGlob = new Map()));
+  let r = byGlob.get(glob);
+  if (r === undefined) byGlob.set(glob, (r = Object.freeze(scopedDenies(glob, root))));
+  return r;
+}
+
 const isUnder = (p: string, root: string) => root === "." || p === root || p.startsWith(`${root}/`);
 
 /** Globs of the artifacts a role reads: never_write entries it must still be able to read. */
@@ -160,7 +183,7 @@ export function roleProfile(role: RoleIR, artifacts: readonly { name: string; pa
   const fileFolders: { file: string; folder: string }[] = [];
   let writes: CodexPath[] = [];
   for (const g of role.write) {
-    const p = exactPath(g);
+    const p = exactOf(g);
     if (p?.tree) writes.push(p);
     else if (p && p.path.includes("/")) {
       const folder = p.path.slice(0, p.path.lastIndexOf("/"));
@@ -174,7 +197,7 @@ export function roleProfile(role: RoleIR, artifacts: readonly { name: string; pa
     .flatMap((a) => a.paths)
     .filter((g) => !own.has(g) && !role.neverWrite.includes(g) && fileFolders.some((f) => mayMatchUnder(g, f.folder)));
   // never_write wins: drop write entries an exact never_write path covers whole.
-  const nevers = [...role.neverWrite, ...new Set(others)].map((g) => ({ glob: g, exact: exactPath(g) }));
+  const nevers = [...role.neverWrite, ...new Set(others)].map((g) => ({ glob: g, exact: exactOf(g) }));
   writes = writes.filter((w) => {
     const covered = nevers.some(({ exact: n }) => n && (n.path === w.path || (n.tree && isUnder(w.path, n.path))));
     if (covered) coveredWrites.push(w.from);
@@ -202,9 +225,9 @@ export function roleProfile(role: RoleIR, artifacts: readonly { name: string; pa
       unenforcedNever.push({ glob, why: "the role reads these files, and a Codex deny also blocks reading" });
       continue;
     }
-    const scoped = writes.filter((w) => mayMatchUnder(glob, w.path)).map((w) => scopedDenies(glob, w.path));
+    const scoped = writes.filter((w) => mayMatchUnder(glob, w.path)).map((w) => scopedOf(glob, w.path));
     const wanted = scoped.some((x) => x === null) ? [glob] : scoped.flatMap((x) => x!);
-    const ds = wanted.map(denyGlob);
+    const ds = wanted.map(denyOf);
     if (ds.some((d) => d === null)) unenforcedNever.push({ glob, why: "no Codex glob form" });
     else for (const d of ds as string[]) if (!denyGlobs.some((x) => x.glob === d)) denyGlobs.push({ glob: d, from: glob });
   }
