@@ -16,7 +16,7 @@ export interface Manifest {
   warnings?: string[];
 }
 
-export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+export const sha256 = (text: string | Uint8Array) => createHash("sha256").update(text).digest("hex");
 
 export function manifestFor(host: string, files: readonly RenderedFile[], warnings: readonly string[] = []): RenderedFile {
   return { path: MANIFEST_FILE, content: manifestFrom(host, files.map((f) => ({ path: f.path, sha256: sha256(f.content) })), warnings), executable: false };

@@ -46,7 +46,7 @@ export class Staging {
     removeDeadStaging(outDir);
   }
 
-  write(host: string, rel: string, content: string, executable: boolean): string {
+  write(host: string, rel: string, content: string | Uint8Array, executable: boolean): string {
     const file = path.join(this.root, host, rel);
     const folder = path.dirname(file);
     if (!this.made.has(folder)) {
@@ -89,6 +89,15 @@ function alive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+// Each file is hashed and then written: one UTF-8 encoding into a reused buffer serves both (the
+// string would be encoded twice; a Buffer per file is off-heap memory V8 answers with more GC).
+let scratch = Buffer.allocUnsafe(1 << 20);
+/** The text's UTF-8 bytes, valid until the next call. */
+function utf8(text: string): Buffer {
+  if (scratch.length < text.length * 3) scratch = Buffer.allocUnsafe(text.length * 3);
+  return scratch.subarray(0, scratch.write(text, "utf8"));
 }
 
 function isExecutable(file: string): boolean {
@@ -136,7 +145,8 @@ export class HostStager {
   }
 
   stage = (f: RenderedFile): StagedFile => {
-    const hash = sha256(f.content);
+    const bytes = utf8(f.content);
+    const hash = sha256(bytes);
     let same = false;
     if (this.problem === null && this.present.has(f.path)) {
       const target = path.join(this.dir, f.path);
@@ -147,7 +157,7 @@ export class HostStager {
         else if (sha256(text) !== this.manifest!.files[f.path]) this.edited.push(f.path);
       }
     }
-    return { path: f.path, executable: f.executable, sha256: hash, staged: same || this.refused ? null : this.staging.write(this.host, f.path, f.content, f.executable) };
+    return { path: f.path, executable: f.executable, sha256: hash, staged: same || this.refused ? null : this.staging.write(this.host, f.path, bytes, f.executable) };
   };
 
   plan(files: readonly StagedFile[], warnings: readonly string[]): WritePlan | PlanProblem {
