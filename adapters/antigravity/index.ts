@@ -10,7 +10,7 @@
 // committed (the CLI keeps them in user settings), so write scopes and command rules are instructed.
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
-import { list, renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
+import { list, renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { antigravityFidelity } from "./fidelity.js";
 import { ANTIGRAVITY_TOOL_IDS, ANTIGRAVITY_TOOLS } from "./tools.js";
 
@@ -48,7 +48,9 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
       mainAgent: main,
       subagent: !main,
     },
-    body: rolePrompt(pipeline, role, vocab),
+    get body() {
+      return rolePrompt(pipeline, role, vocab);
+    },
   };
 }
 
@@ -91,7 +93,7 @@ export const AntigravityAdapter: Adapter = {
       // Other hosts read AGENTS.md too: installed side by side, they compose one block with an entry each.
       { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } },
     ];
-    const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
+    const prompts = rolePrompts(pipeline, vocab);
     const gaps = [
       "No hook guard: workspace .agents/hooks.json loads only in an open workspace (open bugs say not at all), and hook input names no agent.",
       "The orchestrating main agent is Antigravity's default agent: its tools and commands are the user's settings.",

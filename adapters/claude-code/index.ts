@@ -4,8 +4,9 @@
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { lazyMarkdownFile } from "../../src/adapter/lazy.js";
 import { roleById } from "../../src/ir/lookup.js";
-import { renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
+import { renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { CLAUDE_TOOLS, SPAWN_TOOL } from "./tools.js";
 import { GUARD_GAPS, GUARD_OFF_ENV, GUARD_PATH, ORCHESTRATOR, guardHooks, renderGuard } from "./guard.js";
 import { settingsDenies } from "./settings-rules.js";
@@ -42,7 +43,7 @@ function agentFile(pipeline: PipelineIR, role: RoleIR): HostFile {
     // scope pipeline: the role's limits travel with the role (subagent or --agent), nowhere else
     ...(pipeline.policies.scope === "pipeline" ? { hooks: guardHooks(role.id) } : {}),
   };
-  return { path: `.claude/agents/${role.id}.md`, kind: "markdown", frontmatter, body: rolePrompt(pipeline, role, vocabulary) };
+  return lazyMarkdownFile(`.claude/agents/${role.id}.md`, frontmatter, () => rolePrompt(pipeline, role, vocabulary));
 }
 
 function mainRoleCommand(pipeline: PipelineIR, role: RoleIR): HostFile {
@@ -149,7 +150,7 @@ export const ClaudeCodeAdapter: Adapter = {
       instructions(pipeline),
     ];
     const fidelity: FidelityRecord[] = claudeFidelity(pipeline, modelFor);
-    const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocabulary)]));
+    const prompts = rolePrompts(pipeline, vocabulary);
     return withClaudeAudit(pipeline, { files, fidelity, prompts, gaps: GUARD_GAPS.map((g) => `guard: ${g}`) });
   },
 };

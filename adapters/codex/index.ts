@@ -13,9 +13,9 @@
 //   .codex/bin/<role>.sh               run one role alone with its profile enforced
 //   .codex/hooks.json, .codex/hooks/   the spawned roles' per-call guard (guard.ts) and stage-end audit (audit.ts)
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
-import { lazyTextFile } from "../../src/adapter/lazy.js";
+import { lazyTextFile, lazyTomlFile } from "../../src/adapter/lazy.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
-import { list, renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
+import { list, renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { CODEX_TOOLS } from "./tools.js";
 import { roleProfile, type RoleProfile } from "./permissions.js";
 import { planRules, renderRules } from "./rules.js";
@@ -49,19 +49,15 @@ const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 
 function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): HostFile {
   const model = modelFor(pipeline, role);
-  return {
-    path: `.codex/agents/${role.id}.toml`,
-    kind: "toml",
-    data: {
-      name: role.id,
-      description: role.description,
-      developer_instructions: rolePrompt(pipeline, role, vocab),
-      ...(model ? { model } : {}),
-      ...(role.effort ? { model_reasoning_effort: role.effort } : {}),
-      // Stated for when Codex applies it; 0.171 gives spawned agents the parent's sandbox instead.
-      default_permissions: role.id,
-    },
-  };
+  return lazyTomlFile(`.codex/agents/${role.id}.toml`, () => ({
+    name: role.id,
+    description: role.description,
+    developer_instructions: rolePrompt(pipeline, role, vocab),
+    ...(model ? { model } : {}),
+    ...(role.effort ? { model_reasoning_effort: role.effort } : {}),
+    // Stated for when Codex applies it; 0.171 gives spawned agents the parent's sandbox instead.
+    default_permissions: role.id,
+  }));
 }
 
 function skill(name: string, description: string, body: string): HostFile {
@@ -151,7 +147,7 @@ export const CodexAdapter: Adapter = {
         ),
       ),
     ];
-    const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
+    const prompts = rolePrompts(pipeline, vocab);
     return withCodexGuard(pipeline, withCodexAudit(pipeline, { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }), prompts }));
   },
 };

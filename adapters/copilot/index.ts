@@ -18,12 +18,12 @@
 // subagent or as the session's agent; ordinary sessions run none.
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
-import { renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
+import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { COPILOT_AUDIT_PROOFS, withCopilotAudit } from "./audit.js";
 import { copilotFidelity } from "./fidelity.js";
 import { GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks, mkdirCommand, renderGuard, scopeFolders } from "./guard.js";
 import { pipelineLauncher, roleLauncher } from "./launcher.js";
-import { lazyTextFile } from "../../src/adapter/lazy.js";
+import { lazyMarkdownFile, lazyTextFile } from "../../src/adapter/lazy.js";
 import { COPILOT_TOOLS } from "./tools.js";
 
 export const HOST_ID = "copilot";
@@ -75,7 +75,7 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
     // the role's limits travel with its agent: Copilot runs this hook for the agent's own calls only
     hooks: guardHooks(role.id),
   };
-  return { path: `.github/agents/${role.id}.agent.md`, kind: "markdown", frontmatter, body: rolePrompt(pipeline, role, vocab) };
+  return lazyMarkdownFile(`.github/agents/${role.id}.agent.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
 }
 
 function orchestratorFile(pipeline: PipelineIR, vocab: HostVocabulary): HostFile {
@@ -150,7 +150,7 @@ export const CopilotAdapter: Adapter = {
       ...pipeline.roles.map((r) => lazyTextFile(launcherOf(r.id), () => roleLauncher(pipeline, r).text, true)),
       { path: GUARD_PATH, kind: "text", executable: true, text: renderGuard(pipeline) },
     ];
-    const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
+    const prompts = rolePrompts(pipeline, vocab);
     const gaps = [
       "Permission rules reach Copilot only as launch flags: a session started without the generated launchers (plain `copilot`, VS Code, the cloud agent) has no deny rules from harness; its pipeline agents are still bound by their guard hooks (in a trusted folder), and everything else is asked.",
       "In an orchestrated run every agent shares the session's flags (the union of the roles' rules); each agent's own limits come from the guard hook in its front matter.",

@@ -14,7 +14,7 @@
 // and recorded as losses (the guard is defence in depth, not proven on the real host).
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
-import { renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
+import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { cursorFidelity, isReadonly } from "./fidelity.js";
 import { cursorPermissions } from "./permissions.js";
 import { CURSOR_TOOLS } from "./tools.js";
@@ -47,7 +47,9 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
     path: `.cursor/agents/${role.id}.md`,
     kind: "markdown",
     frontmatter: { name: role.id, description: role.description, model: modelFor(pipeline, role), readonly: isReadonly(role), is_background: false },
-    body: rolePrompt(pipeline, role, vocab),
+    get body() {
+      return rolePrompt(pipeline, role, vocab);
+    },
   };
 }
 
@@ -92,7 +94,7 @@ export const CursorAdapter: Adapter = {
       // Other hosts read AGENTS.md too: installed side by side, they compose one block with an entry each.
       { path: "AGENTS.md", kind: "text", text: renderAgentsMd(pipeline, entry), install: { mode: "block", entry } },
     ];
-    const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
+    const prompts = rolePrompts(pipeline, vocab);
     const gaps = [
       ".cursor/cli.json binds the Cursor CLI only; in the editor the pipeline's never-write paths are instructed too.",
       ...(guarded

@@ -14,7 +14,8 @@
 // project anyway, where a later Gemini CLI that reads the workspace tier finds it.
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
-import { renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../src/emit/process.js";
+import { lazyMarkdownFile } from "../../src/adapter/lazy.js";
+import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { geminiFidelity } from "./fidelity.js";
 import { planPolicy, policyDocument, subagentRoles } from "./rules.js";
 import { GEMINI_TOOLS, READ_COMPANIONS } from "./tools.js";
@@ -64,7 +65,7 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
     temperature: role.temperature.value,
     ...(role.maxTurns !== undefined ? { max_turns: role.maxTurns } : {}),
   };
-  return { path: `.gemini/agents/${role.id}.md`, kind: "markdown", frontmatter, body: rolePrompt(pipeline, role, vocab) };
+  return lazyMarkdownFile(`.gemini/agents/${role.id}.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
 }
 
 function command(path: string, description: string, prompt: string): HostFile {
@@ -118,7 +119,7 @@ export const GeminiCliAdapter: Adapter = {
       ),
       { path: policyPath, kind: "toml", data: policyDocument(plan) },
     ];
-    const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
+    const prompts = rolePrompts(pipeline, vocab);
     const gaps = [
       `Gemini CLI 0.61 reads no project policy: the rules apply only to a session started with \`${LAUNCH}\` (or with ${policyPath} copied into ~/.gemini/policies).`,
       "Write rules match the file_path argument as the model wrote it: paths must be relative to the project root (absolute paths and \"..\" are refused); a symbolic link inside an allowed folder that points elsewhere is not detected.",

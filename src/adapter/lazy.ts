@@ -1,9 +1,10 @@
 // Files whose text is made when compileHost renders them rather than when the adapter lowers the
-// host. A role's launcher then lives for one file, not for the whole host: at 1,000 roles the text
-// an adapter held until rendering was most of what the garbage collector copied.
+// host. A role's prompt or launcher then lives for one file, not for the whole host: at 1,000 roles
+// the text an adapter held until rendering was most of what the garbage collector copied.
+// `make` must be pure: a test that reads the field twice gets it made twice.
 import type { HostFile } from "./types.js";
 
-/** A text file made on render. `make` must be pure: a test that reads `text` twice gets it made twice. */
+/** A text file made on render. */
 export function lazyTextFile(path: string, make: () => string, executable = false): HostFile {
   return executable
     ? {
@@ -21,4 +22,27 @@ export function lazyTextFile(path: string, make: () => string, executable = fals
           return make();
         },
       };
+}
+
+/** A Markdown file whose body (a role's prompt) is made on render; its front matter is data already. */
+export function lazyMarkdownFile(path: string, frontmatter: Record<string, unknown> | undefined, body: () => string): HostFile {
+  return {
+    path,
+    kind: "markdown",
+    ...(frontmatter ? { frontmatter } : {}),
+    get body() {
+      return body();
+    },
+  };
+}
+
+/** A TOML file whose data holds a role's prompt, made on render. */
+export function lazyTomlFile(path: string, data: () => Record<string, unknown>): HostFile {
+  return {
+    path,
+    kind: "toml",
+    get data() {
+      return data();
+    },
+  };
 }

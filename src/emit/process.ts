@@ -120,14 +120,22 @@ function limitsOf(pipeline: PipelineIR, role: RoleIR): Record<string, unknown> {
   };
 }
 
-/** The full system prompt of a role on a host: the author's body, then the generated limits. */
+/**
+ * The full system prompt of a role on a host: the author's body, then the generated limits. Made
+ * anew for each file that holds it (adapters make those files on render, src/adapter/lazy.ts): a
+ * prompt kept for reuse would live through the whole host, and copying it costs more than making it.
+ */
 export function rolePrompt(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): string {
-  // A host uses a role's prompt two or three times (agent, command, the prompts `harness diff`
-  // compares): rendered once, and one string in memory. An adapter makes one vocabulary per pipeline.
-  const byRole = memo(memo(prompts, pipeline, () => new WeakMap()), vocab, () => new WeakMap<RoleIR, string>());
-  return memo(byRole, role, () => `${role.body.trimEnd()}\n\n${renderRoleLimits(pipeline, role, vocab)}`);
+  return `${role.body.trimEnd()}\n\n${renderRoleLimits(pipeline, role, vocab)}`;
 }
-const prompts = new WeakMap<PipelineIR, WeakMap<HostVocabulary, WeakMap<RoleIR, string>>>();
+
+/** Each role's prompt by id, made when read (`harness diff` reads them; build and check do not). */
+export function rolePrompts(pipeline: PipelineIR, vocab: HostVocabulary): Record<string, string> {
+  const out: Record<string, string> = {};
+  // defineProperty: a role named "__proto__" stays a key
+  for (const role of pipeline.roles) Object.defineProperty(out, role.id, { enumerable: true, configurable: true, get: () => rolePrompt(pipeline, role, vocab) });
+  return out;
+}
 
 function memo<K extends object, V>(map: WeakMap<K, V>, key: K, make: () => V): V {
   let value = map.get(key);

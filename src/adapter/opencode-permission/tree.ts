@@ -4,7 +4,8 @@
 // hosts differ only in names and folders, given as a V1Tree; the permission lowering is shared too.
 import type { HostFile, Lowered } from "../types.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
-import { renderAgentsMd, renderOrchestrator, rolePrompt, type HostVocabulary } from "../../emit/process.js";
+import { lazyMarkdownFile } from "../lazy.js";
+import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../emit/process.js";
 import { v1Fidelity, type V1Host } from "./fidelity.js";
 import { globalPermission, lowerPermissions, orchestratorPermission, type LoweredPermission } from "./permissions.js";
 
@@ -57,7 +58,7 @@ function agentFile(tree: V1Tree, pipeline: PipelineIR, role: RoleIR, lowered: Lo
     ...(role.maxTurns !== undefined ? { steps: role.maxTurns } : {}),
     permission: lowered.permission,
   };
-  return { path: `${tree.dir}/agents/${role.id}.md`, kind: "markdown", frontmatter, body: rolePrompt(pipeline, role, vocab) };
+  return lazyMarkdownFile(`${tree.dir}/agents/${role.id}.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
 }
 
 function orchestratorFile(tree: V1Tree, pipeline: PipelineIR, vocab: HostVocabulary): HostFile {
@@ -131,6 +132,6 @@ export function lowerV1(tree: V1Tree, pipeline: PipelineIR): Lowered {
     config(tree, pipeline),
     agentsMd(tree, pipeline),
   ];
-  const prompts = Object.fromEntries(pipeline.roles.map((r) => [r.id, rolePrompt(pipeline, r, vocab)]));
+  const prompts = rolePrompts(pipeline, vocab);
   return { files, fidelity: v1Fidelity(tree.host, pipeline, lowered, (p, r) => modelFor(tree, p, r), orchestratorName(pipeline)), prompts };
 }
