@@ -19,8 +19,10 @@ export function sortKeys(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key];
-      // defineProperty, not assignment: a "__proto__" key must stay a key, not become the prototype.
-      if (v !== undefined) Object.defineProperty(out, key, { value: sortKeys(v), enumerable: true, writable: true, configurable: true });
+      if (v === undefined) continue;
+      // a "__proto__" key must stay a key, not become the prototype (defineProperty is slower: only there)
+      if (key === "__proto__") Object.defineProperty(out, key, { value: sortKeys(v), enumerable: true, writable: true, configurable: true });
+      else out[key] = sortKeys(v);
     }
     return out;
   }
