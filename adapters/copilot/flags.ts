@@ -30,14 +30,23 @@ const prefixes = new Map<string, string | null>();
 /** A glob Copilot's write() can take: no parentheses (they end the rule), no leading "/". */
 const writeGlob = (g: string) => !/[()]/.test(g) && !g.startsWith("/");
 
+// Every role's launcher repeats the pipeline's rules: each rule string is made once, so the flags,
+// their dedup set and the launcher lines (launcher.ts) look up strings they have seen before.
+const rules = { write: new Map<string, string>(), shell: new Map<string, string>() };
+function rule(tool: "write" | "shell", arg: string): string {
+  let r = rules[tool].get(arg);
+  if (r === undefined) rules[tool].set(arg, (r = `${tool}(${arg})`));
+  return r;
+}
+
 export function writeFlags(allow: readonly string[], deny: readonly string[]): Flags {
   const out: Flags = { args: [], narrowed: [] };
   for (const g of deny) {
-    if (writeGlob(g)) out.args.push("--deny-tool", `write(${g})`);
+    if (writeGlob(g)) out.args.push("--deny-tool", rule("write", g));
     else out.narrowed.push({ constraint: "never-write", text: `never-write ${g} has no write() form and is not denied` });
   }
   for (const g of allow) {
-    if (writeGlob(g)) out.args.push("--allow-tool", `write(${g})`);
+    if (writeGlob(g)) out.args.push("--allow-tool", rule("write", g));
     else out.narrowed.push({ constraint: "write-scope", text: `${g} has no write() form and is left out (narrower)` });
   }
   return out;
@@ -46,14 +55,14 @@ export function writeFlags(allow: readonly string[], deny: readonly string[]): F
 export function shellFlags(shell: Pick<ShellPolicyIR, "allow" | "deny" | "default"> | null, exceptions: readonly string[] = []): Flags {
   const out: Flags = { args: [], narrowed: [] };
   if (!shell) return out;
-  const seen = new Set<string>();
-  const push = (flag: string, rule: string) => {
-    if (!seen.has(`${flag} ${rule}`)) (seen.add(`${flag} ${rule}`), out.args.push(flag, rule));
+  const seen = { "--deny-tool": new Set<string>(), "--allow-tool": new Set<string>() };
+  const push = (flag: "--deny-tool" | "--allow-tool", r: string) => {
+    if (!seen[flag].has(r)) (seen[flag].add(r), out.args.push(flag, r));
   };
   for (const p of shell.deny) {
     if (exceptions.includes(p)) continue;
     const pre = commandPrefix(p);
-    if (pre) push("--deny-tool", `shell(${pre})`);
+    if (pre) push("--deny-tool", rule("shell", pre));
     else out.narrowed.push({ constraint: "shell", text: `deny ${p} has no shell() form: a command it covers runs when an allow rule matches it` });
   }
   if (shell.default === "allow") out.args.push("--allow-tool", "shell");
@@ -61,7 +70,7 @@ export function shellFlags(shell: Pick<ShellPolicyIR, "allow" | "deny" | "defaul
     for (const p of shell.allow) {
       const pre = commandPrefix(p);
       if (pre) {
-        push("--allow-tool", `shell(${pre})`);
+        push("--allow-tool", rule("shell", pre));
         // `X` alone is exact only when `X *` (or `X*`) is allowed too: shell(X) matches both
         if (!/\*$/.test(p) && !shell.allow.includes(`${p} *`) && !shell.allow.includes(`${p}*`))
           out.narrowed.push({ constraint: "shell", text: `allow ${p} also allows it with further arguments (broader: shell() rules match leading words)` });

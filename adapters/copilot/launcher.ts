@@ -72,12 +72,22 @@ function render(title: string, what: string, agent: string, flags: Flags): strin
     "set -- \\",
     `  --agent ${shellQuote(agent)} \\`,
   ];
-  for (let i = 0; i < flags.args.length; i += 2) lines.push(`  ${flags.args[i]} ${shellQuote(flags.args[i + 1]!)} \\`);
+  for (let i = 0; i < flags.args.length; i += 2) lines.push(argLine(flags.args[i]!, flags.args[i + 1]!));
   lines.push('  "$@"', 'exec "${COPILOT_BIN:-copilot}" "$@"');
   return `${lines.join("\n")}\n`;
 }
 
-const merge = (...fs: Flags[]): Flags => ({ args: fs.flatMap((f) => f.args), narrowed: fs.flatMap((f) => f.narrowed) });
+/** `  --deny-tool 'shell(git push)' \\`, made once per flag and rule: every launcher repeats them. */
+function argLine(flag: string, rule: string): string {
+  let byRule = argLines.get(flag);
+  if (!byRule) argLines.set(flag, (byRule = new Map()));
+  let line = byRule.get(rule);
+  if (line === undefined) byRule.set(rule, (line = `  ${flag} ${shellQuote(rule)} \\`));
+  return line;
+}
+const argLines = new Map<string, Map<string, string>>();
+
+const merge = (a: Flags, b: Flags): Flags => ({ args: a.args.concat(b.args), narrowed: a.narrowed.concat(b.narrowed) });
 
 /** One role alone: its own write scope, never-write and command rules. */
 export function roleLauncher(pipeline: PipelineIR, role: RoleIR): Launcher {
