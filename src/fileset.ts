@@ -24,7 +24,10 @@ export function manifestFor(host: string, files: readonly RenderedFile[], warnin
 
 /** The manifest's text, from each file's hash. */
 export function manifestFrom(host: string, files: readonly { path: string; sha256: string }[], warnings: readonly string[] = []): string {
-  const manifest: Manifest = { generator: "harness", host, files: Object.fromEntries(files.map((f) => [f.path, f.sha256])) };
+  // a plain loop into a prototype-less object: fromEntries over 1,000s of pairs is several times slower
+  const hashes: Record<string, string> = Object.create(null);
+  for (const f of files) hashes[f.path] = f.sha256;
+  const manifest: Manifest = { generator: "harness", host, files: hashes };
   if (warnings.length) manifest.warnings = [...new Set(warnings)].sort();
   return renderJson(manifest);
 }
