@@ -51,9 +51,17 @@ class Rules {
     for (const [pattern, action] of this.rules) if (action === "allow") out.push(pattern);
     return out;
   }
-  /** The rules in order. fromEntries defines own properties: a "__proto__" pattern stays a rule, not the object's prototype. */
+  /** The rules in order. A "__proto__" pattern stays a rule (an own property), not the object's prototype. */
   get map(): Record<string, Action> {
-    return (this.built ??= Object.fromEntries(this.rules) as Record<string, Action>);
+    if (!this.built) {
+      // a loop, not Object.fromEntries: several times faster for the ~40 rules of each role
+      const out: Record<string, Action> = {};
+      for (const [pattern, action] of this.rules)
+        if (pattern === "__proto__") Object.defineProperty(out, pattern, { value: action, enumerable: true, writable: true, configurable: true });
+        else out[pattern] = action;
+      this.built = out;
+    }
+    return this.built;
   }
 }
 
