@@ -107,7 +107,13 @@ export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOption
     rawIndex.set(p, i);
     return i;
   };
+  const labels = new Map<string, string>(); // every role's never_write names the same globs again
   const label = (g: string): string => {
+    let l = labels.get(g);
+    if (l === undefined) labels.set(g, (l = labelOf(g)));
+    return l;
+  };
+  const labelOf = (g: string): string => {
     const artifacts = pipeline.artifacts.filter((a) => a.paths.includes(g)).map((a) => a.name);
     if (artifacts.length) return `artifact ${sorted(artifacts).join(", ")}`;
     if (pipeline.policies.neverWrite.includes(g)) return `${g} (pipeline policy)`;
