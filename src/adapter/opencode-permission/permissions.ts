@@ -195,6 +195,14 @@ const subagents = (pipeline: PipelineIR) => pipeline.roles.filter((r) => r.isola
  * `invalid` is OpenCode's internal tool for malformed calls; it must stay.
  */
 export function lowerPermissions(pipeline: PipelineIR, role: RoleIR): LoweredPermission {
+  // OpenCode and Kilo both ask for every role; frozen because they share it
+  let result = roleMemo.get(role);
+  if (!result) roleMemo.set(role, (result = deepFreeze(computeRolePermission(role))));
+  return result;
+}
+const roleMemo = new WeakMap<RoleIR, LoweredPermission>();
+
+function computeRolePermission(role: RoleIR): LoweredPermission {
   const has = (t: RoleIR["tools"][number]) => role.tools.includes(t);
   const writes = has("edit") || has("write");
   const edit = writes ? editRules(role.write, role.neverWrite) : { rules: "deny" as const, narrowed: [] };
