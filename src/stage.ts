@@ -1,8 +1,8 @@
 // harness build's writes. Each file is staged as soon as it is rendered: hashed for the manifest,
 // compared with what is on disk, and written to a staging folder when it changed. Nothing in a host
 // folder changes until every host compiled and none refuses the build; then the staged files are
-// renamed into place, each host's manifest last. A refused or failed build removes the staging
-// folder, so it leaves out/ as it found it.
+// renamed into place, each host's manifest last (a host folder that did not exist is renamed whole).
+// A refused or failed build removes the staging folder, so it leaves out/ as it found it.
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { RenderedFile } from "./emit/render.js";
@@ -167,13 +167,13 @@ export class HostStager {
       const first = [...this.unowned].sort(byCodeUnit)[0]!;
       return { host, dir, message: `${first} exists but harness did not write it (not in ${MANIFEST_FILE}). Move it away; harness never overwrites files it does not own.` };
     }
-    const staged = new Set(files.map((f) => f.path));
+    const paths = new Set(files.map((f) => f.path));
     const manifest = manifestFrom(host, files, warnings);
     // An owned file that is no longer produced is removed: refuse that too when it was edited by hand.
     // (A manifest that lists itself is such a file: the new one never lists itself.)
     const edited = [...this.edited];
     for (const [rel, hash] of Object.entries(this.manifest?.files ?? {}))
-      if (!staged.has(rel) && this.present.has(rel) && sha256(readFileSync(path.join(dir, rel), "utf8")) !== hash) edited.push(rel);
+      if (!paths.has(rel) && this.present.has(rel) && sha256(readFileSync(path.join(dir, rel), "utf8")) !== hash) edited.push(rel);
     edited.sort();
     if (edited.length && !this.force)
       return {
@@ -185,7 +185,7 @@ export class HostStager {
     const onDisk = this.present.has(MANIFEST_FILE) ? readFileSync(path.join(dir, MANIFEST_FILE), "utf8") : undefined;
     if (onDisk !== manifest || isExecutable(path.join(dir, MANIFEST_FILE)))
       write.push({ path: MANIFEST_FILE, executable: false, sha256: "", staged: this.staging.write(host, MANIFEST_FILE, manifest, false) });
-    const produced = (p: string) => staged.has(p) || p === MANIFEST_FILE;
+    const produced = (p: string) => paths.has(p) || p === MANIFEST_FILE;
     const remove = [...this.owned].filter((p) => !produced(p) && this.present.has(p)).sort();
     const stray = [...this.present].filter((p) => !this.owned.has(p) && !produced(p));
     const whole = this.fresh ? path.join(this.staging.root, host) : null;
