@@ -23,7 +23,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   E_READ_BEFORE_WRITE: "A role reads an artifact that only a later or parallel stage writes.",
   E_POLICY_CONFLICT: "A role's tools contradict the pipeline: spawn-agent with nested_agents: false, or shell rules without bash.",
   E_SCOPE_CONFLICT: "A role's never_write covers an artifact it writes, so the write could never happen.",
-  E_OUT_DIR: "build refused an output folder: files harness did not write, a folder of another host, or generated files edited by hand (--force overwrites those). Nothing was written.",
+  E_OUT_DIR: "build refused an output folder: files harness did not write, a folder of another host, generated files edited by hand (--force overwrites those), or a file where the folder should be. Nothing was written.",
   E_DRIFT: "check found out/ different from what a build would write: changed (run harness build), edited by hand (move the edit into roles, then build --force), missing (build), stray or an orphaned host folder (delete it: harness never deletes what it did not write).",
   E_FIDELITY: "Under --strict, a constraint listed in required_enforcement is only instructed or lost on a host. Accepting the loss does not satisfy --strict.",
   E_INSTALL_PARSE: "harness install cannot parse a shared file it must merge into (settings.json, opencode.json, config.toml …), at this line and column. Fix the file and install again; nothing was written.",

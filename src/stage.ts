@@ -35,6 +35,12 @@ export type PlanProblem = { host: string; dir: string; message: string };
 
 const STAGING_PREFIX = ".harness-staging-";
 
+export const NOT_A_FOLDER = "is a file, not a folder, so harness cannot build into it. Move the file away, or choose another --out.";
+
+export function isFolderOrMissing(dir: string): boolean {
+  return !existsSync(dir) || statSync(dir).isDirectory();
+}
+
 /** The staging folder: <out>/.harness-staging-<pid>/<host>/<path>, on the same file system as out/. */
 export class Staging {
   readonly root: string;
@@ -127,12 +133,14 @@ export class HostStager {
     private readonly force: boolean,
   ) {
     this.fresh = !existsSync(dir);
-    const present = listFiles(dir);
+    const folder = isFolderOrMissing(dir);
+    const present = folder ? listFiles(dir) : [];
     this.present = new Set(present);
-    this.manifest = readManifest(dir);
+    this.manifest = folder ? readManifest(dir) : null;
     this.owned = new Set(Object.keys(this.manifest?.files ?? {}));
-    this.problem =
-      !this.manifest && present.length > 0
+    this.problem = !folder
+      ? NOT_A_FOLDER
+      : !this.manifest && present.length > 0
         ? `holds ${present.length} file(s) but no ${MANIFEST_FILE}, so harness did not write it. Choose an empty or harness-built --out folder, or move those files away.`
         : this.manifest && this.manifest.host !== host
           ? `its manifest says it was built for "${this.manifest.host}", not "${host}". Use a separate folder per host.`

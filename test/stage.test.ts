@@ -161,6 +161,20 @@ describe("harness build, staged", () => {
     expect(readdirSync(out).filter((n) => n.startsWith(".harness-staging-"))).toEqual([]);
   });
 
+  it("a file where out/ or a host folder should be is a clear error (exit 2), and nothing is written", () => {
+    const dir = scratchProject(PEBBLE_ROLES);
+    writeFileSync(path.join(dir, "afile"), "mine\n");
+    const r = harness(["build", "-q", "--out", "afile"], dir);
+    expect([r.code, r.stderr]).toEqual([2, "afile: error E_OUT_DIR is a file, not a folder, so harness cannot build into it. Move the file away, or choose another --out.\n"]);
+    expect(readFileSync(path.join(dir, "afile"), "utf8")).toBe("mine\n");
+    mkdirSync(path.join(dir, "out"));
+    writeFileSync(path.join(dir, "out/codex"), "mine\n");
+    const h = harness(["build", "-q"], dir);
+    expect([h.code, h.stderr]).toEqual([2, "out/codex: error E_OUT_DIR is a file, not a folder, so harness cannot build into it. Move the file away, or choose another --out.\n"]);
+    expect(readdirSync(path.join(dir, "out"))).toEqual(["codex"]);
+    expect(readFileSync(path.join(dir, "out/codex"), "utf8")).toBe("mine\n");
+  });
+
   it("removes the staging folder a killed build left, and keeps one a running build owns", () => {
     const dir = scratchProject(PEBBLE_ROLES);
     const out = path.join(dir, "out");

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { lossInfo } from "../adapter/fidelity.js";
 import { builtHostFolders } from "../fileset.js";
-import { applyPlans, HostStager, Staging, type PlanProblem, type WritePlan } from "../stage.js";
+import { applyPlans, HostStager, isFolderOrMissing, NOT_A_FOLDER, Staging, type PlanProblem, type WritePlan } from "../stage.js";
 import { displayPath } from "../load/load.js";
 import { isBlocking } from "../losses.js";
 import { color, out, err } from "../ui.js";
@@ -22,7 +22,9 @@ export interface BuildOptions extends CommonOptions {
 /** Returns the exit code: 0 ok, 1 unaccepted error-level losses (files are still written, and the summary says so). */
 export async function build(options: BuildOptions): Promise<number> {
   // Files are staged as they are rendered (stage.ts); out/ itself changes only in applyPlans.
-  const staging = new Staging(path.resolve(options.out));
+  const outDir = path.resolve(options.out);
+  if (!isFolderOrMissing(outDir)) throw new UsageError(`${displayPath(outDir)}: error E_OUT_DIR ${NOT_A_FOLDER}`);
+  const staging = new Staging(outDir);
   const stagers = new Map<string, HostStager>();
   const plans: WritePlan[] = [];
   let prepared;
