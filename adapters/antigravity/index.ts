@@ -11,6 +11,7 @@
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { list, renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
+import { lazyMarkdownFile } from "../../src/adapter/lazy.js";
 import { antigravityFidelity } from "./fidelity.js";
 import { ANTIGRAVITY_TOOL_IDS, ANTIGRAVITY_TOOLS } from "./tools.js";
 
@@ -36,22 +37,16 @@ function vocabulary(pipeline: PipelineIR): HostVocabulary {
 
 function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): HostFile {
   const main = role.isolation === "main";
-  return {
-    path: agentPath(role),
-    kind: "markdown",
-    frontmatter: {
-      name: role.id,
-      description: role.description,
-      tools: [...new Set(role.tools.flatMap((t) => ANTIGRAVITY_TOOL_IDS[t]))],
-      model: modelFor(pipeline, role),
-      commandExecutionPolicy: role.shell ? "sandbox" : "off",
-      mainAgent: main,
-      subagent: !main,
-    },
-    get body() {
-      return rolePrompt(pipeline, role, vocab);
-    },
+  const frontmatter = {
+    name: role.id,
+    description: role.description,
+    tools: [...new Set(role.tools.flatMap((t) => ANTIGRAVITY_TOOL_IDS[t]))],
+    model: modelFor(pipeline, role),
+    commandExecutionPolicy: role.shell ? "sandbox" : "off",
+    mainAgent: main,
+    subagent: !main,
   };
+  return lazyMarkdownFile(agentPath(role), frontmatter, () => rolePrompt(pipeline, role, vocab));
 }
 
 function rulesFile(pipeline: PipelineIR): HostFile {

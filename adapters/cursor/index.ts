@@ -15,6 +15,7 @@
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
+import { lazyMarkdownFile } from "../../src/adapter/lazy.js";
 import { cursorFidelity, isReadonly } from "./fidelity.js";
 import { cursorPermissions } from "./permissions.js";
 import { CURSOR_TOOLS } from "./tools.js";
@@ -43,14 +44,8 @@ function vocabulary(pipeline: PipelineIR): HostVocabulary {
 }
 
 function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): HostFile {
-  return {
-    path: `.cursor/agents/${role.id}.md`,
-    kind: "markdown",
-    frontmatter: { name: role.id, description: role.description, model: modelFor(pipeline, role), readonly: isReadonly(role), is_background: false },
-    get body() {
-      return rolePrompt(pipeline, role, vocab);
-    },
-  };
+  const frontmatter = { name: role.id, description: role.description, model: modelFor(pipeline, role), readonly: isReadonly(role), is_background: false };
+  return lazyMarkdownFile(`.cursor/agents/${role.id}.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
 }
 
 function mainRoleCommand(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): HostFile {
