@@ -12,7 +12,6 @@ import { listFiles, MANIFEST_FILE, manifestFrom, pruneEmptyDirs, readManifest, s
 /** What a build keeps of a rendered file: its hash, and where its new bytes wait (null: unchanged). */
 export interface StagedFile {
   path: string;
-  executable: boolean;
   sha256: string;
   staged: string | null;
 }
@@ -20,7 +19,7 @@ export interface StagedFile {
 export interface WritePlan {
   host: string;
   dir: string;
-  write: StagedFile[]; // new or changed, manifest included
+  write: { path: string; staged: string }[]; // new or changed, manifest included
   remove: string[]; // listed in the old manifest, no longer produced
   unchanged: number;
   /** Files harness did not write and will not touch: the user deletes them. */
@@ -165,7 +164,7 @@ export class HostStager {
         else if (sha256(text) !== this.manifest!.files[f.path]) this.edited.push(f.path);
       }
     }
-    return { path: f.path, executable: f.executable, sha256: hash, staged: same || this.refused ? null : this.staging.write(this.host, f.path, bytes, f.executable) };
+    return { path: f.path, sha256: hash, staged: same || this.refused ? null : this.staging.write(this.host, f.path, bytes, f.executable) };
   };
 
   plan(files: readonly StagedFile[], warnings: readonly string[]): WritePlan | PlanProblem {
@@ -189,10 +188,10 @@ export class HostStager {
         dir,
         message: `${edited.join(", ")} ${edited.length === 1 ? "was" : "were"} edited by hand since harness wrote ${edited.length === 1 ? "it" : "them"}; a build would overwrite the edit. Move the change into the roles folder (or revert the file), or run the build with --force to overwrite.`,
       };
-    const write = files.filter((f) => f.staged !== null);
+    const write = files.flatMap((f) => (f.staged === null ? [] : [{ path: f.path, staged: f.staged }]));
     const onDisk = this.present.has(MANIFEST_FILE) ? readFileSync(path.join(dir, MANIFEST_FILE), "utf8") : undefined;
     if (onDisk !== manifest || isExecutable(path.join(dir, MANIFEST_FILE)))
-      write.push({ path: MANIFEST_FILE, executable: false, sha256: "", staged: this.staging.write(host, MANIFEST_FILE, manifest, false) });
+      write.push({ path: MANIFEST_FILE, staged: this.staging.write(host, MANIFEST_FILE, manifest, false) });
     const produced = (p: string) => paths.has(p) || p === MANIFEST_FILE;
     const remove = [...this.owned].filter((p) => !produced(p) && this.present.has(p)).sort();
     const stray = [...this.present].filter((p) => !this.owned.has(p) && !produced(p));
@@ -222,7 +221,7 @@ export function applyPlans(plans: readonly WritePlan[]): void {
         mkdirSync(folder, { recursive: true });
         made.add(folder);
       }
-      moveInto(f.staged!, target);
+      moveInto(f.staged, target);
     }
     for (const rel of plan.remove) {
       rmSync(path.join(plan.dir, rel), { force: true });

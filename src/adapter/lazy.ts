@@ -6,22 +6,14 @@ import type { HostFile } from "./types.js";
 
 /** A text file made on render. */
 export function lazyTextFile(path: string, make: () => string, executable = false): HostFile {
-  return executable
-    ? {
-        path,
-        kind: "text",
-        executable: true,
-        get text() {
-          return make();
-        },
-      }
-    : {
-        path,
-        kind: "text",
-        get text() {
-          return make();
-        },
-      };
+  return {
+    path,
+    kind: "text",
+    ...(executable ? { executable: true } : {}),
+    get text() {
+      return make();
+    },
+  };
 }
 
 /** A Markdown file whose body (a role's prompt) is made on render; its front matter is data already. */
