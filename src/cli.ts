@@ -123,6 +123,21 @@ program
   .argument("<code>", "e.g. L_SCOPE_INSTRUCTED or E_DRIFT")
   .action(async (code: string) => run(async () => (await import("./commands/explain.js")).explain(code)));
 
+const runsCmd = program
+  .command("runs")
+  .description("list the pipeline runs recorded in .harness/runs/ (by `harness run` and by the in-host run controller), newest first")
+  .option("--into <dir>", "project root", ".")
+  .option("--json", "print the records as a JSON list on stdout")
+  .addHelpText("after", "\nExamples:\n  harness runs\n  harness runs show 20261201T231500Z-a1b2c3\n\nExit codes: 0 listed, 1 the record cannot be read, 2 usage.")
+  .action(async (opts) => run(async () => (await import("./runs/runs.js")).runs(opts)));
+runsCmd
+  .command("show")
+  .description("print one run: its stages, checks, gates, caps and budget")
+  .argument("<id>", "run id, e.g. 20261201T231500Z-a1b2c3")
+  .option("--into <dir>", "project root (default: .)")
+  .option("--json", "print the record as JSON on stdout")
+  .action(async (id: string, opts) => run(async () => (await import("./runs/runs.js")).runsShow(id, { into: opts.into ?? runsCmd.opts().into, json: opts.json ?? runsCmd.opts().json })));
+
 // `harness diff | head` closes the pipe early: stop writing, quietly.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
