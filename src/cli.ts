@@ -123,6 +123,19 @@ program
   .argument("<code>", "e.g. L_SCOPE_INSTRUCTED or E_DRIFT")
   .action(async (code: string) => run(async () => (await import("./commands/explain.js")).explain(code)));
 
+program
+  .command("run")
+  .description("run the pipeline headless from outside the host: each stage one session of the installed host as its role; harness runs the checks, caps, gates and budget itself and records the run in .harness/runs/")
+  .argument("[request]", "what to build, fix or change")
+  .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
+  .option("--host <id>", "the installed host to run (default: the one installed host harness run can drive)")
+  .option("--kind <kind>", "the work kind (default: one short classifying session decides)")
+  .option("--approve <gates>", "approve these gates without asking, e.g. spec,blueprint (repeatable)", collect)
+  .option("--resume <id>", "continue a run that waits at a gate or was interrupted")
+  .option("--json", "stream events on stdout, one JSON object per line")
+  .addHelpText("after", '\nExamples:\n  harness run "add a --json flag to list"\n  harness run --kind bug-fix --approve spec,blueprint "fix the off-by-one in paging"\n  harness run --resume 20261201T231500Z-a1b2c3\n\nExit codes: 0 passed, 1 stopped or failed (the record says why), 2 usage or not installed, 3 waiting at a gate, 130 interrupted.')
+  .action(async (request: string | undefined, opts) => run(async () => (await import("./run/command.js")).runCommand(request, { ...opts, registry, version: version() })));
+
 const runsCmd = program
   .command("runs")
   .description("list the pipeline runs recorded in .harness/runs/ (by `harness run` and by the in-host run controller), newest first")

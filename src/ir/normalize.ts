@@ -131,6 +131,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
       return { id: c.id, after: c.after, description: c.description, ...(command ? { command } : {}), expect: c.expect, retries: c.retries, onFailure: c.on_failure };
     }),
     ...(p.loop ? { loop: { stages: order(p.loop.stages), maxRounds: p.loop.max_rounds, onExhausted: p.loop.on_exhausted } } : {}),
+    ...(p.budget ? { budget: { tokens: p.budget.tokens } } : {}),
     briefing: [...p.briefing],
     policies: {
       shellDeny,

@@ -136,6 +136,8 @@ export interface PipelineIR {
   commands: readonly CommandIR[]; // in file order
   checks: readonly CheckIR[];
   loop?: LoopIR;
+  /** `harness run`'s per-run token budget (pipeline.yaml budget.tokens). */
+  budget?: { tokens: number };
   briefing: readonly string[];
   policies: PoliciesIR;
   hosts: Readonly<Record<string, { models: Partial<Record<ModelTier, string>> }>>;

@@ -218,6 +218,7 @@ const pipeline = fields([
     ]),
     "optional",
   ],
+  ["budget", fields([["tokens", int(1)]]), "optional"],
   ["briefing", array(text, 1), () => ["why the task matters", "which artifacts to read", "what done looks like", "what is off limits"]],
   [
     "policies",

@@ -133,6 +133,8 @@ export const pipelineSchemas = once(() => {
       commands: z.record(Id, Command).default({}),
       checks: z.array(Check).default([]),
       loop: Loop.optional(),
+      /** `harness run`: the most tokens (input + output, every stage session) one run may spend; checked before each stage. */
+      budget: z.object({ tokens: z.number().int().positive() }).strict().optional(),
       briefing: z.array(NonEmptyText).min(1).default([
         "why the task matters",
         "which artifacts to read",

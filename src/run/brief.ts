@@ -1,0 +1,52 @@
+// The prompt of each stage session, built by the runner from the pipeline's briefing items, the
+// artifacts and the earlier stages' short reports (never their transcripts).
+import type { PipelineIR, RoleIR, StageIR } from "../ir/types.js";
+
+export interface BriefInput {
+  pipeline: PipelineIR;
+  stage: StageIR;
+  role: RoleIR;
+  request: string;
+  kind: string;
+  /** the latest short report of each earlier stage, in run order */
+  reports: readonly { stage: string; role: string; report: string }[];
+  /** the role asks the human (ask-human tool) but the session is headless */
+  asksHuman: boolean;
+}
+
+const artifactLine = (p: PipelineIR, name: string) => {
+  const a = p.artifacts.find((x) => x.name === name);
+  return a ? `- ${name}: ${a.paths.join(", ")} (${a.description})` : `- ${name}`;
+};
+
+export function stageBrief(b: BriefInput): string {
+  const { pipeline: p, stage, role } = b;
+  const out: string[] = [];
+  out.push(`You are ${role.title}, running the "${stage.id}" stage of the ${p.title} pipeline, started by \`harness run\` (work kind: ${b.kind}).`);
+  out.push("", "## Why", `The request, in the human's words: ${JSON.stringify(b.request)}`);
+  if (stage.description) out.push(`This stage: ${stage.description}`);
+  out.push("", "## Read");
+  if (role.reads.length) out.push(...role.reads.map((n) => artifactLine(p, n)));
+  else out.push("- no earlier artifact; read what the request needs in the repository");
+  if (b.reports.length) {
+    out.push("", "Reports of the earlier stages (latest of each):");
+    for (const r of b.reports) out.push("", `### ${r.stage} (${r.role})`, r.report);
+  }
+  out.push("", "## Done", role.done, "Write:", ...(role.writes.length ? role.writes.map((n) => artifactLine(p, n)) : ["- nothing"]));
+  out.push("End your reply with your report. Its first line is `Status: done | blocked | needs-human`; a stage that gives a verdict adds a `Verdict:` line.");
+  if (b.asksHuman)
+    out.push(
+      "No human is in this session. When you need answers that change what gets built, write nothing yet: reply `Status: needs-human` followed by `Questions:` and the questions; harness asks the human and resumes this session with the answers.",
+    );
+  out.push("", "## Off limits", role.forbidden);
+  if (role.write.length) out.push(`You may write only: ${role.write.join(", ")}.`);
+  if (role.neverWrite.length) out.push(`Never write: ${role.neverWrite.join(", ")}.`);
+  out.push("Never commit, push or start other agents. harness runs the pipeline's commands and checks after you finish.");
+  out.push("", "The pipeline briefs every stage on:", ...p.briefing.map((x) => `- ${x}`));
+  return `${out.join("\n")}\n`;
+}
+
+export function classifyBrief(p: PipelineIR, request: string): string {
+  const kinds = p.workKinds.map((k) => `- ${k.id}: ${k.description}`);
+  return [`Classify this request for the ${p.title} pipeline into exactly one work kind.`, `Request: ${JSON.stringify(request)}`, "", "Work kinds:", ...kinds, "", "Answer with the work kind's id alone, nothing else. Do not use any tool."].join("\n");
+}

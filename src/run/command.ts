@@ -1,0 +1,158 @@
+// harness run: refuse unless the host files are installed and in sync, start or resume a run,
+// and give the runner its terminal, its output and its Ctrl-C.
+import path from "node:path";
+import readline from "node:readline";
+import type { AdapterRegistry } from "../adapter/types.js";
+import { UsageError } from "../errors.js";
+import { readPipeline } from "../ir/normalize.js";
+import { readLock } from "../install/lock.js";
+import { newRunId, readRecord, RecordError, RUN_ID, writeRecord, type RunRecord } from "../runs/record.js";
+import { RUN_DRIVERS } from "./driver.js";
+import { progressLine } from "./progress.js";
+import { classify, newRecord, planKind, Runner, type RunEvent, type RunIO } from "./runner.js";
+import { digestProblem, saveDigest } from "./trust.js";
+
+export interface RunOptions {
+  registry: AdapterRegistry;
+  version: string;
+  roles?: string;
+  host?: string;
+  kind?: string;
+  approve?: string[];
+  resume?: string;
+  json?: boolean;
+}
+
+const EXIT: Record<RunRecord["status"], number> = { passed: 0, stopped: 1, failed: 1, running: 1, "waiting-gate": 3, interrupted: 130 };
+
+function pickHost(root: string, requested: string | undefined): string {
+  const installed = readLock(root)?.hosts ?? [];
+  const drivable = Object.keys(RUN_DRIVERS);
+  if (requested) {
+    if (!drivable.includes(requested)) throw new UsageError(`--host ${requested}: harness run drives ${drivable.join(", ")} so far. Pick one of those, or run the pipeline inside ${requested} with its own command.`);
+    return requested;
+  }
+  const candidates = installed.filter((h) => drivable.includes(h));
+  if (candidates.length === 1) return candidates[0]!;
+  if (candidates.length === 0) throw new UsageError(`no host harness run can drive is installed here (installed: ${installed.join(", ") || "none"}; drivable: ${drivable.join(", ")}). Run \`harness install --host claude-code\` and commit the result.`);
+  throw new UsageError(`several installed hosts can run the pipeline (${candidates.join(", ")}). Pick one with --host.`);
+}
+
+/** Lines typed on stdin, one at a time; null once stdin ends. The prompt goes to stderr (stdout may be --json). */
+function lineReader(tty: boolean) {
+  let rl: readline.Interface | null = null;
+  const queue: string[] = [];
+  let closed = false;
+  let waiting: ((v: string | null) => void) | null = null;
+  const open = () => {
+    rl = readline.createInterface({ input: process.stdin, output: tty ? process.stderr : undefined, terminal: tty });
+    rl.on("line", (l) => (waiting ? (waiting(l), (waiting = null)) : queue.push(l)));
+    rl.on("close", () => {
+      closed = true;
+      waiting?.(null);
+      waiting = null;
+    });
+    // Ctrl-C at a prompt: the terminal's raw mode hands it to readline, which passes it on
+    rl.on("SIGINT", () => process.emit("SIGINT"));
+  };
+  return {
+    ask(prompt: string): Promise<string | null> {
+      if (!rl) open();
+      process.stderr.write(`${prompt}`);
+      if (queue.length) return Promise.resolve(queue.shift()!);
+      if (closed) return Promise.resolve(null);
+      return new Promise((resolve) => (waiting = resolve));
+    },
+    close: () => rl?.close(),
+  };
+}
+
+export async function runCommand(request: string | undefined, o: RunOptions): Promise<number> {
+  const root = process.cwd();
+  const rolesDir = path.resolve(o.roles ?? "roles");
+  let record: RunRecord;
+  let host: string;
+  if (o.resume) {
+    if (request) throw new UsageError("--resume continues a recorded run: give no request with it.");
+    if (o.kind) throw new UsageError("--resume continues a recorded run with its own work kind: drop --kind.");
+    if (!RUN_ID.test(o.resume)) throw new UsageError(`--resume ${o.resume}: not a run id. \`harness runs\` lists the runs of this project.`);
+    let bytes: string;
+    try {
+      ({ record, bytes } = readRecord(root, o.resume));
+    } catch (e) {
+      if (e instanceof RecordError) throw new UsageError(`--resume ${o.resume}: ${e.message}`);
+      throw e;
+    }
+    const problem = digestProblem(root, record.id, bytes);
+    if (problem) throw new UsageError(`--resume ${o.resume}: ${problem}. Start a new run instead.`);
+    if (record.source !== "runner") throw new UsageError(`--resume ${o.resume}: this run was recorded by the in-host run controller; continue it in ${record.host}.`);
+    if (record.status !== "waiting-gate" && record.status !== "interrupted") throw new UsageError(`--resume ${o.resume}: the run is ${record.status}${record.ending ? ` (${record.ending})` : ""}; only a run waiting at a gate or interrupted can be resumed. Start a new run.`);
+    if (o.host && o.host !== record.host) throw new UsageError(`--resume ${o.resume}: the run uses ${record.host}, not ${o.host}. Drop --host.`);
+    host = record.host;
+  } else {
+    if (!request?.trim()) throw new UsageError('harness run needs a request, e.g. harness run "add a --json flag to list".');
+    host = pickHost(root, o.host);
+    record = null as unknown as RunRecord;
+  }
+  // the installed files must be the ones roles/ produce now: the runner relies on their limits
+  const { checkInstalled } = await import("../commands/install.js");
+  if ((await checkInstalled({ registry: o.registry, version: o.version, roles: rolesDir, into: root, host: [host], quiet: true })) !== 0)
+    throw new UsageError(`harness run: the installed host files are missing or out of sync with ${path.relative(root, rolesDir) || "."}/ (listed above). Run \`harness install --host ${host}\`, commit the result, then run again.`);
+  const { pipeline } = readPipeline(rolesDir, { knownHosts: Object.keys(o.registry) });
+  if (o.kind && !pipeline.workKinds.some((k) => k.id === o.kind)) throw new UsageError(`--kind ${o.kind}: not a work kind of ${pipeline.name} (${pipeline.workKinds.map((k) => k.id).join(", ")}).`);
+  const approve = new Set((o.approve ?? []).flatMap((a) => a.split(",")).map((a) => a.trim()).filter(Boolean));
+  const gates = new Set(pipeline.stages.flatMap((s) => (s.gate ? [s.gate.approve, s.id] : [])));
+  for (const a of approve) if (!gates.has(a)) throw new UsageError(`--approve ${a}: ${pipeline.name} has no such gate (${[...new Set(pipeline.stages.flatMap((s) => (s.gate ? [s.gate.approve] : [])))].join(", ") || "none"}).`);
+
+  const driver = await RUN_DRIVERS[host]!();
+  const tty = Boolean(process.stdin.isTTY);
+  const showProgress = !o.json && Boolean(process.stderr.isTTY);
+  const reader = lineReader(tty);
+  const started = Date.now();
+  const io: RunIO = {
+    tty,
+    ask: (p) => reader.ask(`${p}`),
+    event(e: RunEvent) {
+      if (o.json) process.stdout.write(`${JSON.stringify({ ...e, at: new Date().toISOString() })}\n`);
+      else {
+        const line = progressLine(e, showProgress, started);
+        if (line) process.stderr.write(`${line}\n`);
+      }
+    },
+  };
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    if (!o.resume) record = newRecord({ id: newRunId(), host, pipeline, request: request!.trim(), started: new Date(), budget: pipeline.budget?.tokens ?? null });
+    const persist = (r: RunRecord) => saveDigest(root, r.id, writeRecord(root, r));
+    const ctx = { root, pipeline, driver, io, approve, signal: controller.signal, persist };
+    const runner = new Runner(ctx, record);
+    if (!o.resume) {
+      persist(record);
+      io.event({ event: "run", id: record.id, host, pipeline: pipeline.name, request: record.request });
+    } else io.event({ event: "resume", id: record.id, host, status: record.status });
+    if (record.kind === null) {
+      // an interrupted classification is asked again on --resume
+      const kind = o.kind ?? (await classify(ctx, record)).kind;
+      if (controller.signal.aborted) return EXIT[(await runner.drive(true)).status];
+      if (!kind) {
+        record.status = "failed";
+        record.ending = `the classifying session named no work kind of ${pipeline.name}; pass --kind (${pipeline.workKinds.map((k) => k.id).join(", ")})`;
+        record.ended = new Date().toISOString();
+        persist(record);
+        io.event({ event: "end", id: record.id, status: record.status, ending: record.ending });
+        return 1;
+      }
+      planKind(record, pipeline, kind);
+      io.event({ event: "kind", id: record.id, kind, stages: record.stages.map((s) => s.stage) });
+    }
+    const end = await runner.drive(Boolean(o.resume));
+    return EXIT[end.status];
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    reader.close();
+  }
+}

@@ -1,0 +1,39 @@
+// What the runner needs from a host: start one headless session as a role (or resume one), and
+// read back the session id, the final reply and the usage. Everything else is the runner's.
+import type { Tokens } from "../runs/record.js";
+
+export interface SessionRequest {
+  /** the role's agent id; null: the host's default agent (the classifying session) */
+  role: string | null;
+  prompt: string;
+  /** resume this host session with `prompt` as the next user message */
+  resume: string | null;
+  cwd: string;
+  signal: AbortSignal;
+}
+
+export interface SessionResult {
+  /** the host's exit code (null: killed) */
+  exit: number | null;
+  session: string | null;
+  /** the final reply: the stage's short report */
+  text: string;
+  tokens: Tokens | null;
+  /** what went wrong, when the host says the session failed */
+  error: string | null;
+  interrupted: boolean;
+}
+
+export interface HostDriver {
+  host: string;
+  /** the program the driver runs, for the "not installed" message */
+  program: string;
+  run(request: SessionRequest): Promise<SessionResult>;
+}
+
+export type DriverLoader = () => Promise<HostDriver>;
+
+/** Hosts `harness run` can drive; the others have no headless CLI or are not measured yet. */
+export const RUN_DRIVERS: Readonly<Record<string, DriverLoader>> = {
+  "claude-code": async () => (await import("./hosts/claude-code.js")).claudeCode,
+};
