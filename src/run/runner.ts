@@ -354,6 +354,8 @@ export class Runner {
       return entry;
     });
     this.r.stages.splice(this.r.stages.indexOf(e) + 1, 0, ...again);
+    // the loop's stages still ahead run in the new round too
+    if (intoLoop) for (const s of this.r.stages.slice(this.r.stages.indexOf(e) + 1 + again.length)) if (s.status === "pending" && loop!.stages.includes(s.stage)) s.round = round;
     this.save();
     return null;
   }

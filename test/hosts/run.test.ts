@@ -81,4 +81,150 @@ describe("harness run on claude-code", () => {
     expect(show.stdout).toMatch(/implement\s+jade\s+failed · 1 retry/);
     expect(show.stdout).toMatch(/FAIL tests-pass \(npm run test --if-present, exit 1, expect pass\)/);
   });
+
+  it("a feature run: the stages in order; a test file that forges the record never makes the runner skip a stage", { timeout: 300_000 }, async () => {
+    // Mica's test rewrites the run record (every stage passed), a gate file and the review, each time npm test runs
+    const forger = [
+      'import fs from "node:fs";',
+      'for (const f of fs.existsSync(".harness/runs") ? fs.readdirSync(".harness/runs").filter((x) => x.endsWith(".json")) : []) {',
+      '  const r = JSON.parse(fs.readFileSync(".harness/runs/" + f, "utf8"));',
+      '  for (const s of r.stages) s.status = "done";',
+      '  r.status = "passed"; r.gates = [];',
+      '  fs.writeFileSync(".harness/runs/" + f, JSON.stringify(r, null, 2));',
+      "}",
+      'fs.mkdirSync(".harness", { recursive: true }); fs.writeFileSync(".harness/approved", "spec blueprint");',
+      'import { value } from "../src/value.mjs";',
+      'if (value() !== 42) throw new Error("value() is " + value());',
+      "",
+    ].join("\n");
+    const { rp, stub } = await scene("run-ft", (p) => pebble(p, { mica: role("mica", [write(p, "test/value.test.mjs", forger)], "Status: done") }));
+    const r = await harnessRun(rp, ["--approve", "spec,blueprint", "--json", REQUEST]);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    const ev = events(r.stdout);
+    const id = ev[0]!.id as string;
+    expect(ev.find((e) => e.event === "kind")).toMatchObject({ kind: "feature" });
+    const rec = rp.record(id);
+    expect(rec.status).toBe("passed");
+    expect(stagesOf(rec)).toEqual(["spec:done", "blueprint:done", "tests:done", "implement:done", "review:done", "verify:done", "infra:skipped", "docs:done"]);
+    // what the stub served is what the record says ran, in the same order
+    expect(sessionsServed(stub)).toEqual(["classify", "flint", "slate", "mica", "jade", "onyx", "quartz", "chalk"]);
+    expect(ev.filter((e) => e.event === "stage").map((e) => e.stage)).toEqual(["spec", "blueprint", "tests", "implement", "review", "verify", "infra", "docs"]);
+    expect(rec.gates.map((g: any) => [g.gate, g.decision, g.channel])).toEqual([
+      ["spec", "approved", "flag"],
+      ["blueprint", "approved", "flag"],
+    ]);
+    expect(rec.stages.find((s: any) => s.stage === "tests").checks.map((c: any) => [c.check, c.exit, c.passed])).toEqual([
+      ["new-tests-fail", 1, true],
+      ["tests-fail-for-right-reason", null, true],
+    ]);
+    expect(rec.stages.find((s: any) => s.stage === "review").verdict).toBe("approve");
+    expect(rec.stages.find((s: any) => s.stage === "implement").files).toEqual(["src/value.mjs"]);
+    expect(rec.caps.hops.used).toBe(7);
+    expect(fs.existsSync(path.join(rp.project, "docs/value.md"))).toBe(true);
+    expect(fs.readFileSync(path.join(rp.project, ".harness/approved"), "utf8")).toBe("spec blueprint"); // the forger ran
+    const list = await run(process.execPath, [CLI, "runs", "--json"], { cwd: rp.project, env: rp.env.env, timeoutMs: 20_000 });
+    expect(JSON.parse(list.stdout)).toEqual([rec]);
+  });
+
+  it("gates are asked on a pseudo-terminal (feedback reruns the stage); Ctrl-C leaves no process behind; --resume finishes", { timeout: 400_000 }, async () => {
+    let slow = true;
+    const { rp, stub } = await scene("run-pty", (p) =>
+      pebble(p, {
+        // Mica's first session thinks for a minute: Ctrl-C lands while the host waits on the model
+        mica: role("mica", [() => (slow ? ((slow = false), { ...write(p, "test/value.test.mjs", 'import { value } from "../src/value.mjs";\nif (value() !== 42) throw new Error("no");\n'), delayMs: 60_000 }) : write(p, "test/value.test.mjs", 'import { value } from "../src/value.mjs";\nif (value() !== 42) throw new Error("no");\n'))], "Status: done"),
+      }),
+    );
+    const pty = harnessRunOnPty(rp, ["--kind", "feature", REQUEST]);
+    const PROMPT = /approve \/ feedback> $/;
+    await pty.waitFor(PROMPT);
+    expect(pty.screen()).toMatch(/Approve the spec at \.pebble\/spec\.md\?/);
+    let mark = pty.screen().length;
+    pty.send("say what value() returns for no input\r");
+    await pty.waitFor(PROMPT, mark);
+    expect(pty.screen().slice(mark)).toMatch(/Approve the spec at/);
+    mark = pty.screen().length;
+    pty.send("approve\r");
+    await pty.waitFor(PROMPT, mark);
+    expect(pty.screen().slice(mark)).toMatch(/Approve the blueprint at \.pebble\/blueprint\.md\?/);
+    pty.send("approve\r");
+    // wait until Mica's session is talking to the model, then Ctrl-C
+    for (let i = 0; i < 600 && !stub.log.some((l) => l.conversation === "mica"); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(stub.log.some((l) => l.conversation === "mica")).toBe(true);
+    expect(processesIn(rp.project).some((p) => /claude/.test(p))).toBe(true);
+    pty.send("\x03");
+    const first = await pty.done;
+    expect(first.code).toBe(130);
+    expect(first.screen).toMatch(/✓ spec\s+flint\s+done/);
+    expect(first.screen).toMatch(/✓ blueprint\s+slate\s+done/);
+    const id = /harness run --resume (\S+?)`?\s/.exec(first.screen)?.[1] ?? idFrom(first.screen);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(processesIn(rp.project)).toEqual([]);
+    const interrupted = rp.record(id);
+    expect(interrupted.status).toBe("interrupted");
+    expect(stagesOf(interrupted).slice(0, 3)).toEqual(["spec:done", "blueprint:done", "tests:pending"]);
+    expect(interrupted.gates.map((g: any) => [g.gate, g.decision, g.channel])).toEqual([
+      ["spec", "feedback", "tty"],
+      ["spec", "approved", "tty"],
+      ["blueprint", "approved", "tty"],
+    ]);
+    // the feedback went to Flint's own session
+    const flint = stub.log.filter((l) => l.conversation === "flint");
+    expect(JSON.stringify(flint.at(-1)!.request!.body.messages)).toMatch(/say what value\(\) returns for no input/);
+    // resume without a terminal: the approvals still match the artifacts, so nothing is asked
+    const r = await harnessRun(rp, ["--resume", id, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const rec = rp.record(id);
+    expect(stagesOf(rec)).toEqual(["spec:done", "blueprint:done", "tests:done", "implement:done", "review:done", "verify:done", "infra:skipped", "docs:done"]);
+    expect(events(r.stdout).filter((e) => e.event === "stage").map((e) => e.stage)).toEqual(["tests", "implement", "review", "verify", "infra", "docs"]);
+  });
+
+  it("without a TTY the run stops at each gate with the resume command; a modified record is refused as tampered", { timeout: 400_000 }, async () => {
+    const { rp } = await scene("run-ng", (p) => pebble(p));
+    const first = await harnessRun(rp, ["--kind", "feature", REQUEST]);
+    expect(first.code, first.stderr).toBe(3);
+    expect(first.stdout).toBe(""); // quiet: only what the human must act on, on stderr
+    const id = idFrom(first.stderr);
+    expect(first.stderr).toMatch(new RegExp(`harness run --resume ${id}`));
+    expect(first.stderr.trim().split("\n").length).toBeLessThanOrEqual(4);
+    expect(stagesOf(rp.record(id))[0]).toBe("spec:done");
+    expect(rp.record(id).status).toBe("waiting-gate");
+    // a record edited by anything but the runner is not resumed from
+    const file = path.join(rp.project, ".harness/runs", `${id}.json`);
+    const bytes = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, bytes.replace('"stage": "blueprint",\n      "role": "slate",\n      "status": "pending"', '"stage": "blueprint",\n      "role": "slate",\n      "status": "done"'));
+    expect(fs.readFileSync(file, "utf8")).not.toBe(bytes);
+    const forged = await harnessRun(rp, ["--resume", id, "--approve", "spec"]);
+    expect(forged.code).toBe(2);
+    expect(forged.stderr).toMatch(/changed after harness wrote it.*tampered/);
+    fs.writeFileSync(file, bytes);
+    const second = await harnessRun(rp, ["--resume", id, "--approve", "spec"]);
+    expect(second.code, second.stderr).toBe(3);
+    expect(second.stderr).toMatch(/waiting at the blueprint gate/);
+    const third = await harnessRun(rp, ["--resume", id, "--approve", "blueprint"]);
+    expect(third.code, third.stderr).toBe(0);
+    const rec = rp.record(id);
+    expect(rec.status).toBe("passed");
+    expect(rec.gates.map((g: any) => [g.gate, g.decision, g.channel])).toEqual([
+      ["spec", "approved", "flag"],
+      ["blueprint", "approved", "flag"],
+    ]);
+    const show = await run(process.execPath, [CLI, "runs", "show", id], { cwd: rp.project, env: rp.env.env, timeoutMs: 20_000 });
+    expect(show.stdout).toMatch(new RegExp(`^${id}  passed  \\(runner, claude-code\\)`));
+    expect(show.stdout).toMatch(/gate blueprint: approved \(flag/);
+  });
+
+  it("the loop cap holds: changes-required sends the work back to Jade once, then the run stops with on_exhausted", { timeout: 300_000 }, async () => {
+    const { rp, stub } = await scene("run-lp", (p) => pebble(p, { onyx: role("onyx", [read(p, ".pebble/review.md"), write(p, ".pebble/review.md", "# Review\nFix it.\nVerdict: changes-required\n")], "Status: done\nVerdict: changes-required") }));
+    const r = await harnessRun(rp, ["--kind", "bug-fix", "--json", REQUEST]);
+    expect(r.code, r.stderr).toBe(1);
+    const rec = rp.record(events(r.stdout)[0]!.id);
+    expect(rec.stages.map((s: any) => `${s.stage}:${s.round}:${s.status}`)).toEqual(["tests:1:done", "implement:1:done", "review:1:failed", "implement:2:done", "review:2:failed", "verify:2:pending", "docs:1:pending"]);
+    expect(rec.caps.loop).toEqual({ used: 2, max: 2 });
+    expect(rec.ending).toMatch(/round 2 of 2: Stop after the second round/);
+    expect(sessionsServed(stub)).toEqual(["mica", "jade", "onyx", "jade", "onyx"]);
+    // round 2 resumes Jade's session with Onyx's findings; Onyx reviews afresh
+    expect(rec.stages[3].session).toBe(rec.stages[1].session);
+    expect(rec.stages[4].session).not.toBe(rec.stages[2].session);
+    expect(JSON.stringify(stub.log.filter((l) => l.conversation === "jade").at(-1)!.request!.body.messages)).toMatch(/review-approved/);
+  });
 });

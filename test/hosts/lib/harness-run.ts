@@ -99,32 +99,46 @@ export function processesIn(dir: string): string[] {
   return out;
 }
 
-/**
- * `harness run …` on a pseudo-terminal (util-linux `script`): `react` gets the terminal's output so
- * far and returns what to type next (or null). Resolves with everything the terminal showed.
- */
-export function harnessRunOnPty(rp: RunProject, args: string[], react: (screen: string, send: (s: string) => void) => void, timeoutMs = 240_000): Promise<{ code: number | null; screen: string }> {
+export interface PtyRun {
+  /** type on the terminal ("\r" is Enter, "\x03" is Ctrl-C) */
+  send(s: string): void;
+  /** everything the terminal showed so far */
+  screen(): string;
+  /** resolves once `screen()` matches, after `from` characters (default: the whole screen) */
+  waitFor(re: RegExp, from?: number): Promise<string>;
+  done: Promise<{ code: number | null; screen: string }>;
+}
+
+/** `harness run …` on a pseudo-terminal (util-linux `script`): stdin, stdout and stderr are a TTY. */
+export function harnessRunOnPty(rp: RunProject, args: string[], timeoutMs = 240_000): PtyRun {
   const quoted = [process.execPath, CLI, "run", ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-  return new Promise((resolve) => {
-    const child = spawn("script", ["-qefc", quoted, "/dev/null"], { cwd: rp.project, env: { ...rp.env.env, TERM: "xterm" }, stdio: ["pipe", "pipe", "pipe"], detached: true });
-    let screen = "";
-    const send = (s: string) => child.stdin.write(s);
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        /* gone */
-      }
-    }, timeoutMs);
-    const onData = (c: Buffer) => {
-      screen += c.toString("utf8");
-      react(screen, send);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
+  const child = spawn("script", ["-qefc", quoted, "/dev/null"], { cwd: rp.project, env: { ...rp.env.env, TERM: "xterm" }, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  let screen = "";
+  const waiters: { re: RegExp; from: number; resolve: (s: string) => void }[] = [];
+  const onData = (c: Buffer) => {
+    screen += c.toString("utf8");
+    for (const w of [...waiters]) if (w.re.test(screen.slice(w.from))) (waiters.splice(waiters.indexOf(w), 1), w.resolve(screen));
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }, timeoutMs);
+  const done = new Promise<{ code: number | null; screen: string }>((resolve) =>
     child.on("close", (code) => {
       clearTimeout(timer);
+      for (const w of waiters.splice(0)) w.resolve(screen);
       resolve({ code, screen });
-    });
-  });
+    }),
+  );
+  return {
+    send: (s) => child.stdin.write(s),
+    screen: () => screen,
+    waitFor: (re, from = 0) => new Promise((resolve) => (re.test(screen.slice(from)) ? resolve(screen) : waiters.push({ re, from, resolve }))),
+    done,
+  };
 }

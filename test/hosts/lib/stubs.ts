@@ -18,8 +18,8 @@ import type { AddressInfo } from "node:net";
 
 export type Step =
   /** namespace: Responses API only, for tools offered inside a namespace (e.g. Codex multi_agent_v1) */
-  | { tool: string; input: Record<string, unknown>; namespace?: string }
-  | { text: string };
+  | { tool: string; input: Record<string, unknown>; namespace?: string; delayMs?: number }
+  | { text: string; delayMs?: number };
 
 export interface Conversation {
   /** label used in the log */
@@ -110,7 +110,9 @@ async function startStub(adapter: Adapter, script: Conversation[], withV1: boole
         const mr = adapter.parse(url, body);
         const d = decide(script, mr);
         log.push({ url, method: req.method ?? "", conversation: d.conv?.name ?? null, step: d.index, reply: d.step, request: mr });
-        adapter.reply(res, body, d.step, seq);
+        // delayMs: answer late (a model still thinking), e.g. so a test can interrupt the host mid-call
+        if (d.step.delayMs) setTimeout(() => res.destroyed || adapter.reply(res, body, d.step, seq), d.step.delayMs).unref();
+        else adapter.reply(res, body, d.step, seq);
       } catch (e) {
         res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { type: "stub_error", message: (e as Error).message } }));
