@@ -36,4 +36,5 @@ export type DriverLoader = () => Promise<HostDriver>;
 /** Hosts `harness run` can drive; the others have no headless CLI or are not measured yet. */
 export const RUN_DRIVERS: Readonly<Record<string, DriverLoader>> = {
   "claude-code": async () => (await import("./hosts/claude-code.js")).claudeCode,
+  codex: async () => (await import("./hosts/codex.js")).codex,
 };

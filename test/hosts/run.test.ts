@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hostBin } from "./helpers.js";
 import { run } from "./lib/run.js";
 import { classifier, CLI, events, harnessRun, harnessRunOnPty, processesIn, role, runProject, sessionsServed, type RunProject } from "./lib/harness-run.js";
-import { startAnthropicStub, type Conversation, type Step, type Stub } from "./lib/stubs.js";
+import { startAnthropicStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
 
 const REQUEST = "add value(), which returns 42";
 let bin = "";
@@ -226,5 +226,62 @@ describe("harness run on claude-code", () => {
     expect(rec.stages[3].session).toBe(rec.stages[1].session);
     expect(rec.stages[4].session).not.toBe(rec.stages[2].session);
     expect(JSON.stringify(stub.log.filter((l) => l.conversation === "jade").at(-1)!.request!.body.messages)).toMatch(/review-approved/);
+  });
+});
+
+// ---------------------------------------------------------------- Codex: each role through its launcher
+
+const cxExec = (p: string, cmd: string) => (req: ModelRequest): Step =>
+  req.tools.includes("exec_command") ? { tool: "exec_command", input: { cmd, workdir: p } } : { tool: "shell", input: { command: ["bash", "-lc", cmd], workdir: p } };
+const cxWrite = (p: string, rel: string, content: string) => cxExec(p, `apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: ${path.join(p, rel)}\n${content.replace(/\n$/, "").split("\n").map((l) => `+${l}`).join("\n")}\n*** End Patch\nPATCH`);
+
+function pebbleCodex(p: string, over: Record<string, Conversation> = {}): Conversation[] {
+  const roles: Record<string, Conversation> = {
+    mica: role("mica", [cxWrite(p, "test/value.test.mjs", 'import { value } from "../src/value.mjs";\nif (value() !== 42) throw new Error("value() is " + value());\n')], "Status: done"),
+    jade: role("jade", [cxWrite(p, "src/value.mjs", "export const value = () => 42;\n")], "Status: done"),
+    onyx: role("onyx", [cxWrite(p, ".pebble/review.md", "# Review\nVerdict: approve\n")], "Status: done\nVerdict: approve"),
+    quartz: role("quartz", [cxWrite(p, ".pebble/verification.md", "# Verification\nVerdict: pass\n")], "Status: done\nVerdict: pass"),
+    chalk: role("chalk", [cxWrite(p, "docs/value.md", "# value()\n")], "Status: done"),
+    ...over,
+  };
+  return Object.values(roles);
+}
+
+async function codexScene(label: string, script: (p: string) => Conversation[]) {
+  const cx = hostBin("codex");
+  const rp = runProject("codex", label);
+  const stub = await startResponsesStub(script(rp.project));
+  open.push({ rp, stub });
+  const cfg = path.join(rp.env.codexHome, "config.toml");
+  const head = ['model = "stub-model"', 'model_provider = "stub"', 'approval_policy = "never"', ""].join("\n");
+  const provider = ["", "[model_providers.stub]", 'name = "stub"', `base_url = ${JSON.stringify(stub.baseUrl)}`, 'wire_api = "responses"', "request_max_retries = 0", "stream_max_retries = 0", "supports_websockets = false", ""].join("\n");
+  fs.writeFileSync(cfg, head + fs.readFileSync(cfg, "utf8") + provider);
+  Object.assign(rp.env.env, { OPENAI_BASE_URL: stub.baseUrl, CODEX_BIN: cx, PATH: `${path.dirname(cx)}:${rp.env.env.PATH}` });
+  return { rp, stub };
+}
+
+describe("harness run on codex", () => {
+  it("a bug-fix run: each stage through the role's launcher, in order; the record matches", { timeout: 300_000 }, async () => {
+    const { rp, stub } = await codexScene("run-cx", (p) => pebbleCodex(p));
+    const r = await harnessRun(rp, ["--host", "codex", "--kind", "bug-fix", "--json", REQUEST]);
+    expect(r.code, r.stderr + r.stdout.slice(-3000)).toBe(0);
+    const rec = rp.record(events(r.stdout)[0]!.id);
+    expect(stagesOf(rec)).toEqual(["tests:done", "implement:done", "review:done", "verify:done", "docs:done"]);
+    expect(sessionsServed(stub)).toEqual(["mica", "jade", "onyx", "quartz", "chalk"]);
+    expect(rec.stages[1].files).toEqual(["src/value.mjs"]);
+    expect(rec.stages[2].verdict).toBe("approve");
+    expect(rec.stages.every((s: any) => typeof s.session === "string" && s.tokens && s.tokens.input > 0)).toBe(true);
+  });
+
+  it("a failing check resumes the role's Codex session with the failure, then the run stops", { timeout: 300_000 }, async () => {
+    const { rp, stub } = await codexScene("run-cxk", (p) => pebbleCodex(p, { jade: role("jade", [cxWrite(p, "src/value.mjs", "export const value = () => 41;\n")], "Status: done") }));
+    const r = await harnessRun(rp, ["--host", "codex", "--kind", "bug-fix", "--json", REQUEST]);
+    expect(r.code, r.stderr + r.stdout.slice(-3000)).toBe(1);
+    const rec = rp.record(events(r.stdout)[0]!.id);
+    expect(stagesOf(rec)).toEqual(["tests:done", "implement:failed", "review:pending", "verify:pending", "docs:pending"]);
+    expect(rec.stages[1].retries).toBe(1);
+    expect(rec.ending).toMatch(/tests-pass still fails after 1 retry/);
+    expect(sessionsServed(stub)).toEqual(["mica", "jade"]);
+    expect(JSON.stringify(stub.log.filter((l) => l.conversation === "jade").at(-1)!.request!.body)).toMatch(/The check \\"tests-pass\\" failed/);
   });
 });

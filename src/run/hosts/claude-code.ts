@@ -30,7 +30,8 @@ export function parseClaude(stdout: string): ClaudeResult | null {
 }
 
 export function claudeArgs(r: Pick<SessionRequest, "role" | "prompt" | "resume">): string[] {
-  return ["-p", ...(r.role ? ["--agent", r.role] : ["--max-turns", "1"]), "--output-format", "json", "--permission-mode", "acceptEdits", ...(r.resume ? ["--resume", r.resume] : []), "--", r.prompt];
+  // the classifying session (no role) gets no acceptEdits: in -p every write it tried would be refused
+  return ["-p", ...(r.role ? ["--agent", r.role, "--permission-mode", "acceptEdits"] : ["--max-turns", "1"]), "--output-format", "json", ...(r.resume ? ["--resume", r.resume] : []), "--", r.prompt];
 }
 
 export const claudeCode: HostDriver = {
