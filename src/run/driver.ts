@@ -9,6 +9,8 @@ export interface SessionRequest {
   /** resume this host session with `prompt` as the next user message */
   resume: string | null;
   cwd: string;
+  /** the role's write globs (empty for the classifying session) */
+  write: readonly string[];
   signal: AbortSignal;
 }
 
@@ -37,4 +39,5 @@ export type DriverLoader = () => Promise<HostDriver>;
 export const RUN_DRIVERS: Readonly<Record<string, DriverLoader>> = {
   "claude-code": async () => (await import("./hosts/claude-code.js")).claudeCode,
   codex: async () => (await import("./hosts/codex.js")).codex,
+  copilot: async () => (await import("./hosts/copilot.js")).copilot,
 };

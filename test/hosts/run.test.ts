@@ -8,7 +8,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hostBin } from "./helpers.js";
 import { run } from "./lib/run.js";
 import { classifier, CLI, events, harnessRun, harnessRunOnPty, processesIn, role, runProject, sessionsServed, type RunProject } from "./lib/harness-run.js";
-import { startAnthropicStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
+import { prepareCopilotHome, warmCopilot } from "./lib/copilot.js";
+import { startAnthropicStub, startChatStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
 
 const REQUEST = "add value(), which returns 42";
 let bin = "";
@@ -276,6 +277,59 @@ describe("harness run on codex", () => {
   it("a failing check resumes the role's Codex session with the failure, then the run stops", { timeout: 300_000 }, async () => {
     const { rp, stub } = await codexScene("run-cxk", (p) => pebbleCodex(p, { jade: role("jade", [cxWrite(p, "src/value.mjs", "export const value = () => 41;\n")], "Status: done") }));
     const r = await harnessRun(rp, ["--host", "codex", "--kind", "bug-fix", "--json", REQUEST]);
+    expect(r.code, r.stderr + r.stdout.slice(-3000)).toBe(1);
+    const rec = rp.record(events(r.stdout)[0]!.id);
+    expect(stagesOf(rec)).toEqual(["tests:done", "implement:failed", "review:pending", "verify:pending", "docs:pending"]);
+    expect(rec.stages[1].retries).toBe(1);
+    expect(rec.ending).toMatch(/tests-pass still fails after 1 retry/);
+    expect(sessionsServed(stub)).toEqual(["mica", "jade"]);
+    expect(JSON.stringify(stub.log.filter((l) => l.conversation === "jade").at(-1)!.request!.body)).toMatch(/The check \\"tests-pass\\" failed/);
+  });
+});
+
+// ---------------------------------------------------------------- Copilot CLI: each role through its launcher
+
+const cpWrite = (p: string, rel: string, content: string): Step => ({ tool: "create", input: { path: path.join(p, rel), file_text: content } });
+
+function pebbleCopilot(p: string, over: Record<string, Conversation> = {}): Conversation[] {
+  const roles: Record<string, Conversation> = {
+    mica: role("mica", [cpWrite(p, "test/value.test.mjs", 'import { value } from "../src/value.mjs";\nif (value() !== 42) throw new Error("value() is " + value());\n')], "Status: done"),
+    jade: role("jade", [cpWrite(p, "src/value.mjs", "export const value = () => 42;\n")], "Status: done"),
+    onyx: role("onyx", [cpWrite(p, ".pebble/review.md", "# Review\nVerdict: approve\n")], "Status: done\nVerdict: approve"),
+    quartz: role("quartz", [cpWrite(p, ".pebble/verification.md", "# Verification\nVerdict: pass\n")], "Status: done\nVerdict: pass"),
+    chalk: role("chalk", [cpWrite(p, "docs/value.md", "# value()\n")], "Status: done"),
+    ...over,
+  };
+  return Object.values(roles);
+}
+
+async function copilotScene(label: string, script: (p: string) => Conversation[]) {
+  const cp = hostBin("copilot");
+  await warmCopilot(cp);
+  const rp = runProject("copilot", label);
+  const stub = await startChatStub(script(rp.project));
+  open.push({ rp, stub });
+  prepareCopilotHome(rp.env, stub.baseUrl);
+  Object.assign(rp.env.env, { COPILOT_BIN: cp, PATH: `${path.dirname(cp)}:${rp.env.env.PATH}` });
+  return { rp, stub };
+}
+
+describe("harness run on copilot", () => {
+  it("a bug-fix run: each stage through the role's launcher, in order; premium requests recorded", { timeout: 300_000 }, async () => {
+    const { rp, stub } = await copilotScene("run-cp", (p) => pebbleCopilot(p));
+    const r = await harnessRun(rp, ["--host", "copilot", "--kind", "bug-fix", "--json", REQUEST]);
+    expect(r.code, r.stderr + r.stdout.slice(-3000)).toBe(0);
+    const rec = rp.record(events(r.stdout)[0]!.id);
+    expect(stagesOf(rec)).toEqual(["tests:done", "implement:done", "review:done", "verify:done", "docs:done"]);
+    expect(sessionsServed(stub)).toEqual(["mica", "jade", "onyx", "quartz", "chalk"]);
+    expect(rec.stages[1].files).toEqual(["src/value.mjs"]);
+    expect(rec.stages[2].verdict).toBe("approve");
+    expect(rec.stages.every((s: any) => typeof s.session === "string" && typeof s.tokens.premiumRequests === "number")).toBe(true);
+  });
+
+  it("a failing check resumes the role's Copilot session with the failure, then the run stops", { timeout: 300_000 }, async () => {
+    const { rp, stub } = await copilotScene("run-cpk", (p) => pebbleCopilot(p, { jade: role("jade", [cpWrite(p, "src/value.mjs", "export const value = () => 41;\n")], "Status: done") }));
+    const r = await harnessRun(rp, ["--host", "copilot", "--kind", "bug-fix", "--json", REQUEST]);
     expect(r.code, r.stderr + r.stdout.slice(-3000)).toBe(1);
     const rec = rp.record(events(r.stdout)[0]!.id);
     expect(stagesOf(rec)).toEqual(["tests:done", "implement:failed", "review:pending", "verify:pending", "docs:pending"]);
