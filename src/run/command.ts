@@ -1,5 +1,6 @@
 // harness run: refuse unless the host files are installed and in sync, start or resume a run,
 // and give the runner its terminal, its output and its Ctrl-C.
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import readline from "node:readline";
 import type { AdapterRegistry } from "../adapter/types.js";
@@ -52,8 +53,12 @@ function lineReader(tty: boolean) {
       waiting?.(null);
       waiting = null;
     });
-    // Ctrl-C at a prompt: the terminal's raw mode hands it to readline, which passes it on
-    rl.on("SIGINT", () => process.emit("SIGINT"));
+    // Ctrl-C while readline holds the terminal (raw mode): no answer, and the run is interrupted
+    rl.on("SIGINT", () => {
+      waiting?.(null);
+      waiting = null;
+      process.emit("SIGINT");
+    });
   };
   return {
     ask(prompt: string): Promise<string | null> {
@@ -69,6 +74,9 @@ function lineReader(tty: boolean) {
 
 export async function runCommand(request: string | undefined, o: RunOptions): Promise<number> {
   const root = process.cwd();
+  // each stage's changes are compared with its role's scope through git: no work tree, no run
+  if (spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: root, stdio: "ignore" }).status !== 0)
+    throw new UsageError("harness run needs a git work tree: it checks every stage's changed files against the role's write scope with git. Run it in the project's repository (or `git init` first).");
   const rolesDir = path.resolve(o.roles ?? "roles");
   let record: RunRecord;
   let host: string;

@@ -1,0 +1,67 @@
+// `harness run` as users start it: what it refuses before any host session starts (exit 2, with the fix).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { readPipeline } from "../../src/ir/normalize.js";
+import { newRecord } from "../../src/run/runner.js";
+import { saveDigest } from "../../src/run/trust.js";
+import { recordPath, writeRecord } from "../../src/runs/record.js";
+import { CLI, harness, ROOT, tempDir } from "../helpers/cli.js";
+
+const FIXTURE = path.join(ROOT, "test/fixtures/run");
+
+beforeAll(() => {
+  if (!fs.existsSync(CLI)) throw new Error("run `npm run build` first: the CLI tests use the compiled JavaScript");
+});
+
+function installed(): { root: string; env: Record<string, string> } {
+  const root = tempDir("harness-run-cli-");
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  fs.cpSync(FIXTURE, path.join(root, "roles"), { recursive: true });
+  expect(harness(["install", "--host", "claude-code", "-q"], root).code).toBe(0);
+  // no host on PATH: a run that got past the refusals would fail to start claude, never run one
+  return { root, env: { HARNESS_STATE_HOME: tempDir("harness-state-"), PATH: path.dirname(process.execPath) + ":/usr/bin:/bin" } };
+}
+
+describe("harness run refuses before starting", () => {
+  it("outside a git work tree, with nothing installed, and with installed files out of sync", () => {
+    const bare = tempDir();
+    expect(harness(["run", "x"], bare)).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs a git work tree/) });
+    execFileSync("git", ["init", "-q"], { cwd: bare });
+    fs.cpSync(FIXTURE, path.join(bare, "roles"), { recursive: true });
+    expect(harness(["run", "x"], bare)).toMatchObject({ code: 2, stderr: expect.stringMatching(/Run `harness install --host claude-code`/) });
+    const { root, env } = installed();
+    fs.appendFileSync(path.join(root, ".claude/agents/coder.md"), "\nhand edit\n");
+    const r = harness(["run", "x"], root, env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/E_DRIFT \.claude\/agents\/coder\.md was edited by hand/);
+    expect(r.stderr).toMatch(/out of sync with roles\/ \(listed above\)\. Run `harness install --host claude-code`/);
+    expect(fs.existsSync(path.join(root, ".harness"))).toBe(false);
+  });
+
+  it("bad flags: no request, an unknown kind, gate or host", () => {
+    const { root, env } = installed();
+    expect(harness(["run"], root, env).stderr).toMatch(/needs a request/);
+    expect(harness(["run", "--kind", "epic", "x"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--kind epic: not a work kind of flow \(feature, fix\)/) });
+    expect(harness(["run", "--approve", "spec,review", "x"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--approve review: flow has no such gate \(spec\)/) });
+    expect(harness(["run", "--host", "cursor", "x"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--host cursor: harness run drives claude-code, codex, copilot so far/) });
+    expect(fs.existsSync(path.join(root, ".harness"))).toBe(false);
+  });
+
+  it("--resume: a modified record is tampered, a record without the runner's digest is refused, a finished run is not resumed", () => {
+    const { root, env } = installed();
+    const pipeline = readPipeline(FIXTURE).pipeline;
+    const id = "20261201T231500Z-a1b2c3";
+    const rec = newRecord({ id, host: "claude-code", pipeline, request: "x", started: new Date(), budget: null });
+    rec.status = "passed";
+    saveDigest(root, id, writeRecord(root, rec), { HARNESS_STATE_HOME: env.HARNESS_STATE_HOME! });
+    expect(harness(["run", "--resume", id], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/the run is passed; only a run waiting at a gate or interrupted can be resumed/) });
+    const file = recordPath(root, id);
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('"status": "passed"', '"status": "waiting-gate"'));
+    expect(harness(["run", "--resume", id], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/changed after harness wrote it .*tampered\. Start a new run instead/) });
+    expect(harness(["run", "--resume", id], root, { ...env, HARNESS_STATE_HOME: tempDir() })).toMatchObject({ code: 2, stderr: expect.stringMatching(/harness has no digest of run/) });
+    expect(harness(["run", "--resume", id, "more"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/give no request with it/) });
+    expect(harness(["run", "--resume", "../x"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/not a run id/) });
+  });
+});
