@@ -230,6 +230,26 @@ describe("harness run on claude-code", () => {
   });
 });
 
+describe("harness run on claude-code: a role that asks the human", () => {
+  it("Flint's questions go to the runner without a TTY; the answer on stdin resumes Flint's session", { timeout: 300_000 }, async () => {
+    const answered = (req: ModelRequest) => JSON.stringify(req.body.messages ?? "").includes("The human answers");
+    const { rp, stub } = await scene("run-q", (p) =>
+      pebble(p, {
+        flint: role("flint", [(req) => (answered(req) ? write(p, ".pebble/spec.md", "# Spec\n1. value() returns 42; no input: an empty list\n") : { text: "Status: needs-human\nQuestions:\n1. What should value() return for no input?" })], "Status: done\nDeploy-relevant: no"),
+      }),
+    );
+    const r = await run(process.execPath, [CLI, "run", "--kind", "feature", REQUEST], { cwd: rp.project, env: rp.env.env, timeoutMs: 240_000, input: "an empty list\n" });
+    expect(r.stderr).toMatch(/Flint \(spec\) asks:\nQuestions:\n1\. What should value\(\) return for no input\?/);
+    expect(r.code, r.stderr).toBe(3); // then it waits at the spec gate: no terminal
+    const rec = rp.record(idFrom(r.stderr));
+    expect(stagesOf(rec)[0]).toBe("spec:done");
+    expect(fs.readFileSync(path.join(rp.project, ".pebble/spec.md"), "utf8")).toMatch(/an empty list/);
+    // the answer went to the same Flint session: its last request holds the questions and the answer
+    const last = JSON.stringify(stub.log.filter((l) => l.conversation === "flint").at(-1)!.request!.body.messages);
+    expect(last).toMatch(/What should value\(\) return for no input\?[\s\S]*The human answers:\\nan empty list/);
+  });
+});
+
 // ---------------------------------------------------------------- Codex: each role through its launcher
 
 const cxExec = (p: string, cmd: string) => (req: ModelRequest): Step =>

@@ -65,3 +65,26 @@ describe("harness run refuses before starting", () => {
     expect(harness(["run", "--resume", "../x"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/not a run id/) });
   });
 });
+
+describe("pipeline.yaml budget", () => {
+  const withBudget = (yaml: string) => {
+    const dir = tempDir();
+    fs.cpSync(FIXTURE, dir, { recursive: true });
+    fs.appendFileSync(path.join(dir, "pipeline.yaml"), yaml);
+    return dir;
+  };
+  it("budget.tokens is read into the pipeline", () => {
+    expect(readPipeline(withBudget("budget:\n  tokens: 500000\n")).pipeline.budget).toEqual({ tokens: 500000 });
+    expect(readPipeline(FIXTURE).pipeline.budget).toBeUndefined();
+  });
+  it("a budget that is not a positive whole number, or an unknown key, is an error at its line", () => {
+    for (const [yaml, re] of [
+      ["budget:\n  tokens: 0\n", /pipeline\.yaml:\d+:\d+: error \S+ budget\.tokens:/],
+      ["budget:\n  tokens: 1.5\n", /pipeline\.yaml:\d+:\d+: error \S+ budget\.tokens:/],
+      ["budget:\n  dollars: 5\n", /pipeline\.yaml:\d+:\d+: error \S+ budget/],
+    ] as const) {
+      const dir = withBudget(yaml);
+      expect(() => readPipeline(dir)).toThrow(re);
+    }
+  });
+});
