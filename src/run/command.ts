@@ -10,7 +10,8 @@ import { readLock } from "../install/lock.js";
 import { newRunId, readRecord, RecordError, RUN_ID, writeRecord, type RunRecord } from "../runs/record.js";
 import { RUN_DRIVERS } from "./driver.js";
 import { progressLine } from "./progress.js";
-import { classify, newRecord, planKind, Runner, type RunEvent, type RunIO } from "./runner.js";
+import { classify, newRecord, planKind } from "./plan.js";
+import { Runner, type RunEvent, type RunIO } from "./runner.js";
 import { digestProblem, saveDigest } from "./trust.js";
 
 export interface RunOptions {

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readPipeline } from "../../src/ir/normalize.js";
-import { newRecord } from "../../src/run/runner.js";
+import { newRecord } from "../../src/run/plan.js";
 import { saveDigest } from "../../src/run/trust.js";
 import { recordPath, writeRecord } from "../../src/runs/record.js";
 import { CLI, harness, ROOT, tempDir } from "../helpers/cli.js";
