@@ -250,6 +250,26 @@ describe("harness run on claude-code: a role that asks the human", () => {
   });
 });
 
+describe("harness run on claude-code: the runner's own scope check", () => {
+  it("a file written outside Jade's scope by test code Jade's allowed npm test ran (no guard sees it) stops the run", { timeout: 300_000 }, async () => {
+    // every run of the suite leaves a new file under docs/, which only Chalk may write
+    const leaky = 'import fs from "node:fs";\nfs.mkdirSync("docs", { recursive: true });\nfs.writeFileSync("docs/leak-" + Date.now() + ".md", "x");\nimport { value } from "../src/value.mjs";\nif (value() !== 42) throw new Error("no");\n';
+    const bash = (command: string): Step => ({ tool: "Bash", input: { command, description: "run the suite" } });
+    const { rp } = await scene("run-sc", (p) =>
+      pebble(p, {
+        mica: role("mica", [write(p, "test/value.test.mjs", leaky)], "Status: done"),
+        jade: role("jade", [write(p, "src/value.mjs", "export const value = () => 42;\n"), bash("npm test")], "Status: done"),
+      }),
+    );
+    const r = await harnessRun(rp, ["--kind", "bug-fix", "--json", REQUEST]);
+    expect(r.code, r.stderr).toBe(1);
+    const rec = rp.record(events(r.stdout)[0]!.id);
+    expect(stagesOf(rec).slice(0, 3)).toEqual(["tests:done", "implement:refused", "review:pending"]);
+    expect(rec.stages[1].files).toEqual([expect.stringMatching(/^docs\/leak-\d+\.md$/), "src/value.mjs"]);
+    expect(rec.ending).toMatch(/implement: changed docs\/leak-\d+\.md outside jade's write scope/);
+  });
+});
+
 // ---------------------------------------------------------------- Codex: each role through its launcher
 
 const cxExec = (p: string, cmd: string) => (req: ModelRequest): Step =>
