@@ -47,7 +47,7 @@ describe("validation", () => {
 
   it("reports an unknown front-matter field with a suggestion and its position", () => {
     expect(errorsAfter({ "writer.md": (t) => t.replace("max_turns: 30", "max_turn: 30") })).toEqual([
-      "writer.md:20:1: error E_ROLE_SCHEMA max_turn: unknown field. Did you mean \"max_turns\"? Known fields here: id, title, description, isolation, worktree, model, temperature, tools, permissions, reads, writes, forbidden, done, max_turns, effort.",
+      "writer.md:20:1: error E_ROLE_SCHEMA max_turn: unknown field. Did you mean \"max_turns\"? Known fields here: id, title, description, isolation, worktree, model, temperature, tools, permissions, reads, writes, forbidden, done, max_turns, effort, skills, mcp_servers, memory, initial_prompt, background, hosts.",
     ]);
   });
 
@@ -57,7 +57,7 @@ describe("validation", () => {
     ["duplicate key", { "checker.md": (t) => t.replace("model: fast", "model: fast\nmodel: deep") }, [`checker.md:7:1: error E_YAML Map keys must be unique. ${Y}`]],
     ["front matter never closed", { "checker.md": (t) => t.replace(/\n---\nYou check/, "\nYou check") }, ['checker.md:1:1: error E_NO_FRONT_MATTER front matter is never closed. Add a line "---" after the role\'s fields.']],
     ["no front matter", { "checker.md": () => "just text\n" }, ['checker.md:1:1: error E_NO_FRONT_MATTER a role file must start with YAML front matter. Put a line "---", the role\'s fields, and another "---" before the prompt.']],
-    ["unknown tool", { "checker.md": (t) => t.replace("web-fetch", "webfetch") }, ['checker.md:8:21: error E_ROLE_SCHEMA tools[2]: "webfetch" is not one of the allowed values. Did you mean "web-fetch"? Use one of: "read", "grep", "glob", "edit", "write", "bash", "web-fetch", "web-search", "todo", "ask-human", "spawn-agent".']],
+    ["unknown tool", { "checker.md": (t) => t.replace("web-fetch", "webfetch") }, ['checker.md:8:21: error E_ROLE_SCHEMA tools[2]: "webfetch" is not a tool. Did you mean "web-fetch"? Names here are lowercase and host-neutral: read, grep, glob, edit, write, bash, web-fetch, web-search, todo, ask-human, spawn-agent, task-create, task-get, task-list, task-update, send-message, team-create, team-delete, lsp, skill, all, or "mcp:<server>/<tool>".']],
     ["bad isolation", { "checker.md": (t) => t.replace("isolation: subagent", "isolation: sidecar") }, ['checker.md:4:12: error E_ROLE_SCHEMA isolation: "sidecar" is not one of the allowed values. Use one of: "subagent", "main".']],
     ["missing field", { "checker.md": (t) => t.replace("done: Every claim is marked verified or wrong, with a source.\n", "") }, ['checker.md:2:1: error E_ROLE_SCHEMA done: missing required field. Add "done" here.']],
     ["unknown role in a stage", { "pipeline.yaml": (t) => t.replace("role: checker", "role: chekcer") }, [

@@ -1,7 +1,7 @@
 // How each constraint is realised on Claude Code 2.1.332, per role. Data for MAPPING.md, build and diff.
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
-import { CLAUDE_TOOLS, SPAWN_TOOL } from "./tools.js";
+import { CLAUDE_TOOLS, SPAWN_TOOL, claudeTools } from "./tools.js";
 import { GUARD_PATH } from "./guard.js";
 
 export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r: RoleIR) => string): FidelityRecord[] {
@@ -10,10 +10,10 @@ export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r
   const where = (role: RoleIR) => (scoped ? `${GUARD_PATH} in .claude/agents/${role.id}.md${role.isolation === "main" ? ` and /${role.id}` : ""} front matter` : `${GUARD_PATH} on agent_type "${role.id}"`);
   for (const role of pipeline.roles) {
     const rec = (r: Omit<FidelityRecord, "role">) => out.push({ role: role.id, ...r });
-    const tools = role.tools.map((t) => CLAUDE_TOOLS[t]).filter(Boolean);
+    const tools = claudeTools(role);
     // Linux builds serve Grep/Glob through Bash (embedded ugrep/bfs) when Bash is granted (real run).
     const search = role.tools.includes("bash") && (role.tools.includes("grep") || role.tools.includes("glob")) ? " (search served through Bash on Linux builds)" : "";
-    rec({ constraint: "tools", level: "native", how: `tools: ${tools.join(", ")}${search}`, field: "tools" });
+    rec({ constraint: "tools", level: "native", how: tools ? `tools: ${tools.join(", ")}${search}` : `no tools line: every Claude Code tool, MCP included (write and shell limits still through ${GUARD_PATH}; tools it does not model are left to Claude Code's permission flow)`, field: "tools" });
     const missing = role.tools.filter((t) => CLAUDE_TOOLS[t] === null);
     if (missing.length) rec({ constraint: "tools", level: "lost", how: `no Claude Code tool for ${missing.join(", ")}; dropped (narrower)`, loss: "L_TOOL_MISSING", field: "tools" });
     const writes = role.tools.includes("edit") || role.tools.includes("write") || role.shell !== null;
@@ -30,7 +30,7 @@ export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r
     rec({ constraint: "isolation", level: "native", how: role.isolation === "subagent" ? `.claude/agents/${role.id}.md (own context)` : `main session via /${role.id}; also claude --agent ${role.id}` , field: "isolation" });
     const model = modelFor(pipeline, role);
     rec(model === "inherit" ? { constraint: "model", level: "lost", how: "model: inherit", loss: "L_MODEL_UNMAPPED", field: "model" } : { constraint: "model", level: "native", how: `model: ${model}`, field: "model" });
-    rec({ constraint: "temperature", level: "lost", how: `no temperature field (${role.temperature.class})`, loss: "L_TEMPERATURE", field: "temperature" });
+    rec({ constraint: "temperature", level: "lost", how: `no temperature field (${role.temperature?.class ?? "none named"})`, loss: "L_TEMPERATURE", field: "temperature" });
     // Enforced for subagents; `claude --agent <role>` ignores it (real-host tests, 2.1.332).
     if (role.maxTurns !== undefined)
       rec(
@@ -38,6 +38,17 @@ export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r
           ? { constraint: "max-turns", level: "native", how: `maxTurns: ${role.maxTurns}`, field: "max_turns" }
           : { constraint: "max-turns", level: "lost", how: `maxTurns: ${role.maxTurns} is ignored in the main session (/${role.id} or claude --agent ${role.id})`, loss: "L_TURNS_MAIN_SESSION", field: "max_turns" },
       );
+    if (role.effort) rec({ constraint: "effort", level: "native", how: `effort: ${role.effort}`, field: "effort" });
+    if (role.mcpTools?.length || role.mcpServers) {
+      const names = (role.mcpTools ?? []).map((t) => (t.tool === "*" ? `mcp__${t.server}__* (the server's tools)` : `mcp__${t.server}__${t.tool}`));
+      rec({ constraint: "mcp", level: "native", how: [names.length ? `tools: ${names.join(", ")}; ${GUARD_PATH} lets exactly these through, what they do is not seen` : "", role.mcpServers ? "mcpServers in the agent file" : ""].filter(Boolean).join("; "), field: "tools" });
+    }
+    if (role.skills?.length) rec({ constraint: "skills", level: "native", how: `skills: ${role.skills.join(", ")} (preloaded; not proven by a real-host test)`, field: "skills" });
+    if (role.memory) rec({ constraint: "memory", level: "native", how: `memory: ${role.memory} (not proven by a real-host test)`, field: "memory" });
+    if (role.initialPrompt) rec({ constraint: "initial-prompt", level: "native", how: `initialPrompt (submitted when the role runs as claude --agent ${role.id}; not proven by a real-host test)`, field: "initial_prompt" });
+    if (role.background !== undefined) rec({ constraint: "background", level: "native", how: `background: ${role.background} (not proven by a real-host test)`, field: "background" });
+    const own = role.hostFields?.["claude-code"];
+    if (own) rec({ constraint: "host-fields", level: "native", how: `${Object.keys(own).join(", ")} in .claude/agents/${role.id}.md as written${own.hooks ? " (its hooks beside the harness guard, which runs first)" : ""}`, field: `hosts.claude-code` });
     if (role.reads.length) rec({ constraint: "handoffs", level: "instructed", how: "artifact paths in the brief and prompt", loss: "L_HANDOFF_INSTRUCTED", field: "reads" });
   }
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `/${pipeline.name} stops and asks`, loss: "L_GATE_INSTRUCTED" });

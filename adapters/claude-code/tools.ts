@@ -1,5 +1,6 @@
 // Claude Code 2.1.332 tool names (hosts note §2.4; sdk-tools.d.ts of @anthropic-ai/claude-agent-sdk 0.3.332).
-import type { CanonicalTool } from "../../src/schema/vocabulary.js";
+import type { CanonicalTool, ExtraTool } from "../../src/schema/vocabulary.js";
+import type { RoleIR } from "../../src/ir/types.js";
 
 export const CLAUDE_TOOLS: Readonly<Record<CanonicalTool, string | null>> = {
   read: "Read",
@@ -18,3 +19,39 @@ export const CLAUDE_TOOLS: Readonly<Record<CanonicalTool, string | null>> = {
 
 /** Host tools no pipeline role gets unless asked for; listed in disallowedTools so a role never inherits them. */
 export const SPAWN_TOOL = "Agent";
+
+/** Claude Code's names for the extra tools (agent teams, LSP, Skill); hosts note §2.4. */
+export const CLAUDE_EXTRA_TOOLS: Readonly<Record<ExtraTool, string>> = {
+  "task-create": "TaskCreate",
+  "task-get": "TaskGet",
+  "task-list": "TaskList",
+  "task-update": "TaskUpdate",
+  "send-message": "SendMessage",
+  "team-create": "TeamCreate",
+  "team-delete": "TeamDelete",
+  lsp: "LSP",
+  skill: "Skill",
+};
+
+/** Claude Code names a server's tools mcp__<server>__<tool>, the server's name with anything but [A-Za-z0-9_-] as "_". */
+export const claudeMcpServer = (server: string): string => server.replace(/[^A-Za-z0-9_-]/g, "_");
+export const claudeMcpTool = (server: string, tool: string): string => (tool === "*" ? `mcp__${claudeMcpServer(server)}` : `mcp__${claudeMcpServer(server)}__${tool}`);
+
+/** The role's tools in Claude Code's names: canonical, extra and MCP; undefined = `tools: [all]` (inherit every tool). */
+export function claudeTools(role: RoleIR): string[] | undefined {
+  if (role.allTools) return undefined;
+  return [
+    ...role.tools.map((t) => CLAUDE_TOOLS[t]).filter((t): t is string => t !== null),
+    ...(role.extraTools ?? []).map((t) => CLAUDE_EXTRA_TOOLS[t]),
+    ...(role.mcpTools ?? []).map((t) => claudeMcpTool(t.server, t.tool)),
+  ];
+}
+
+/** The guard's exact names and server prefixes for the host tools it does not model that the role names. */
+export function claudeGuardTools(role: RoleIR): { names: string[]; prefixes: string[] } {
+  return {
+    names: [...(role.extraTools ?? []).map((t) => CLAUDE_EXTRA_TOOLS[t]), ...(role.mcpTools ?? []).filter((t) => t.tool !== "*").map((t) => claudeMcpTool(t.server, t.tool))],
+    prefixes: (role.mcpTools ?? []).filter((t) => t.tool === "*").map((t) => `${claudeMcpTool(t.server, "*")}__`),
+  };
+}
+

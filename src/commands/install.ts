@@ -15,6 +15,8 @@ import { pending, planInstall, planUninstall, type FileChange, type HostFiles, t
 import { readCurrent, shownRoot } from "../install/safe-path.js";
 import { color, err, out } from "../ui.js";
 import { resolveHosts } from "./prepare.js";
+import { hostFieldProblems } from "../adapter/host-fields.js";
+import { protectedConflicts } from "../adapter/protected.js";
 import { printWarnings } from "./report.js";
 import { driftReport } from "./installed-report.js";
 
@@ -66,6 +68,8 @@ async function compile(options: InstallOptions, root: string, lock: Lock | null,
   resolveHosts(requested, pipeline, options.registry); // validates the ids
   const hosts = [...new Set([...requested, ...(lock?.hosts ?? [])])].sort();
   const adapters = await Promise.all(hosts.map((h) => options.registry[h]!()));
+  const fieldProblems = adapters.flatMap((a) => [...hostFieldProblems(pipeline, a), ...protectedConflicts(pipeline, a)]);
+  if (fieldProblems.length) throw new InputError(fieldProblems);
   const compiled = adapters.map((a) => compileHost(pipeline, a));
   const blocking = compiled.flatMap((o) => collectLosses(pipeline, o.adapter.id, o.fidelity).filter(isBlocking)).length + compiled.flatMap((o) => findings(pipeline, o.adapter.id, o.fidelity, false)).length;
   return {

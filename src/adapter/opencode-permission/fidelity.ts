@@ -90,7 +90,7 @@ export function v1Fidelity(
       rec({ constraint: "isolation", level: "lost", how: `${host.name} has no per-agent git worktree; the role works in the shared checkout`, loss: "L_WORKTREE_UNSUPPORTED", field: "worktree" });
     const model = modelFor(pipeline, role);
     rec(model ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" } : { constraint: "model", level: "lost", how: `no model: (${host.name}'s default model)`, loss: "L_MODEL_UNMAPPED", field: "model" });
-    rec({ constraint: "temperature", level: "native", how: `temperature: ${role.temperature.value} (${role.temperature.class})`, field: "temperature" });
+    rec({ constraint: "temperature", level: "native", how: `temperature: ${role.temperature?.value} (${role.temperature?.class ?? "none named"})`, field: "temperature" });
     // Neither host stops an agent at `steps` (real-host tests of each); see host.steps.
     if (role.maxTurns !== undefined)
       rec({ constraint: "max-turns", level: "instructed", how: host.steps(role.maxTurns), loss: "L_TURNS_INSTRUCTED", field: "max_turns" });
