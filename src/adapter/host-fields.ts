@@ -30,7 +30,7 @@ export function hostFieldProblems(pipeline: PipelineIR, adapter: Adapter): Diagn
         continue;
       }
       const bad = valueProblem(spec, value);
-      if (bad) problem(`${key}: ${bad}.`);
+      if (bad) problem(`${bad}.`);
     }
   }
   return out;

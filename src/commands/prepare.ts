@@ -65,7 +65,7 @@ export function hostsSelectionWarning(pipeline: PipelineIR, registry: AdapterReg
     severity: "warning",
     position: { file: pipeline.source.file, line: at.line, column: at.column },
     field: "hosts",
-    message: `hosts: maps models and no longer selects hosts, so every host is built (${all.join(", ")}). To build only ${listed.join(", ")}, add targets: [${listed.join(", ")}].`,
+    message: `maps models and no longer selects hosts, so every host is built (${all.join(", ")}). To build only ${listed.join(", ")}, add targets: [${listed.join(", ")}].`,
   };
 }
 
