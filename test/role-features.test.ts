@@ -154,7 +154,7 @@ describe("errors a migrator can act on", () => {
     expect(r.stderr).toMatch(/releaser\.md:\d+:\d+: error E_HOST_FIELD hosts\.claude-code\.colour: Claude Code does not read "colour" in an agent file\. Did you mean "color"\?/);
     expect(r.stderr).toMatch(/error E_HOST_FIELD hosts\.claude-code\.maxTurns: harness writes Claude Code's "maxTurns" itself\. Set it in the role as max_turns\./);
     r = build(project({ "releaser.md": (t) => t.replace("color: cyan", "color: teal") }));
-    expect(r.stderr).toMatch(/E_HOST_FIELD hosts\.claude-code\.color: color: "teal" is not one of "red"/);
+    expect(r.stderr).toMatch(/E_HOST_FIELD hosts\.claude-code\.color: "teal" is not one of "red"/);
   });
 
   it("an artifact on a file Claude Code enforces with is E_PROTECTED_ARTIFACT naming both sides", () => {
