@@ -113,6 +113,18 @@ program
   .action(async (opts) => run(async () => (await import("./commands/init.js")).init({ ...opts, registry })));
 
 program
+  .command("import")
+  .description("read a project's existing agents (.claude/agents, .opencode/agents, .kilo/agents, .codex/agents, .gemini/agents, .github/agents, .cursor/agents) into roles/, with a report of every field; docs/import.md")
+  .option("--from <host>", "import only this host's agents (repeatable): claude-code, opencode, kilo, codex, gemini-cli, copilot, cursor", collect)
+  .option("--roles <dir>", "folder to write pipeline.yaml and the roles into", "roles")
+  .option("--into <dir>", "the project root to read the agents from", ".")
+  .option("--dry-run", "print the report; write nothing")
+  .option("--force", "replace the files import writes in a roles folder that already holds others")
+  .option("-q, --quiet", "print nothing but problems")
+  .addHelpText("after", "\nExamples:\n  harness import\n  harness import --from claude-code --dry-run\n\nExit codes: 0 written (or unchanged), 2 nothing to import, a roles folder that holds other files (without --force), or invalid input (nothing written).")
+  .action(async (opts) => run(async () => (await import("./commands/import.js")).importAgents({ ...opts, registry })));
+
+program
   .command("hosts")
   .description("print what every registered host can enforce (capabilities, missing tools, real-host proofs)")
   .action(async () => run(async () => (await import("./commands/hosts.js")).hosts(registry)));

@@ -4,6 +4,17 @@ import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { CLAUDE_TOOLS, SPAWN_TOOL, claudeTools } from "./tools.js";
 import { GUARD_PATH } from "./guard.js";
 
+/**
+ * Folders Claude Code 2.1.332 treats as sensitive: a write there asks the human even in acceptEdits
+ * or bypassPermissions and with an allow rule (the binary's protected-folder list; .claude/agents,
+ * commands, skills and worktrees aside, which harness protects itself). Real-host test: test/hosts/role-features.test.ts.
+ */
+export const CLAUDE_PROTECTED_FOLDERS = [".git", ".vscode", ".idea", ".claude", ".husky", ".cargo", ".devcontainer", ".yarn", ".mvn"];
+function claudeAsksBeforeWriting(glob: string): boolean {
+  const parts = glob.split("/");
+  return parts.some((p, i) => CLAUDE_PROTECTED_FOLDERS.includes(p) && !(p === ".claude" && ["agents", "commands", "skills", "worktrees"].includes(parts[i + 1] ?? "")));
+}
+
 export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r: RoleIR) => string): FidelityRecord[] {
   const out: FidelityRecord[] = [];
   const scoped = pipeline.policies.scope === "pipeline";
@@ -13,14 +24,16 @@ export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r
     const tools = claudeTools(role);
     // Linux builds serve Grep/Glob through Bash (embedded ugrep/bfs) when Bash is granted (real run).
     const search = role.tools.includes("bash") && (role.tools.includes("grep") || role.tools.includes("glob")) ? " (search served through Bash on Linux builds)" : "";
-    rec({ constraint: "tools", level: "native", how: tools ? `tools: ${tools.join(", ")}${search}` : `no tools line: every Claude Code tool, MCP included (write and shell limits still through ${GUARD_PATH}; tools it does not model are left to Claude Code's permission flow)`, field: "tools" });
-    const missing = role.tools.filter((t) => CLAUDE_TOOLS[t] === null);
+    rec({ constraint: "tools", level: "native", how: tools ? `tools: ${tools.join(", ")}${search}` : role.allTools ? `no tools line: every Claude Code tool, MCP included (write and shell limits still through ${GUARD_PATH}; tools it does not model are left to Claude Code's permission flow)` : `no tools line (an agent's tools cannot name a whole MCP server): disallowedTools lists every other Claude Code tool, and ${GUARD_PATH} refuses what the role does not name, other servers' tools included`, field: "tools" });
+    const missing = role.allTools ? [] : role.tools.filter((t) => CLAUDE_TOOLS[t] === null);
     if (missing.length) rec({ constraint: "tools", level: "lost", how: `no Claude Code tool for ${missing.join(", ")}; dropped (narrower)`, loss: "L_TOOL_MISSING", field: "tools" });
     const writes = role.tools.includes("edit") || role.tools.includes("write") || role.shell !== null;
     if (!writes) rec({ constraint: "write-scope", level: "native", how: "no file-writing tool", field: "permissions.write" });
     else if (role.isolation === "main")
       rec({ constraint: "write-scope", level: "guard", how: `${GUARD_PATH} (main thread: union of main-session roles)`, loss: "L_MAIN_ROLE_SCOPE", field: "permissions.write" });
     else rec({ constraint: "write-scope", level: "guard", how: where(role), field: "permissions.write" });
+    const asks = role.write.filter(claudeAsksBeforeWriting);
+    if (asks.length) rec({ constraint: "write-scope", level: "native", how: `Claude Code asks before every write to ${asks.join(", ")} (its protected folders ${CLAUDE_PROTECTED_FOLDERS.join(", ")}; a hook's allow and permissions.allow rules do not lift it: real-host test); ${GUARD_PATH} allows the role's writes there`, loss: "L_HOST_ASKS_PATH", field: role.writes.length ? "writes" : "permissions.write" });
     rec({ constraint: "never-write", level: writes ? "guard" : "native", how: writes ? `${GUARD_PATH} (pipeline never-write at any depth)` : "no file-writing tool", field: "permissions.never_write" });
     if (role.shell) {
       rec({ constraint: "shell", level: "guard", how: `${where(role)}: allow = runs without asking, exact argv; what allowed programs write is not seen`, loss: "L_SHELL_WRITE_GAP", field: "permissions.shell" });
@@ -41,7 +54,8 @@ export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r
     if (role.effort) rec({ constraint: "effort", level: "native", how: `effort: ${role.effort}`, field: "effort" });
     if (role.mcpTools?.length || role.mcpServers) {
       const names = (role.mcpTools ?? []).map((t) => (t.tool === "*" ? `mcp__${t.server}__* (the server's tools)` : `mcp__${t.server}__${t.tool}`));
-      rec({ constraint: "mcp", level: "native", how: [names.length ? `tools: ${names.join(", ")}; ${GUARD_PATH} lets exactly these through, what they do is not seen` : "", role.mcpServers ? "mcpServers in the agent file" : ""].filter(Boolean).join("; "), field: "tools" });
+      const wide = role.mcpTools?.some((t) => t.tool === "*");
+      rec({ constraint: "mcp", level: wide ? "guard" : "native", how: [names.length ? `${wide ? "" : "tools: "}${names.join(", ")}; ${GUARD_PATH} lets exactly these through (what they do is not seen) and refuses other MCP tools` : "", role.mcpServers ? "mcpServers in the agent file" : ""].filter(Boolean).join("; "), field: "tools" });
     }
     if (role.skills?.length) rec({ constraint: "skills", level: "native", how: `skills: ${role.skills.join(", ")} (preloaded; not proven by a real-host test)`, field: "skills" });
     if (role.memory) rec({ constraint: "memory", level: "native", how: `memory: ${role.memory} (not proven by a real-host test)`, field: "memory" });

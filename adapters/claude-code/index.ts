@@ -8,7 +8,7 @@ import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { lazyMarkdownFile } from "../../src/adapter/lazy.js";
 import { roleById } from "../../src/ir/lookup.js";
 import { renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
-import { CLAUDE_TOOLS, SPAWN_TOOL, claudeTools } from "./tools.js";
+import { CLAUDE_TOOLS, SPAWN_TOOL, claudeDisallowed, claudeTools } from "./tools.js";
 import { CLAUDE_ROLE_FEATURES } from "./role-fields.js";
 import { hostFieldsOf } from "../../src/adapter/host-fields.js";
 import { GUARD_GAPS, GUARD_OFF_ENV, GUARD_PATH, GUARD_PROTECTED_PATHS, ORCHESTRATOR, guardHooks, renderGuard } from "./guard.js";
@@ -42,13 +42,14 @@ function withOwnHooks(guard: Record<string, unknown> | undefined, own: unknown):
 
 function agentFile(pipeline: PipelineIR, role: RoleIR): HostFile {
   const tools = claudeTools(role);
+  const disallowed = claudeDisallowed(role, role.canSpawn);
   const { hooks: ownHooks, ...native } = hostFieldsOf(role, HOST_ID);
   const hooks = withOwnHooks(pipeline.policies.scope === "pipeline" ? guardHooks(role.id) : undefined, ownHooks);
   const frontmatter: Record<string, unknown> = {
     name: role.id,
     description: role.description,
     ...(tools ? { tools: tools.join(", ") } : {}),
-    ...(role.canSpawn ? {} : { disallowedTools: SPAWN_TOOL }),
+    ...(disallowed.length ? { disallowedTools: disallowed.join(", ") } : {}),
     model: modelFor(pipeline, role),
     ...(role.maxTurns !== undefined ? { maxTurns: role.maxTurns } : {}),
     ...(role.effort ? { effort: role.effort } : {}),

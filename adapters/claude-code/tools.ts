@@ -37,14 +37,39 @@ export const CLAUDE_EXTRA_TOOLS: Readonly<Record<ExtraTool, string>> = {
 export const claudeMcpServer = (server: string): string => server.replace(/[^A-Za-z0-9_-]/g, "_");
 export const claudeMcpTool = (server: string, tool: string): string => (tool === "*" ? `mcp__${claudeMcpServer(server)}` : `mcp__${claudeMcpServer(server)}__${tool}`);
 
-/** The role's tools in Claude Code's names: canonical, extra and MCP; undefined = `tools: [all]` (inherit every tool). */
+/**
+ * Every tool Claude Code 2.1.332 offers a subagent (the init event of a real run, plus the
+ * agent-team tools): what a role that lists a whole MCP server is denied by name, since an agent's
+ * `tools:` takes only exact MCP tool names (`mcp__server` and `mcp__server__*` there offer nothing:
+ * real-host test). A tool a newer version adds is still refused by the guard unless the role names it.
+ */
+export const CLAUDE_ALL_TOOLS: readonly string[] = [
+  "AskUserQuestion", "Bash", "CronCreate", "CronDelete", "CronList", "Edit", "EnterPlanMode", "EnterWorktree", "ExitPlanMode", "ExitWorktree", "Glob", "Grep",
+  "LSP", "ListAgents", "Monitor", "NotebookEdit", "Read", "ReportFindings", "ScheduleWakeup", "SendMessage", "Skill", "TaskCreate", "TaskGet", "TaskList",
+  "TaskOutput", "TaskStop", "TaskUpdate", "TeamCreate", "TeamDelete", "TodoWrite", "ToolSearch", "WebFetch", "WebSearch", "Workflow", "Write",
+];
+
+/** The role's tools in Claude Code's names: canonical, extra and MCP; undefined = no tools line (every tool, less disallowedTools). */
 export function claudeTools(role: RoleIR): string[] | undefined {
-  if (role.allTools) return undefined;
+  if (role.allTools || role.mcpTools?.some((t) => t.tool === "*")) return undefined;
+  return claudeNamedTools(role);
+}
+
+function claudeNamedTools(role: RoleIR): string[] {
   return [
     ...role.tools.map((t) => CLAUDE_TOOLS[t]).filter((t): t is string => t !== null),
     ...(role.extraTools ?? []).map((t) => CLAUDE_EXTRA_TOOLS[t]),
-    ...(role.mcpTools ?? []).map((t) => claudeMcpTool(t.server, t.tool)),
+    ...(role.mcpTools ?? []).filter((t) => t.tool !== "*").map((t) => claudeMcpTool(t.server, t.tool)),
   ];
+}
+
+/** disallowedTools: the spawn tool unless the role may spawn; with no tools line, every tool the role does not name as well. */
+export function claudeDisallowed(role: RoleIR, canSpawn: boolean): string[] {
+  const spawn = canSpawn ? [] : ["Agent"];
+  if (role.allTools || claudeTools(role)) return spawn;
+  const named = new Set(claudeNamedTools(role));
+  if (role.tools.includes("edit")) named.add("NotebookEdit");
+  return [...spawn, ...CLAUDE_ALL_TOOLS.filter((t) => !named.has(t))];
 }
 
 /** The guard's exact names and server prefixes for the host tools it does not model that the role names. */

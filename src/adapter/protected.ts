@@ -4,8 +4,12 @@ import { isGlobMatch } from "../glob.js";
 import type { PipelineIR } from "../ir/types.js";
 import type { Adapter } from "./types.js";
 
-/** Two globs overlap when either matches the other read as a path ("**" matches a "**" segment too). */
-const overlaps = (a: string, b: string): boolean => isGlobMatch(a, b) || isGlobMatch(b, a);
+/**
+ * The role's glob lies inside an enforcement path when that path's glob matches it read as a path
+ * ("**" matches a "**" segment too). A wider scope ("**", ".claude/**") is not a conflict: the guard
+ * refuses only the enforcement files inside it, and the prompt's Limits say so.
+ */
+const inside = (roleGlob: string, guarded: string): boolean => isGlobMatch(roleGlob, guarded);
 
 export function protectedConflicts(pipeline: PipelineIR, adapter: Adapter): Diagnostic[] {
   const guarded = adapter.enforcementPaths ?? [];
@@ -13,7 +17,7 @@ export function protectedConflicts(pipeline: PipelineIR, adapter: Adapter): Diag
   if (!guarded.length) return out;
   for (const role of pipeline.roles)
     for (const glob of role.write) {
-      const hit = guarded.find((g) => overlaps(glob, g));
+      const hit = guarded.find((g) => inside(glob, g));
       if (!hit) continue;
       const field = role.writes.length ? "writes" : "permissions.write";
       const at = role.source.fields[field] ?? role.source.fields["permissions"] ?? { line: 1, column: 1 };
