@@ -9,7 +9,7 @@ import { byCodeUnit } from "../compare.js";
 import type { FoundFile } from "./sources.js";
 import type { FieldReport, ImportedAgent } from "./types.js";
 
-export const IMPORT_RECORD = ".harness-import.json";
+export { IMPORT_RECORD } from "./record.js";
 
 export interface ImportedRole {
   id: string;
