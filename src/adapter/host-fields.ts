@@ -46,6 +46,8 @@ function valueProblem(spec: HostFieldSpec, v: unknown): string | undefined {
       return typeof v === "boolean" ? undefined : "expected true or false";
     case "integer":
       return typeof v === "number" && Number.isSafeInteger(v) && v > 0 ? undefined : "expected a positive whole number";
+    case "number":
+      return typeof v === "number" && Number.isFinite(v) ? undefined : "expected a number";
     case "string-list":
       return Array.isArray(v) && v.every((x) => typeof x === "string" && x.trim()) ? undefined : "expected a list of names";
     case "string-or-list":

@@ -104,7 +104,7 @@ export interface Adapter {
 
 /** A host-native role field (`hosts.<host>.<field>` in a role) and the values the host reads. */
 export type HostFieldSpec =
-  | { type: "string" | "boolean" | "integer" | "string-list" | "object" | "string-or-list"; note?: string }
+  | { type: "string" | "boolean" | "integer" | "number" | "string-list" | "object" | "string-or-list"; note?: string }
   | { type: "enum"; values: readonly string[]; note?: string };
 
 export interface RoleFeatures {

@@ -156,7 +156,8 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
   const r = new Reader(host);
   if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
   // OpenCode gives an agent every tool unless its tools map or permission turns one off
-  const granted = new Set(["read", "grep", "glob", "edit", "write", "bash", "web-fetch", "todo"]);
+  // (todowrite is denied to subagents: hosts note §3.4)
+  const granted = new Set(["read", "grep", "glob", "edit", "write", "bash", "web-fetch"]);
   const write: string[] = [];
   const never: string[] = [];
   const shell: { allow: string[]; ask: string[]; deny: string[]; default?: string } = { allow: [], ask: [], deny: [] };
@@ -166,9 +167,10 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
     for (const [tool, rule] of Object.entries(value)) {
       const names = OPENCODE[tool];
       if (tool === "edit" && isObject(rule)) {
+        const allows = Object.entries(rule).some(([g, a]) => g !== "*" && a === "allow");
         for (const [glob, action] of Object.entries(rule)) {
           if (glob === "*") {
-            if (action === "deny") (granted.delete("edit"), granted.delete("write"));
+            if (action === "deny" && !allows) (granted.delete("edit"), granted.delete("write"));
           } else if (action === "allow") write.push(glob);
           else if (action === "deny") never.push(glob);
           else r.lost(`${key}.edit.${glob}`, `${String(action)}: harness has no per-path ask`);
@@ -296,7 +298,8 @@ export function readMarkdownAgent(host: "gemini-cli" | "copilot" | "cursor", pat
     else if (key === "is_background" && host === "cursor" && typeof value === "boolean") r.mapped(key, "background", "background", value);
     else r.lost(key, "no harness field for it");
   }
-  if (!toolsSeen) for (const t of host === "cursor" && readonly ? ["read", "grep", "glob"] : host === "cursor" || host === "copilot" ? ["all"] : ["read", "grep", "glob"]) r.tools.add(t);
+  // no tools line: every tool on each of these hosts
+  if (!toolsSeen) for (const t of readonly ? ["read", "grep", "glob"] : ["all"]) r.tools.add(t);
   if (readonly) for (const t of ["edit", "write", "bash"]) r.tools.delete(t);
   return r.finish({ path, name: String(data.name ?? stem), description: typeof data.description === "string" ? data.description : undefined, body });
 }

@@ -19,9 +19,9 @@ export function claudeTool(name: string): string | undefined {
   return CLAUDE[bare] ?? undefined;
 }
 
-/** OpenCode/Kilo tool and permission keys. */
+/** OpenCode/Kilo tool and permission keys (write, edit and patch are one permission, edit: hosts note §3.2). */
 export const OPENCODE: Readonly<Record<string, readonly string[]>> = {
-  read: ["read"], grep: ["grep"], glob: ["glob"], list: ["glob"], edit: ["edit"], write: ["write"], patch: ["edit", "write"], bash: ["bash"],
+  read: ["read"], grep: ["grep"], glob: ["glob"], list: ["glob"], edit: ["edit", "write"], write: ["edit", "write"], patch: ["edit", "write"], bash: ["bash"],
   webfetch: ["web-fetch"], websearch: ["web-search"], todowrite: ["todo"], todoread: ["todo"], question: ["ask-human"], task: ["spawn-agent"], lsp: ["lsp"], skill: ["skill"],
 };
 

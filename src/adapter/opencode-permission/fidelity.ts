@@ -91,6 +91,8 @@ export function v1Fidelity(
     const model = modelFor(pipeline, role);
     rec(model ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" } : { constraint: "model", level: "lost", how: `no model: (${host.name}'s default model)`, loss: "L_MODEL_UNMAPPED", field: "model" });
     rec({ constraint: "temperature", level: "native", how: `temperature: ${role.temperature?.value} (${role.temperature?.class ?? "none named"})`, field: "temperature" });
+    const own = role.hostFields?.[host.config.replace(/\.json$/, "")];
+    if (own) rec({ constraint: "host-fields", level: "native", how: `${Object.keys(own).join(", ")} in the agent file as written (not proven by a real-host test)`, field: `hosts.${host.config.replace(/\.json$/, "")}` });
     // Neither host stops an agent at `steps` (real-host tests of each); see host.steps.
     if (role.maxTurns !== undefined)
       rec({ constraint: "max-turns", level: "instructed", how: host.steps(role.maxTurns), loss: "L_TURNS_INSTRUCTED", field: "max_turns" });

@@ -4,6 +4,7 @@
 // hosts differ only in names and folders, given as a V1Tree; the permission lowering is shared too.
 import type { HostFile, Lowered } from "../types.js";
 import { hostModel } from "../model.js";
+import { hostFieldsOf } from "../host-fields.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import { lazyMarkdownFile } from "../lazy.js";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../emit/process.js";
@@ -58,6 +59,7 @@ function agentFile(tree: V1Tree, pipeline: PipelineIR, role: RoleIR, lowered: Lo
     ...(role.temperature ? { temperature: role.temperature.value } : {}),
     ...(role.maxTurns !== undefined ? { steps: role.maxTurns } : {}),
     permission: lowered.permission,
+    ...hostFieldsOf(role, tree.hostId),
   };
   return lazyMarkdownFile(`${tree.dir}/agents/${role.id}.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
 }
