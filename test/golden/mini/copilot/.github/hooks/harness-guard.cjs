@@ -469,8 +469,20 @@ function guardDecide(policy, call) {
   if (call.kind === "shell") return guardShell(st, cwd, call.command);
   if (call.kind === "spawn") return guardSpawn(st, call.target);
   if (call.kind === "skill" && who.orch) return guardOut("none");
+  // host tools the role's tools name exactly (MCP tools, agent-team tools, Skill): the author allowed
+  // them; "tools: [all]" leaves unnamed ones to the host's own permission flow
+  if (who.role && guardToolNamed(who.role, call.tool)) return guardOut("allow");
+  if (who.role && who.role.all) return guardOut("none");
   if (who.orch) return guardOut("ask", "the orchestrator wants to use " + call.tool + ", a tool the guard does not model; the human decides.");
   return guardOut("deny", who.label + " may not use " + call.tool + ": not a tool its role is given, and the guard cannot check what it does (fail closed)." + refuse);
+}
+
+// x: exact tool names; xp: server prefixes ("mcp__github__"), matching one more name part only
+function guardToolNamed(role, tool) {
+  if (typeof tool !== "string") return false;
+  if (role.x && role.x.includes(tool)) return true;
+  if (role.xp) for (const p of role.xp) if (tool.length > p.length && tool.startsWith(p) && !tool.slice(p.length).includes("__")) return true;
+  return false;
 }
 
 function guardWrite(st, cwd, p) {
