@@ -75,14 +75,18 @@ describe("what real agents use", () => {
   it("Claude Code: MCP and team tools in tools, effort xhigh, skills, memory, host-native color, own hooks beside the guard", async () => {
     const { outputs } = await compileAll(FEATURES, ["claude-code"]);
     const fm = frontMatter(fileOf(outputs[0]!, ".claude/agents/releaser.md"));
-    expect(String(fm.tools).split(", ")).toEqual(["Read", "Grep", "Write", "TaskList", "SendMessage", "mcp__github"]);
-    expect(fm).toMatchObject({ effort: "xhigh", skills: ["release-notes"], color: "cyan", disallowedTools: "Agent" });
+    // a whole MCP server: no tools line (an agent's tools take exact MCP names only), every other tool denied by name
+    expect(fm.tools).toBeUndefined();
+    const denied = String(fm.disallowedTools).split(", ");
+    for (const t of ["Agent", "Bash", "Edit", "Glob", "WebFetch", "TeamCreate", "Skill"]) expect(denied).toContain(t);
+    for (const t of ["Read", "Grep", "Write", "TaskList", "SendMessage"]) expect(denied).not.toContain(t);
+    expect(fm).toMatchObject({ effort: "xhigh", skills: ["release-notes"], color: "cyan" });
     const hooks = fm.hooks as Record<string, { hooks: { command: string }[] }[]>;
     expect(hooks.PreToolUse![0]!.hooks[0]!.command).toContain("harness-guard.cjs\" releaser");
     expect(hooks.PostToolUse![0]!.hooks[0]!.command).toBe("echo releaser-wrote >> .work/hook.log");
     expect(frontMatter(fileOf(outputs[0]!, ".claude/agents/writer.md")).memory).toBe("project");
     const rows = outputs[0]!.fidelity.filter((r) => r.role === "releaser");
-    expect(rows.find((r) => r.constraint === "mcp")).toMatchObject({ level: "native" });
+    expect(rows.find((r) => r.constraint === "mcp")).toMatchObject({ level: "guard" });
     expect(rows.find((r) => r.constraint === "effort")).toMatchObject({ level: "native", how: "effort: xhigh" });
     expect(rows.find((r) => r.constraint === "host-fields")?.how).toContain("color, hooks");
   });
@@ -175,10 +179,28 @@ describe("errors a migrator can act on", () => {
     expect(r.stderr).toContain('isolation: "worktree" is Claude Code\'s isolation; write isolation: subagent and worktree: true.');
   });
 
-  it("tools: Claude Code spellings get the harness name; a tier typo is not taken for a model id", () => {
-    const r = build(project({ "writer.md": (t) => t.replace("tools: [read, grep, glob, write]", "tools: [Read, mcp__github__create_pull_request, write]\nmodel: balnced") }));
-    expect(r.stderr).toContain('"Read" is not a tool. Did you mean "read"?');
+  it("tools: another case is read with a warning; Claude Code's MCP spelling gets the harness name; a tier typo is not taken for a model id", () => {
+    const ok = build(project({ "writer.md": (t) => t.replace("tools: [read, grep, glob, write]", "tools: [Read, grep, glob, Write]") }));
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/writer\.md:5:9: warning W_TOOL_CASE tools\[0\]: "Read" is read as "read"/);
+    const r = build(project({ "writer.md": (t) => t.replace("tools: [read, grep, glob, write]", "tools: [read, mcp__github__create_pull_request, write]\nmodel: balnced") }));
     expect(r.stderr).toContain('"mcp__github__create_pull_request" is Claude Code\'s spelling; write "mcp:github/create_pull_request"');
     expect(r.stderr).toContain('"balnced" looks like a misspelling of "balanced"');
+  });
+
+  it("invalid UTF-8 and NUL bytes in a role are errors at their position (exit 2, nothing written)", () => {
+    const latin = scratchProject(FEATURES);
+    const f = path.join(latin, "roles/writer.md");
+    fs.writeFileSync(f, Buffer.concat([Buffer.from(fs.readFileSync(f, "utf8").replace("You are the Writer.", "You are the Writer. Revis")), Buffer.from([0xe3]), Buffer.from("o.\n")]));
+    let r = build(latin);
+    expect(r.code).toBe(2);
+    expect(r.written).toBe(false);
+    expect(r.stderr).toMatch(/roles\/writer\.md:12:1: error E_ENCODING byte 0xe3 is not UTF-8/);
+    const nul = scratchProject(FEATURES);
+    const g = path.join(nul, "roles/writer.md");
+    fs.writeFileSync(g, fs.readFileSync(g, "utf8").replace("Put your notes", "Put\u0000 your notes"));
+    r = build(nul);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/roles\/writer\.md:11:24: error E_ENCODING a NUL byte/);
   });
 });

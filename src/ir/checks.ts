@@ -139,6 +139,10 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
         err("E_READ_BEFORE_WRITE", locate(rs, ["reads", i]), `reads[${i}]`, `"${a}" is read before any stage writes it (it is first written in a later or parallel stage). Move the stage that writes it earlier, or drop it from reads.`);
     });
     const granted = roleTools(data.tools).tools;
+    data.tools.forEach((t, i) => {
+      if (!t.startsWith("mcp:") && t !== t.toLowerCase())
+        warn("W_TOOL_CASE", locate(rs, ["tools", i]), `tools[${i}]`, `"${t}" is read as "${t.toLowerCase()}" (tool names are lowercase and host-neutral). Write "${t.toLowerCase()}".`);
+    });
     if (granted.includes("spawn-agent") && !pipeline.policies.nested_agents)
       err("E_POLICY_CONFLICT", locate(rs, ["tools"]), "tools", `the pipeline forbids nested agents (policies.nested_agents: false), but this role has "spawn-agent". Remove it from tools.`);
     if (data.permissions.shell && !granted.includes("bash"))

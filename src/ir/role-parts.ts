@@ -14,7 +14,8 @@ export interface RoleTools {
  * `all` grants every canonical tool but spawn-agent (starting agents is a process decision the
  * role states by listing it), every extra tool, and every MCP tool.
  */
-export function roleTools(entries: readonly string[]): RoleTools {
+export function roleTools(written: readonly string[]): RoleTools {
+  const entries = written.map((e) => (e.startsWith("mcp:") ? e : e.toLowerCase()));
   const all = entries.includes(ALL_TOOLS);
   const tools = CANONICAL_TOOLS.filter((t) => entries.includes(t) || (all && t !== "spawn-agent"));
   const extra = EXTRA_TOOLS.filter((t) => entries.includes(t) || all);

@@ -43,7 +43,8 @@ export function mcpFromClaude(name: string): string | undefined {
 }
 
 export function toolProblem(value: string): string | undefined {
-  if (TOOL_NAMES.includes(value) || MCP_TOOL.test(value)) return undefined;
+  // another case is read case-insensitively (a W_TOOL_CASE warning says the spelling)
+  if (TOOL_NAMES.includes(value) || TOOL_NAMES.includes(value.toLowerCase()) || MCP_TOOL.test(value)) return undefined;
   if (value.startsWith("mcp:")) return `"${value}" is not an MCP tool entry; write "mcp:<server>/<tool>" or "mcp:<server>/*" (e.g. "mcp:github/create_pull_request")`;
   const mcp = mcpFromClaude(value);
   if (mcp) return `"${value}" is Claude Code's spelling; write "${mcp}"`;
