@@ -44,5 +44,5 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   E_PROTECTED_ARTIFACT: "A role's write scope covers a file the host or harness uses for enforcement (the guard, its settings, the agent files, hooks); the guard would refuse the write the prompt allows. Move the artifact elsewhere.",
   E_ENCODING: "A role file is not UTF-8 text (an invalid byte, or a NUL): the position of the first one. Save it as UTF-8 and remove NUL bytes.",
   W_TOOL_CASE: "A tool is written in another case (Read, WebFetch-style): harness reads it case-insensitively; write the lowercase name.",
-  W_ORPHANED_HOST: "build found a host folder from an earlier build whose host pipeline.yaml no longer lists. Delete the folder, or list the host.",
+  W_ORPHANED_HOST: "build found a host folder from an earlier build whose host pipeline.yaml no longer targets. Delete the folder, or list the host under targets.",
 };

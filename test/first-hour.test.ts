@@ -184,7 +184,7 @@ describe("check and build loops", () => {
     writeFileSync(path.join(dir, "out/codex/.harness-manifest.json"), JSON.stringify({ generator: "harness", host: "codex", files: {} }));
     const r = harness(["check"], dir);
     expect(r.stderr).toContain("out/claude-code/extra.md: error E_DRIFT is not produced by harness (stray); harness never deletes files it did not write. Delete it.");
-    expect(r.stderr).toContain('out/codex: error E_DRIFT is a harness build for "codex", which roles/pipeline.yaml no longer lists (orphaned host). Delete the folder, or list the host under hosts again.');
+    expect(r.stderr).toContain('out/codex: error E_DRIFT is a harness build for "codex", which roles/pipeline.yaml no longer targets (orphaned host). Delete the folder, or list the host under targets again.');
     expect(r.stderr).not.toMatch(/Run `harness build`/);
     const b = harness(["build"], dir);
     expect(b.stderr).toContain("out/claude-code/extra.md: warning W_STRAY");
