@@ -203,4 +203,37 @@ describe("errors a migrator can act on", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/roles\/writer\.md:11:24: error E_ENCODING a NUL byte/);
   });
+
+  it("a lead starts exactly the roles it lists, without nested agents for everyone", async () => {
+    const dir = scratchProject(FEATURES);
+    const f = path.join(dir, "roles/releaser.md");
+    fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("effort: xhigh\n", "effort: xhigh\nstarts: [writer]\n"));
+    const pipeline = readRoles(path.join(dir, "roles"));
+    expect(pipeline.policies.nestedAgents).toBe(false);
+    const lead = pipeline.roles.find((r) => r.id === "releaser")!;
+    expect(lead).toMatchObject({ canSpawn: true, starts: ["writer"] });
+    expect(pipeline.roles.find((r) => r.id === "writer")!.canSpawn).toBe(false);
+    const decide = inProcess(pipeline);
+    const spawn = (role: string, target: string) =>
+      decide(JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Agent", tool_input: { subagent_type: target, prompt: "x", description: "x" }, agent_type: role, agent_id: "a1", cwd: ROOT }), { CLAUDE_PROJECT_DIR: ROOT }, role);
+    expect(spawn("releaser", "writer").kind).toBe("allow");
+    expect(spawn("releaser", "general-purpose")).toMatchObject({ kind: "deny" });
+    expect(spawn("releaser", "general-purpose").reason).toMatch(/releaser may start only writer/);
+    expect(spawn("writer", "writer").kind).toBe("deny");
+    const { compileHost } = await import("../src/compile.js");
+    const { HOSTS } = await import("../adapters/index.js");
+    const cc = compileHost(pipeline, await HOSTS["claude-code"]!());
+    const fm = frontMatter(cc.files.find((x) => x.path === ".claude/agents/releaser.md")!.content);
+    expect(String(fm.disallowedTools).split(", ")).not.toContain("Agent");
+    expect(cc.files.find((x) => x.path === ".claude/agents/releaser.md")!.content).toContain("You may start only these agents: `writer`.");
+    const oc = compileHost(pipeline, await HOSTS.opencode!());
+    expect((frontMatter(oc.files.find((x) => x.path === ".opencode/agents/releaser.md")!.content).permission as Record<string, unknown>).task).toEqual({ "*": "deny", writer: "allow" });
+    const codex = compileHost(pipeline, await HOSTS.codex!());
+    expect(codex.fidelity.some((r) => r.role === "releaser" && r.constraint === "spawn" && r.loss === "L_SPAWN_INSTRUCTED")).toBe(true);
+    fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("starts: [writer]", "starts: [wrtier]"));
+    const r = harness(["build", "--host", "claude-code", "--out", "out"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/releaser\.md:\d+:\d+: error E_UNKNOWN_ROLE starts\[0\]: no role "wrtier"\. Did you mean "writer"\?/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

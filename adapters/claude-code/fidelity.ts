@@ -39,7 +39,7 @@ export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r
       rec({ constraint: "shell", level: "guard", how: `${where(role)}: allow = runs without asking, exact argv; what allowed programs write is not seen`, loss: "L_SHELL_WRITE_GAP", field: "permissions.shell" });
     } else rec({ constraint: "shell", level: "native", how: "no Bash tool", field: "tools" });
     rec({ constraint: "git-deny", level: role.shell ? "guard" : "native", how: role.shell ? `${GUARD_PATH}: shell_deny on normalised argv, read-only git only` : "no Bash tool" });
-    rec({ constraint: "spawn", level: "native", how: role.canSpawn ? "Agent tool granted" : `disallowedTools: ${SPAWN_TOOL}`, field: "tools" });
+    rec({ constraint: "spawn", level: "native", how: role.starts?.length ? `tools: Agent(${role.starts.join(", ")}); ${GUARD_PATH} refuses any other agent` : role.canSpawn ? "Agent tool granted" : `disallowedTools: ${SPAWN_TOOL}`, field: "tools" });
     rec({ constraint: "isolation", level: "native", how: role.isolation === "subagent" ? `.claude/agents/${role.id}.md (own context)` : `main session via /${role.id}; also claude --agent ${role.id}` , field: "isolation" });
     const model = modelFor(pipeline, role);
     rec(model === "inherit" ? { constraint: "model", level: "lost", how: "model: inherit", loss: "L_MODEL_UNMAPPED", field: "model" } : { constraint: "model", level: "native", how: `model: ${model}`, field: "model" });

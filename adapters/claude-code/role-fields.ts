@@ -8,6 +8,7 @@ export const CLAUDE_ROLE_FEATURES: RoleFeatures = {
   extraTools: CLAUDE_EXTRA_TOOLS,
   mcpTool: claudeMcpTool,
   allTools: true,
+  leads: true,
   fields: {
     color: { type: "enum", values: ["red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"] },
     permissionMode: { type: "enum", values: ["default", "manual", "acceptEdits", "auto", "bypassPermissions", "dontAsk", "plan"] },

@@ -57,7 +57,8 @@ export function claudeTools(role: RoleIR): string[] | undefined {
 
 function claudeNamedTools(role: RoleIR): string[] {
   return [
-    ...role.tools.map((t) => CLAUDE_TOOLS[t]).filter((t): t is string => t !== null),
+    // a lead: Agent(a, b) lets it start only those subagents (hosts note §2.2)
+    ...role.tools.map((t) => (t === "spawn-agent" && role.starts?.length ? `Agent(${role.starts.join(", ")})` : CLAUDE_TOOLS[t])).filter((t): t is string => t !== null),
     ...(role.extraTools ?? []).map((t) => CLAUDE_EXTRA_TOOLS[t]),
     ...(role.mcpTools ?? []).filter((t) => t.tool !== "*").map((t) => claudeMcpTool(t.server, t.tool)),
   ];

@@ -44,6 +44,8 @@ export function settleRoleFeatures(adapter: Adapter, pipeline: PipelineIR, recor
       const what = f.used(role);
       if (what && !reported.has(`${role.id}\u0000${f.constraint}`)) out.push({ role: role.id, constraint: f.constraint, level: "lost", how: `${adapter.displayName} has no per-agent field for ${what}; not emitted`, loss: f.loss, field: f.field });
     }
+    if (role.starts?.length && !adapter.roleFeatures?.leads)
+      out.push({ role: role.id, constraint: "spawn", level: "instructed", how: `${adapter.displayName} cannot limit which agents a lead starts: only the prompt names ${role.starts.join(", ")}`, loss: "L_SPAWN_INSTRUCTED", field: "starts" });
     const missing = missingExtraTools(adapter, role);
     if (missing.length) out.push({ role: role.id, constraint: "tools", level: "lost", how: `no ${adapter.displayName} tool for ${missing.join(", ")}; dropped (narrower)`, loss: "L_TOOL_MISSING", field: "tools" });
     if (role.allTools && !adapter.roleFeatures?.allTools)

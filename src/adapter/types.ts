@@ -112,6 +112,8 @@ export interface RoleFeatures {
   extraTools?: Readonly<Partial<Record<ExtraTool, string>>>;
   /** The host's tool name for an MCP tool (`tool` "*": every tool of the server), when roles can list them. */
   mcpTool?: (server: string, tool: string) => string;
+  /** A lead's `starts` list is bound by the host or its guard (else the core records L_SPAWN_INSTRUCTED). */
+  leads?: boolean;
   /** `tools: [all]` can be said on this host (an open tool list). */
   allTools?: boolean;
   /**

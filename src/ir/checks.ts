@@ -143,8 +143,12 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
       if (!t.startsWith("mcp:") && t !== t.toLowerCase())
         warn("W_TOOL_CASE", locate(rs, ["tools", i]), `tools[${i}]`, `"${t}" is read as "${t.toLowerCase()}" (tool names are lowercase and host-neutral). Write "${t.toLowerCase()}".`);
     });
-    if (granted.includes("spawn-agent") && !pipeline.policies.nested_agents)
-      err("E_POLICY_CONFLICT", locate(rs, ["tools"]), "tools", `the pipeline forbids nested agents (policies.nested_agents: false), but this role has "spawn-agent". Remove it from tools.`);
+    (data.starts ?? []).forEach((id, i) => {
+      if (!roleIds.has(id))
+        err("E_UNKNOWN_ROLE", locate(rs, ["starts", i]), `starts[${i}]`, `no role "${id}". ${suggest(id, ctx.allRoleIds)}A lead starts roles of this pipeline (${ctx.allRoleIds.join(", ")}).`);
+    });
+    if (granted.includes("spawn-agent") && !pipeline.policies.nested_agents && !data.starts?.length)
+      err("E_POLICY_CONFLICT", locate(rs, ["tools"]), "tools", `the pipeline forbids nested agents (policies.nested_agents: false), but this role has "spawn-agent". Remove it from tools, or make the role a lead: starts: [the roles it starts].`);
     if (data.permissions.shell && !granted.includes("bash"))
       err("E_POLICY_CONFLICT", locate(rs, ["permissions", "shell"]), "permissions.shell", `shell rules for a role without the "bash" tool. Add "bash" to tools or remove permissions.shell.`);
     const canWrite = granted.includes("edit") || granted.includes("write");

@@ -72,7 +72,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
     .map(({ loaded, data }): RoleIR => {
       const own = [...data.writes.flatMap((a) => p.artifacts[a]?.paths ?? []), ...data.permissions.write.flatMap((e) => expandEntry(e, p.artifacts))];
       const never = data.permissions.never_write.flatMap((e) => expandEntry(e, p.artifacts));
-      const tools = roleTools(data.tools);
+      const tools = roleTools(data.starts?.length && !data.tools.includes("spawn-agent") ? [...data.tools, "spawn-agent"] : data.tools);
       const hasShell = tools.tools.includes("bash");
       const shell = data.permissions.shell;
       return {
@@ -98,7 +98,8 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
               default: shell?.default ?? "ask",
             }
           : null,
-        canSpawn: tools.tools.includes("spawn-agent") && p.policies.nested_agents,
+        canSpawn: (tools.tools.includes("spawn-agent") && p.policies.nested_agents) || Boolean(data.starts?.length),
+        ...(data.starts?.length ? { starts: [...new Set(data.starts)] } : {}),
         reads: [...data.reads],
         writes: [...data.writes],
         forbidden: data.forbidden,

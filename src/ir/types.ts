@@ -54,6 +54,8 @@ export interface RoleIR {
   mcpTools?: readonly McpToolIR[];
   /** `tools: [all]`: every tool the host has (MCP included); write and shell limits still apply. */
   allTools?: boolean;
+  /** A lead: the roles it may start (canSpawn is true for them only, whatever policies.nested_agents says). */
+  starts?: readonly string[];
   skills?: readonly string[];
   /** MCP servers: names of servers the project configures, or inline definitions (host-native shape). */
   mcpServers?: readonly string[] | Readonly<Record<string, Readonly<Record<string, unknown>>>>;

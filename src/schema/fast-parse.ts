@@ -143,6 +143,7 @@ const role = fields([
   ["done", text],
   ["max_turns", int(1), "optional"],
   ["effort", oneOf(EFFORTS), "optional"],
+  ["starts", array(id, 1), "optional"],
   ["skills", array(text), "optional"],
   ["mcp_servers", mcpServers, "optional"],
   ["memory", oneOf(MEMORIES), "optional"],

@@ -67,6 +67,8 @@ export const roleSchemas = once(() => {
       done: NonEmptyText,
       max_turns: z.number().int().positive().optional(),
       effort: z.enum(EFFORTS).optional(),
+      /** A lead: the roles it may start itself (implies spawn-agent; needs no policies.nested_agents). */
+      starts: z.array(Id).min(1, { message: "a lead starts at least one role" }).optional(),
       /** Skills the host preloads for the role. */
       skills: z.array(NonEmptyText).optional(),
       /** MCP servers the role gets: names of servers the project configures, or their definitions. */

@@ -34,6 +34,8 @@ export interface GuardRole {
   x?: string[];
   /** the same for a whole MCP server: a tool-name prefix followed by one name part */
   xp?: string[];
+  /** a lead: the only agents it may start (even as a subagent with nested agents off) */
+  st?: string[];
   /** tools: [all]: tools it neither models nor is named are left to the host's permission flow */
   all?: 1;
   /** shell rules (pattern indices), or absent when the role has no shell tool */
@@ -148,6 +150,7 @@ export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOption
     if (named?.names.length) r.x = sorted(new Set(named.names));
     if (named?.prefixes.length) r.xp = sorted(new Set(named.prefixes));
     if (role.allTools) r.all = 1;
+    if (role.starts?.length) r.st = sorted(role.starts);
     if (role.shell) {
       r.sh = {
         a: role.shell.allow.map(pat),

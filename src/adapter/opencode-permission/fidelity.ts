@@ -79,7 +79,7 @@ export function v1Fidelity(
     } else rec({ constraint: "shell", level: "native", how: "bash: deny", field: "tools" });
 
     rec({ constraint: "git-deny", level: "native", how: role.shell ? `permission.bash deny patterns of the agent (and ${host.config})` : "bash: deny" });
-    rec({ constraint: "spawn", level: "native", how: role.canSpawn ? `task: allow (${host.config} subagent_depth)` : "task: deny", field: "tools" });
+    rec({ constraint: "spawn", level: "native", how: role.starts?.length ? `task: {"*": deny, ${role.starts.map((s) => `${s}: allow`).join(", ")}} (${host.config} subagent_depth; not proven by a real-host test)` : role.canSpawn ? `task: allow (${host.config} subagent_depth)` : "task: deny", field: "tools" });
     rec({
       constraint: "isolation",
       level: "native",

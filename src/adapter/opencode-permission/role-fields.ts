@@ -4,6 +4,7 @@
 import type { RoleFeatures } from "../types.js";
 
 export const V1_ROLE_FEATURES: RoleFeatures = {
+  leads: true,
   fields: {
     hidden: { type: "boolean" },
     color: { type: "string" },
