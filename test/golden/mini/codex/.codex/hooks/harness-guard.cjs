@@ -604,6 +604,7 @@ function guardSpawn(st, target) {
   if (target === undefined || target === null || target === "") target = "general-purpose";
   if (typeof target !== "string") return guardOut("deny", "the agent to start is not named by a string; refusing (fail closed).");
   const shown = JSON.stringify(guardLine(target, 80));
+  if (st.role && st.role.st) return st.role.st.includes(target) ? guardOut("allow") : guardOut("deny", st.label + " may start only " + st.role.st.join(", ") + " (its role's starts); refused " + shown + ". Report back instead.");
   if (st.role && !st.role.spawn) return guardOut("deny", st.label + " may not start agents (its role cannot spawn; refused " + shown + "). Report back to the orchestrator instead.");
   if (st.sub && !policy.nested) return guardOut("deny", st.label + " may not start " + shown + ": nested agents are off. Report back to the orchestrator instead.");
   if (!Object.prototype.hasOwnProperty.call(policy.roles, target) && !policy.nested) return guardOut("deny", st.label + " may not start " + shown + ": it is not a role of pipeline " + policy.pipeline + " (nested agents are off). Start one of: " + Object.keys(policy.roles).join(", ") + ".");
