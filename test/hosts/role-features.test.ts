@@ -56,6 +56,22 @@ process.stdin.on("data", (d) => {
 
 const PR_TOOL = "mcp__github__create_pull_request";
 
+/** The fixture with releaser as a lead: starts: [writer]. */
+let leadBuilt: Promise<string> | undefined;
+function leadTree(): Promise<string> {
+  leadBuilt ??= (async () => {
+    const base = path.join(EMITTED_ROOT, `features-lead-${process.pid}`);
+    fs.rmSync(base, { recursive: true, force: true });
+    fs.cpSync(FEATURES, path.join(base, "roles"), { recursive: true });
+    const f = path.join(base, "roles/releaser.md");
+    fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("effort: xhigh\n", "effort: xhigh\nstarts: [writer]\n"));
+    const b = await buildEmitted(path.join(base, "out"), path.join(base, "roles"));
+    if (!b.root) throw new Error(b.error);
+    return path.join(b.root, "claude-code");
+  })();
+  return leadBuilt;
+}
+
 function explain(r: ScriptedRun): string {
   return [
     `exit ${r.result.code}${r.result.timedOut ? " (TIMED OUT)" : ""}`,
@@ -126,6 +142,31 @@ describe.concurrent("claude-code: roles as real teams write them (test/fixtures/
       expect(results[0], why).toMatch(/Claude requested permissions to edit .*\.claude\/state\/notes\/1\.md which is a sensitive file/);
       expect(fs.readFileSync(path.join(r.env.project, ".claude/settings.json"), "utf8"), why).not.toBe("{}\n");
       expect(results.join("\n"), why).toMatch(/writer may not write \.claude\/settings\.json \(.*keeps the harness guard in place/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // A subagent lead with policies.nested_agents off: Claude Code runs the writer it names, and the
+  // guard refuses any other (proofs.test.ts cites only the bundled pipeline's tests, so this one is
+  // named in the report, not in the adapter's proofs)
+  it("claude-code: a lead (starts: [writer]) starts writer; another agent it names is refused", async () => {
+    const r = await runClaudeScripted({
+      bin: hostBin("claude-code"),
+      tree: await leadTree(),
+      prompt: "go",
+      timeoutMs: 90_000,
+      script: () => [
+        { name: "writer", when: "You are the Writer", steps: [] },
+        { name: "releaser", when: "You are the Releaser", steps: [spawn("writer"), spawn("general-purpose")] },
+        { name: "main", steps: [spawn("releaser")] },
+      ],
+    });
+    try {
+      const why = explain(r);
+      expect(r.stub.log.some((l) => l.conversation === "releaser" && l.step === 2), `releaser did not run its steps\n${why}`).toBe(true);
+      expect(r.stub.log.some((l) => l.conversation === "writer"), `the lead could not start writer\n${why}`).toBe(true);
+      expect(r.stub.toolResultTexts().join("\n"), why).toMatch(/releaser may start only writer \(its role's starts\); refused "general-purpose"/);
     } finally {
       r.dispose();
     }
