@@ -92,7 +92,7 @@ describe("schema traps", () => {
     const { errors } = diagnose(edit("checker.md", "isolation: subagent", "isolaton: subagent"));
     expect(errors).toEqual([
       'checker.md:2:1: error E_ROLE_SCHEMA isolation: missing required field ("isolaton" below looks like a misspelling of "isolation").',
-      'checker.md:4:1: error E_ROLE_SCHEMA isolaton: unknown field. Did you mean "isolation"? Known fields here: id, title, description, isolation, worktree, model, temperature, tools, permissions, reads, writes, forbidden, done, max_turns, effort, skills, mcp_servers, memory, initial_prompt, background, hosts.',
+      'checker.md:4:1: error E_ROLE_SCHEMA isolaton: unknown field. Did you mean "isolation"? Known fields here: id, title, description, isolation, worktree, model, temperature, tools, permissions, reads, writes, forbidden, done, max_turns, effort, starts, skills, mcp_servers, memory, initial_prompt, background, hosts.',
     ]);
   });
 
