@@ -71,7 +71,7 @@ program
   .description("compile roles/ and install the hosts into a project root, merging the files it shares with the project (settings.json, opencode.json, config.toml, AGENTS.md …) by what harness owns; records ownership in harness.lock.json")
   .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
   .option("--into <dir>", "project root to install into", ".")
-  .option("--host <id>", "install this host (repeatable; default: the hosts in pipeline.yaml); hosts already installed stay installed", collect)
+  .option("--host <id>", "install this host (repeatable; default: pipeline.yaml's targets, or every host); hosts already installed stay installed", collect)
   .option("--dry-run", "print the plan as a diff; write nothing")
   .option("--force", "overwrite parts harness owns that were edited by hand, and take over conflicting keys (uninstall gives them back)")
   .option("--json", "print the plan and result as JSON on stdout")
@@ -98,7 +98,7 @@ program
   .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
   .option("--out <dir>", "output folder (not written)", "out")
   .option("--role <id>", "only this role")
-  .option("--all", "a matrix of every host listed in pipeline.yaml")
+  .option("--all", "a matrix of every host pipeline.yaml targets (every host without targets:)")
   .option("--json", "print the full comparison as JSON on stdout")
   .option("--wide", "do not shorten the how column")
   .addHelpText("after", "\nExamples:\n  harness diff claude-code codex\n  harness diff claude-code opencode --role quartz\n  harness diff --all\n  harness diff claude-code codex --json\n\nExit codes: 0 shown, 2 invalid input or usage.")
@@ -111,6 +111,18 @@ program
   .option("--roles <dir>", "folder to create", "roles")
   .addHelpText("after", "\nExamples:\n  harness init\n  harness init --template pebble --roles agents\n\nExit codes: 0 written, 2 the folder already holds files or unknown template (nothing written).")
   .action(async (opts) => run(async () => (await import("./commands/init.js")).init({ ...opts, registry })));
+
+program
+  .command("import")
+  .description("read a project's existing agents (.claude/agents, .opencode/agents, .kilo/agents, .codex/agents, .gemini/agents, .github/agents, .cursor/agents) into roles/, with a report of every field; docs/import.md")
+  .option("--from <host>", "import only this host's agents (repeatable): claude-code, opencode, kilo, codex, gemini-cli, copilot, cursor", collect)
+  .option("--roles <dir>", "folder to write pipeline.yaml and the roles into", "roles")
+  .option("--into <dir>", "the project root to read the agents from", ".")
+  .option("--dry-run", "print the report; write nothing")
+  .option("--force", "replace the files import writes in a roles folder that already holds others")
+  .option("-q, --quiet", "print nothing but problems")
+  .addHelpText("after", "\nExamples:\n  harness import\n  harness import --from claude-code --dry-run\n\nExit codes: 0 written (or unchanged), 2 nothing to import, a roles folder that holds other files (without --force), or invalid input (nothing written).")
+  .action(async (opts) => run(async () => (await import("./commands/import.js")).importAgents({ ...opts, registry })));
 
 program
   .command("hosts")

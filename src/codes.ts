@@ -39,5 +39,10 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   W_MAX_HOPS_LOW: "policies.max_hops is below the delegations a run can need (every stage, each check's retries, the loop's rounds); the orchestrator would stop runs that are still within their limits. Raise it, or remove it to use that default.",
   W_PATH_FOLDER: "A plain path such as \"src\" matches one file of that name, not the folder's contents; write \"src/**\".",
   W_STRAY: "build found a file in out/<host>/ that harness did not write; it leaves it alone and check reports it. Delete it.",
-  W_ORPHANED_HOST: "build found a host folder from an earlier build whose host pipeline.yaml no longer lists. Delete the folder, or list the host.",
+  W_HOSTS_NOT_TARGETS: "pipeline.yaml's hosts: names fewer hosts than are built. hosts: maps models only; targets: selects the hosts (absent: every host). Add targets: [..] to build only some.",
+  E_HOST_FIELD: "A role's hosts.<host> block names a field that host does not read, a value it does not accept, or a field harness writes itself from a host-neutral one (the message names its harness spelling).",
+  E_PROTECTED_ARTIFACT: "A role's write scope covers a file the host or harness uses for enforcement (the guard, its settings, the agent files, hooks); the guard would refuse the write the prompt allows. Move the artifact elsewhere.",
+  E_ENCODING: "A role file is not UTF-8 text (an invalid byte, or a NUL): the position of the first one. Save it as UTF-8 and remove NUL bytes.",
+  W_TOOL_CASE: "A tool is written in another case (Read, WebFetch-style): harness reads it case-insensitively; write the lowercase name.",
+  W_ORPHANED_HOST: "build found a host folder from an earlier build whose host pipeline.yaml no longer targets. Delete the folder, or list the host under targets.",
 };

@@ -5,6 +5,7 @@ import type { PipelineIR } from "./ir/types.js";
 import { renderFile, type RenderedFile } from "./emit/render.js";
 import { renderMapping } from "./emit/mapping.js";
 import { byCodeUnit } from "./compare.js";
+import { settleRoleFeatures } from "./adapter/role-features.js";
 
 export interface HostOutput<F extends { path: string } = RenderedFile> {
   adapter: Adapter;
@@ -23,7 +24,8 @@ export const MAPPING_FILE = "MAPPING.md";
 export function compileHost(pipeline: PipelineIR, adapter: Adapter): HostOutput;
 export function compileHost<F extends { path: string }>(pipeline: PipelineIR, adapter: Adapter, keep: (file: RenderedFile) => F): HostOutput<F>;
 export function compileHost(pipeline: PipelineIR, adapter: Adapter, keep: (file: RenderedFile) => { path: string } = (f) => f): HostOutput<{ path: string }> {
-  const lowered = adapter.lower(pipeline);
+  const raw = adapter.lower(pipeline);
+  const lowered = { ...raw, fidelity: settleRoleFeatures(adapter, pipeline, raw.fidelity) };
   const files: { path: string }[] = [];
   const seen = new Set<string>();
   const add = (f: RenderedFile) => {

@@ -23,7 +23,7 @@ function canon(v: unknown): string {
   return JSON.stringify(v);
 }
 
-const corpus = [PEBBLE_ROLES, MINI_ROLES, path.join(ROOT, "templates/minimal")].map((dir) => loadProject(dir, ROOT));
+const corpus = [PEBBLE_ROLES, MINI_ROLES, path.join(ROOT, "templates/minimal"), path.join(ROOT, "test/fixtures/features")].map((dir) => loadProject(dir, ROOT));
 /** Every field of pipeline.yaml given, so a single edit reaches each one. */
 const FULL = parseYaml(`
 name: full

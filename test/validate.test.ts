@@ -47,7 +47,7 @@ describe("validation", () => {
 
   it("reports an unknown front-matter field with a suggestion and its position", () => {
     expect(errorsAfter({ "writer.md": (t) => t.replace("max_turns: 30", "max_turn: 30") })).toEqual([
-      "writer.md:20:1: error E_ROLE_SCHEMA max_turn: unknown field. Did you mean \"max_turns\"? Known fields here: id, title, description, isolation, worktree, model, temperature, tools, permissions, reads, writes, forbidden, done, max_turns, effort.",
+      "writer.md:20:1: error E_ROLE_SCHEMA max_turn: unknown field. Did you mean \"max_turns\"? Known fields here: id, title, description, isolation, worktree, model, temperature, tools, permissions, reads, writes, forbidden, done, max_turns, effort, starts, skills, mcp_servers, memory, initial_prompt, background, hosts.",
     ]);
   });
 
@@ -57,7 +57,7 @@ describe("validation", () => {
     ["duplicate key", { "checker.md": (t) => t.replace("model: fast", "model: fast\nmodel: deep") }, [`checker.md:7:1: error E_YAML Map keys must be unique. ${Y}`]],
     ["front matter never closed", { "checker.md": (t) => t.replace(/\n---\nYou check/, "\nYou check") }, ['checker.md:1:1: error E_NO_FRONT_MATTER front matter is never closed. Add a line "---" after the role\'s fields.']],
     ["no front matter", { "checker.md": () => "just text\n" }, ['checker.md:1:1: error E_NO_FRONT_MATTER a role file must start with YAML front matter. Put a line "---", the role\'s fields, and another "---" before the prompt.']],
-    ["unknown tool", { "checker.md": (t) => t.replace("web-fetch", "webfetch") }, ['checker.md:8:21: error E_ROLE_SCHEMA tools[2]: "webfetch" is not one of the allowed values. Did you mean "web-fetch"? Use one of: "read", "grep", "glob", "edit", "write", "bash", "web-fetch", "web-search", "todo", "ask-human", "spawn-agent".']],
+    ["unknown tool", { "checker.md": (t) => t.replace("web-fetch", "webfetch") }, ['checker.md:8:21: error E_ROLE_SCHEMA tools[2]: "webfetch" is not a tool. Did you mean "web-fetch"? Names here are lowercase and host-neutral: read, grep, glob, edit, write, bash, web-fetch, web-search, todo, ask-human, spawn-agent, task-create, task-get, task-list, task-update, send-message, team-create, team-delete, lsp, skill, all, or "mcp:<server>/<tool>".']],
     ["bad isolation", { "checker.md": (t) => t.replace("isolation: subagent", "isolation: sidecar") }, ['checker.md:4:12: error E_ROLE_SCHEMA isolation: "sidecar" is not one of the allowed values. Use one of: "subagent", "main".']],
     ["missing field", { "checker.md": (t) => t.replace("done: Every claim is marked verified or wrong, with a source.\n", "") }, ['checker.md:2:1: error E_ROLE_SCHEMA done: missing required field. Add "done" here.']],
     ["unknown role in a stage", { "pipeline.yaml": (t) => t.replace("role: checker", "role: chekcer") }, [
@@ -81,7 +81,7 @@ describe("validation", () => {
     ["artifact read before it is written", { "planner.md": (t) => t.replace("writes: [outline]", "writes: [outline]\nreads: [article]") }, ['planner.md:9:9: error E_READ_BEFORE_WRITE reads[0]: "article" is read before any stage writes it (it is first written in a later or parallel stage). Move the stage that writes it earlier, or drop it from reads.']],
     ["id that is not a plain name", { "pipeline.yaml": (t) => t.replace("id: plan", "id: Plan_1") }, ['pipeline.yaml:25:9: error E_PIPELINE_SCHEMA stages[0].id: not a plain name; use lowercase letters, digits and single hyphens, starting with a letter (e.g. "jade", "bug-fix").']],
     ["file name that is not a plain name", { "Bad_Name.md": () => "---\ntitle: x\n---\n" }, ['Bad_Name.md:1:1: error E_ROLE_ID the file name "Bad_Name" is not a plain role id; rename the file: use lowercase letters, digits and single hyphens, starting with a letter (e.g. "jade", "bug-fix").']],
-    ["nested agents against policy", { "writer.md": (t) => t.replace("tools: [read,", "tools: [spawn-agent, read,") }, ['writer.md:9:8: error E_POLICY_CONFLICT tools: the pipeline forbids nested agents (policies.nested_agents: false), but this role has "spawn-agent". Remove it from tools.']],
+    ["nested agents against policy", { "writer.md": (t) => t.replace("tools: [read,", "tools: [spawn-agent, read,") }, ['writer.md:9:8: error E_POLICY_CONFLICT tools: the pipeline forbids nested agents (policies.nested_agents: false), but this role has "spawn-agent". Remove it from tools, or make the role a lead: starts: [the roles it starts].']],
     ["unknown host", { "pipeline.yaml": (t) => t.replace("claude-code:", "claude:") }, [`pipeline.yaml:55:3: error E_UNKNOWN_HOST hosts.claude: no adapter "claude". Did you mean "claude-code"? Known hosts: ${HOSTS.join(", ")}.`]],
     ["on_failure routed forward", { "pipeline.yaml": (t) => t.replace("on_failure: write", "on_failure: verify") }, ['pipeline.yaml:46:17: error E_ROUTE_FORWARD checks[0].on_failure: on_failure sends work forward to "verify", past the failed stage. Route to "write" or an earlier stage, or to "human".']],
     ["role's own artifact in its never_write", { "writer.md": (t) => t.replace("artifact:outline", "articles/**") }, ['writer.md:11:9: error E_SCOPE_CONFLICT writes: the role writes "article" (articles/*.md), but its never_write covers that path, so the write can never happen. Narrow never_write or drop "article" from writes.']],

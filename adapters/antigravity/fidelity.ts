@@ -41,7 +41,7 @@ export function antigravityFidelity(pipeline: PipelineIR, modelFor: (p: Pipeline
     if (role.worktree) rec({ constraint: "isolation", level: "lost", how: "Antigravity agents have no git worktree of their own; the role works in the shared checkout", loss: "L_WORKTREE_UNSUPPORTED", field: "worktree" });
     const model = modelFor(pipeline, role);
     rec(model === "inherit" ? { constraint: "model", level: "lost", how: "model: inherit", loss: "L_MODEL_UNMAPPED", field: "model" } : { constraint: "model", level: "native", how: `model: ${model}`, field: "model" });
-    rec({ constraint: "temperature", level: "lost", how: `no temperature field (${role.temperature.class})`, loss: "L_TEMPERATURE", field: "temperature" });
+    rec({ constraint: "temperature", level: "lost", how: `no temperature field (${role.temperature?.class ?? "none named"})`, loss: "L_TEMPERATURE", field: "temperature" });
     if (role.maxTurns !== undefined) rec({ constraint: "max-turns", level: "lost", how: `no turn cap in Antigravity; the orchestrator watches ${role.maxTurns}`, loss: "L_TURNS_UNSUPPORTED", field: "max_turns" });
     if (role.reads.length) rec({ constraint: "handoffs", level: "instructed", how: "artifact paths in the brief and prompt", loss: "L_HANDOFF_INSTRUCTED", field: "reads" });
   }

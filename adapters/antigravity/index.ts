@@ -9,6 +9,7 @@
 // entry command is a skill (the CLI builds its slash commands from skills). Permissions cannot be
 // committed (the CLI keeps them in user settings), so write scopes and command rules are instructed.
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
+import { hostModel } from "../../src/adapter/model.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { list, renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { lazyMarkdownFile } from "../../src/adapter/lazy.js";
@@ -19,7 +20,7 @@ export const HOST_ID = "antigravity";
 export const DOCS_DATE = "2026-11-30";
 
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string {
-  return pipeline.hosts[HOST_ID]?.models[role.model] ?? "inherit";
+  return hostModel(pipeline, role, HOST_ID).id ?? "inherit";
 }
 
 const agentPath = (role: RoleIR) => `.agents/agents/${role.id}/agent.md`;

@@ -21,13 +21,20 @@ import type { PipelineIR } from "../../src/ir/types.js";
 import { GUARD_OFF_ENV, compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { CLAUDE_GUARD_CALL, CLAUDE_GUARD_MAIN } from "./guard-runtime.js";
+import { claudeGuardTools } from "./tools.js";
 import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
 
 /** Where the guard script is written, relative to the project root. */
 export const GUARD_PATH = ".claude/hooks/harness-guard.cjs";
 export { GUARD_OFF_ENV };
-/** Paths nobody may write while the guard is on: the guard and what wires it (its roles, its command). */
-export const GUARD_PROTECTED_PATHS: readonly string[] = [".claude/**", "**/.claude/**"];
+/**
+ * Paths nobody may write while the guard is on: what Claude Code and harness use for enforcement (the
+ * guard and audit scripts and every hook, the settings that wire them, the agent, command and skill
+ * files whose front matter carries hooks), at the root and in nested .claude/ folders. The rest of
+ * .claude/ (state, agent memory) is the project's: a role whose artifact lies there may write it.
+ */
+const ENFORCEMENT = [".claude/hooks/**", ".claude/settings.json", ".claude/settings.local.json", ".claude/agents/**", ".claude/commands/**", ".claude/skills/**"];
+export const GUARD_PROTECTED_PATHS: readonly string[] = [...ENFORCEMENT, ...ENFORCEMENT.map((g) => `**/${g}`)];
 /** Every tool: the guard passes the read-only ones and refuses (for roles) those it does not know, MCP tools included. */
 export const GUARDED_TOOLS_MATCHER = "*";
 /** The `as` argument of the pipeline command's hook. */
@@ -44,7 +51,7 @@ export const GUARD_GAPS: readonly string[] = [
 ];
 
 export function compileClaudePolicy(pipeline: PipelineIR): GuardPolicy {
-  return compileGuardPolicy(pipeline, { protect: GUARD_PROTECTED_PATHS });
+  return compileGuardPolicy(pipeline, { protect: GUARD_PROTECTED_PATHS, hostTools: claudeGuardTools });
 }
 
 function header(pipeline: PipelineIR): string[] {

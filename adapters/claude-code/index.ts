@@ -3,12 +3,15 @@
 // permissions §2.5, hooks §2.6–2.7), verified against the real program by test/hosts.
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
+import { hostModel } from "../../src/adapter/model.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { lazyMarkdownFile } from "../../src/adapter/lazy.js";
 import { roleById } from "../../src/ir/lookup.js";
 import { renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
-import { CLAUDE_TOOLS, SPAWN_TOOL } from "./tools.js";
-import { GUARD_GAPS, GUARD_OFF_ENV, GUARD_PATH, ORCHESTRATOR, guardHooks, renderGuard } from "./guard.js";
+import { CLAUDE_TOOLS, SPAWN_TOOL, claudeDisallowed, claudeTools } from "./tools.js";
+import { CLAUDE_ROLE_FEATURES } from "./role-fields.js";
+import { hostFieldsOf } from "../../src/adapter/host-fields.js";
+import { GUARD_GAPS, GUARD_OFF_ENV, GUARD_PATH, GUARD_PROTECTED_PATHS, ORCHESTRATOR, guardHooks, renderGuard } from "./guard.js";
 import { settingsDenies } from "./settings-rules.js";
 import { claudeFidelity } from "./fidelity.js";
 import { CLAUDE_AUDIT_PROOFS, withClaudeAudit } from "./audit.js";
@@ -26,22 +29,39 @@ const vocabulary: HostVocabulary = {
 };
 
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string {
-  return pipeline.hosts[HOST_ID]?.models[role.model] ?? "inherit";
+  return hostModel(pipeline, role, HOST_ID).id ?? "inherit";
+}
+
+/** The role's own hooks (hosts.claude-code.hooks) beside the guard: the guard's PreToolUse entry first. */
+function withOwnHooks(guard: Record<string, unknown> | undefined, own: unknown): Record<string, unknown> | undefined {
+  if (!own || typeof own !== "object") return guard;
+  const merged: Record<string, unknown> = { ...(own as Record<string, unknown>) };
+  for (const [event, entries] of Object.entries(guard ?? {})) merged[event] = [...(entries as unknown[]), ...((merged[event] as unknown[] | undefined) ?? [])];
+  return merged;
 }
 
 function agentFile(pipeline: PipelineIR, role: RoleIR): HostFile {
-  const tools = role.tools.map((t) => CLAUDE_TOOLS[t]).filter((t): t is string => t !== null);
+  const tools = claudeTools(role);
+  const disallowed = claudeDisallowed(role, role.canSpawn);
+  const { hooks: ownHooks, ...native } = hostFieldsOf(role, HOST_ID);
+  const hooks = withOwnHooks(pipeline.policies.scope === "pipeline" ? guardHooks(role.id) : undefined, ownHooks);
   const frontmatter: Record<string, unknown> = {
     name: role.id,
     description: role.description,
-    tools: tools.join(", "),
-    ...(role.canSpawn ? {} : { disallowedTools: SPAWN_TOOL }),
+    ...(tools ? { tools: tools.join(", ") } : {}),
+    ...(disallowed.length ? { disallowedTools: disallowed.join(", ") } : {}),
     model: modelFor(pipeline, role),
     ...(role.maxTurns !== undefined ? { maxTurns: role.maxTurns } : {}),
     ...(role.effort ? { effort: role.effort } : {}),
     ...(role.worktree ? { isolation: "worktree" } : {}),
+    ...(role.skills?.length ? { skills: [...role.skills] } : {}),
+    ...(role.mcpServers ? { mcpServers: Array.isArray(role.mcpServers) ? [...role.mcpServers] : Object.entries(role.mcpServers).map(([name, config]) => ({ [name]: config })) } : {}),
+    ...(role.memory ? { memory: role.memory } : {}),
+    ...(role.background !== undefined ? { background: role.background } : {}),
+    ...(role.initialPrompt ? { initialPrompt: role.initialPrompt } : {}),
+    ...native,
     // scope pipeline: the role's limits travel with the role (subagent or --agent), nowhere else
-    ...(pipeline.policies.scope === "pipeline" ? { hooks: guardHooks(role.id) } : {}),
+    ...(hooks ? { hooks } : {}),
   };
   return lazyMarkdownFile(`.claude/agents/${role.id}.md`, frontmatter, () => rolePrompt(pipeline, role, vocabulary));
 }
@@ -119,6 +139,8 @@ export const ClaudeCodeAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: CLAUDE_TOOLS,
+  roleFeatures: CLAUDE_ROLE_FEATURES,
+  enforcementPaths: GUARD_PROTECTED_PATHS,
   proofs: {
     tools: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
     "write-scope": "claude-code: guard refuses mica writing src/",
@@ -129,6 +151,7 @@ export const ClaudeCodeAdapter: Adapter = {
     isolation: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
     model: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
     "max-turns": "claude-code: maxTurns caps subagent jade's turns",
+    effort: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
   },
   auditProofs: CLAUDE_AUDIT_PROOFS,
   lower(pipeline: PipelineIR): Lowered {

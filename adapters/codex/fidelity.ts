@@ -153,7 +153,8 @@ export function codexFidelity(input: CodexFidelityInput): FidelityRecord[] {
         ? { constraint: "model", level: "native", how: `model = "${model}"${role.isolation === "main" ? " (agent file and launcher; an in-session stage keeps the session's model)" : ""}`, field: "model" }
         : { constraint: "model", level: "lost", how: "no model line: the session's model", loss: "L_MODEL_UNMAPPED", field: "model" },
     );
-    rec({ constraint: "temperature", level: "lost", how: `no temperature setting (${role.temperature.class})`, loss: "L_TEMPERATURE", field: "temperature" });
+    if (role.effort) rec({ constraint: "effort", level: "native", how: `model_reasoning_effort = "${role.effort === "max" ? "xhigh" : role.effort}"${role.effort === "max" ? " (max is not a Codex effort: its highest)" : ""}`, field: "effort" });
+    rec({ constraint: "temperature", level: "lost", how: `no temperature setting (${role.temperature?.class ?? "none named"})`, loss: "L_TEMPERATURE", field: "temperature" });
     if (role.maxTurns !== undefined) rec({ constraint: "max-turns", level: "lost", how: `no per-agent turn cap (max_turns ${role.maxTurns})`, loss: "L_TURNS_UNSUPPORTED", field: "max_turns" });
     if (role.reads.length) rec({ constraint: "handoffs", level: "instructed", how: "artifact paths in the brief and prompt", loss: "L_HANDOFF_INSTRUCTED", field: "reads" });
   }

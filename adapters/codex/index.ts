@@ -14,6 +14,7 @@
 //   .codex/hooks.json, .codex/hooks/   the spawned roles' per-call guard (guard.ts) and stage-end audit (audit.ts)
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import { lazyTextFile, lazyTomlFile } from "../../src/adapter/lazy.js";
+import { hostModel } from "../../src/adapter/model.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { list, renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { CODEX_TOOLS } from "./tools.js";
@@ -22,7 +23,7 @@ import { planRules, renderRules } from "./rules.js";
 import { launcherPath, renderLauncher } from "./launcher.js";
 import { codexFidelity } from "./fidelity.js";
 import { CODEX_AUDIT_PROOFS, withCodexAudit } from "./audit.js";
-import { CODEX_GUARD_PROOFS, withCodexGuard } from "./guard.js";
+import { GUARD_PROTECTED_PATHS, CODEX_GUARD_PROOFS, withCodexGuard } from "./guard.js";
 
 export const HOST_ID = "codex";
 /** The orchestrated session's sandbox: Codex's built-in workspace profile (spawned agents inherit it). */
@@ -41,8 +42,11 @@ const vocabularyFor = (pipeline: PipelineIR): HostVocabulary => ({
   ],
 });
 
+/** Codex's efforts stop at xhigh (ReasoningEffort: minimal … xhigh): max is written as the highest. */
+export const codexEffort = (effort: string): string => (effort === "max" ? "xhigh" : effort);
+
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined {
-  return pipeline.hosts[HOST_ID]?.models[role.model];
+  return hostModel(pipeline, role, HOST_ID).id;
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
@@ -54,7 +58,7 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
     description: role.description,
     developer_instructions: rolePrompt(pipeline, role, vocab),
     ...(model ? { model } : {}),
-    ...(role.effort ? { model_reasoning_effort: role.effort } : {}),
+    ...(role.effort ? { model_reasoning_effort: codexEffort(role.effort) } : {}),
     // Stated for when Codex applies it; 0.171 gives spawned agents the parent's sandbox instead.
     default_permissions: role.id,
   }));
@@ -107,6 +111,7 @@ export const CodexAdapter: Adapter = {
   // per-role paths and shell: the guard, for spawned roles (guard.ts); main-session roles are instructed
   capabilities: { subagents: true, commands: true, perRoleTools: false, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: CODEX_TOOLS,
+  enforcementPaths: GUARD_PROTECTED_PATHS,
   auditProofs: CODEX_AUDIT_PROOFS,
   guardProofs: CODEX_GUARD_PROOFS,
   proofs: {
@@ -115,6 +120,7 @@ export const CodexAdapter: Adapter = {
     spawn: "codex: a spawned agent cannot spawn (max_depth = 1)",
     isolation: "codex: a spawned role starts from its own context with its developer_instructions and model",
     model: "codex: a spawned role starts from its own context with its developer_instructions and model",
+    effort: "codex: a spawned role starts from its own context with its developer_instructions and model",
   },
   lower(pipeline: PipelineIR): Lowered {
     // one vocabulary for the whole lowering: role prompts are rendered once per vocabulary (src/emit/process.ts)

@@ -52,7 +52,7 @@ export function renderLauncher(input: LauncherInput): string {
   const args = [
     configArg("default_permissions", profile.name),
     ...(input.model ? [configArg("model", input.model)] : []),
-    ...(role.effort ? [configArg("model_reasoning_effort", role.effort)] : []),
+    ...(role.effort ? [configArg("model_reasoning_effort", role.effort === "max" ? "xhigh" : role.effort)] : []),
     ...(role.canSpawn ? [] : [configArg("agents.enabled", false)]),
     configArg("developer_instructions", input.instructions),
   ];

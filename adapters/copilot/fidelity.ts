@@ -60,7 +60,7 @@ export function copilotFidelity(input: CopilotFidelityInput): FidelityRecord[] {
           ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" }
           : { constraint: "model", level: "instructed", how: `model: ${model} in the agent file; not verified for a session started with --agent`, field: "model" },
     );
-    rec({ constraint: "temperature", level: "lost", how: `no temperature setting (${role.temperature.class})`, loss: "L_TEMPERATURE", field: "temperature" });
+    rec({ constraint: "temperature", level: "lost", how: `no temperature setting (${role.temperature?.class ?? "none named"})`, loss: "L_TEMPERATURE", field: "temperature" });
     if (role.maxTurns !== undefined) rec({ constraint: "max-turns", level: "lost", how: `no per-agent turn cap (max_turns ${role.maxTurns})`, loss: "L_TURNS_UNSUPPORTED", field: "max_turns" });
     if (role.reads.length) rec({ constraint: "handoffs", level: "instructed", how: "artifact paths in the brief and prompt", loss: "L_HANDOFF_INSTRUCTED", field: "reads" });
   }

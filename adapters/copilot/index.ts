@@ -17,11 +17,12 @@
 // carries an agent-scoped preToolUse hook that Copilot runs for that agent's own calls only, as a
 // subagent or as the session's agent; ordinary sessions run none.
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
+import { hostModel } from "../../src/adapter/model.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { COPILOT_AUDIT_PROOFS, withCopilotAudit } from "./audit.js";
 import { copilotFidelity } from "./fidelity.js";
-import { GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks, mkdirCommand, renderGuard, scopeFolders } from "./guard.js";
+import { GUARD_PROTECTED_PATHS, GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks, mkdirCommand, renderGuard, scopeFolders } from "./guard.js";
 import { pipelineLauncher, roleLauncher } from "./launcher.js";
 import { lazyMarkdownFile, lazyTextFile } from "../../src/adapter/lazy.js";
 import { COPILOT_TOOLS } from "./tools.js";
@@ -32,7 +33,7 @@ export const GUARD_PROOF_SUBAGENT = "copilot: guard refuses subagent jade writin
 export const BIN_DIR = ".github/copilot/bin";
 
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined {
-  return pipeline.hosts[HOST_ID]?.models[role.model];
+  return hostModel(pipeline, role, HOST_ID).id;
 }
 
 /** The orchestrator agent: named after the pipeline, unless a role already has that name. */
@@ -114,6 +115,7 @@ export const CopilotAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: COPILOT_TOOLS,
+  enforcementPaths: GUARD_PROTECTED_PATHS,
   proofs: {
     tools: "copilot: subagent jade gets exactly its tools in its own context and cannot start agents",
     spawn: "copilot: subagent jade gets exactly its tools in its own context and cannot start agents",

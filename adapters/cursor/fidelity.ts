@@ -69,7 +69,7 @@ export function cursorFidelity(pipeline: PipelineIR, perms: CursorPermissions, m
     const model = modelFor(pipeline, role);
     if (role.isolation === "main") rec({ constraint: "model", level: "lost", how: "a command runs on the chat's model", loss: "L_MODEL_UNMAPPED", field: "model" });
     else rec(model === "inherit" ? { constraint: "model", level: "lost", how: "model: inherit", loss: "L_MODEL_UNMAPPED", field: "model" } : { constraint: "model", level: "native", how: `model: ${model}`, field: "model" });
-    rec({ constraint: "temperature", level: "lost", how: `no temperature field (${role.temperature.class})`, loss: "L_TEMPERATURE", field: "temperature" });
+    rec({ constraint: "temperature", level: "lost", how: `no temperature field (${role.temperature?.class ?? "none named"})`, loss: "L_TEMPERATURE", field: "temperature" });
     if (role.maxTurns !== undefined) rec({ constraint: "max-turns", level: "lost", how: `no turn cap in Cursor; the orchestrator watches ${role.maxTurns}`, loss: "L_TURNS_UNSUPPORTED", field: "max_turns" });
     if (role.reads.length) rec({ constraint: "handoffs", level: "instructed", how: "artifact paths in the brief and prompt", loss: "L_HANDOFF_INSTRUCTED", field: "reads" });
   }

@@ -31,7 +31,9 @@ export const GUARD_EVENTS = ["preToolUse", "beforeShellExecution", "beforeMCPExe
  * and Claude Code's config, whose hooks Cursor also loads ("Third Party Hooks",
  * https://cursor.com/docs/reference/third-party-hooks).
  */
-export const GUARD_PROTECTED_PATHS: readonly string[] = [".cursor/**", "**/.cursor/**", ".claude/**", "**/.claude/**"];
+// .claude/: only what Claude Code (whose agents, skills and hooks Cursor also loads) uses for enforcement
+const CLAUDE_ENFORCEMENT = [".claude/hooks/**", ".claude/settings.json", ".claude/settings.local.json", ".claude/agents/**", ".claude/commands/**", ".claude/skills/**"];
+export const GUARD_PROTECTED_PATHS: readonly string[] = [".cursor/**", "**/.cursor/**", ...CLAUDE_ENFORCEMENT, ...CLAUDE_ENFORCEMENT.map((g) => `**/${g}`)];
 /** Seconds Cursor waits for the hook (its `timeout` is in seconds). */
 export const HOOK_TIMEOUT = 10;
 

@@ -13,19 +13,20 @@
 // and none at all under `scope: pipeline`; per-role write scopes and command rules stay instructed
 // and recorded as losses (the guard is defence in depth, not proven on the real host).
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
+import { hostModel } from "../../src/adapter/model.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { lazyMarkdownFile } from "../../src/adapter/lazy.js";
 import { cursorFidelity, isReadonly } from "./fidelity.js";
 import { cursorPermissions } from "./permissions.js";
 import { CURSOR_TOOLS } from "./tools.js";
-import { GUARD_GAPS, GUARD_PATH, HOOKS_PATH, hooksJson, renderCursorGuard } from "./guard.js";
+import { GUARD_PROTECTED_PATHS, GUARD_GAPS, GUARD_PATH, HOOKS_PATH, hooksJson, renderCursorGuard } from "./guard.js";
 
 export const HOST_ID = "cursor";
 export const DOCS_DATE = "2026-11-30";
 
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string {
-  return pipeline.hosts[HOST_ID]?.models[role.model] ?? "inherit";
+  return hostModel(pipeline, role, HOST_ID).id ?? "inherit";
 }
 
 function vocabulary(pipeline: PipelineIR): HostVocabulary {
@@ -66,6 +67,7 @@ export const CursorAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: false, perRolePaths: "none", perRoleShell: "none", hooks: true, temperature: false },
   tools: CURSOR_TOOLS,
+  enforcementPaths: GUARD_PROTECTED_PATHS,
   proofs: {},
   lower(pipeline: PipelineIR): Lowered {
     const vocab = vocabulary(pipeline);

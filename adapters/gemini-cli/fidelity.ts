@@ -58,7 +58,7 @@ export function geminiFidelity(input: GeminiFidelityInput): FidelityRecord[] {
       const model = input.modelFor(role);
       rec(model ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" } : { constraint: "model", level: "lost", how: "model: inherit", loss: "L_MODEL_UNMAPPED", field: "model" });
       // 0.61.0 parses temperature: but the subagent's requests carried 1 (real-host test, NOT a proof)
-      rec({ constraint: "temperature", level: "lost", how: `temperature: ${role.temperature.value} (${role.temperature.class}) is emitted, but Gemini CLI 0.61.0 sends the model 1`, loss: "L_TEMPERATURE", field: "temperature" });
+      rec({ constraint: "temperature", level: "lost", how: `temperature: ${role.temperature?.value} (${role.temperature?.class ?? "none named"}) is emitted, but Gemini CLI 0.61.0 sends the model 1`, loss: "L_TEMPERATURE", field: "temperature" });
       if (role.maxTurns !== undefined) rec({ constraint: "max-turns", level: "native", how: `max_turns: ${role.maxTurns}`, field: "max_turns" });
     } else {
       const cmd = input.commandFor(role);
@@ -78,7 +78,7 @@ export function geminiFidelity(input: GeminiFidelityInput): FidelityRecord[] {
       rec(role.canSpawn ? { constraint: "spawn", level: "native", how: "the main session can invoke the pipeline's subagents", field: "tools" } : { constraint: "spawn", level: "instructed", how: "runs in the main session, which must be able to invoke the subagent roles", loss: "L_SPAWN_INSTRUCTED", field: "tools" });
       rec({ constraint: "isolation", level: "native", how: `main session via ${cmd}`, field: "isolation" });
       rec({ constraint: "model", level: "lost", how: "a main-session stage keeps the session's model", loss: "L_MODEL_UNMAPPED", field: "model" });
-      rec({ constraint: "temperature", level: "lost", how: `the main session's temperature (${role.temperature.class} not settable per command)`, loss: "L_TEMPERATURE", field: "temperature" });
+      rec({ constraint: "temperature", level: "lost", how: `the main session's temperature (${role.temperature?.class ?? "none named"} not settable per command)`, loss: "L_TEMPERATURE", field: "temperature" });
       if (role.maxTurns !== undefined) rec({ constraint: "max-turns", level: "lost", how: `no turn cap for a main-session stage (max_turns ${role.maxTurns})`, loss: "L_TURNS_MAIN_SESSION", field: "max_turns" });
     }
     if (role.worktree) rec({ constraint: "isolation", level: "lost", how: "subagents share the session's checkout (gemini --worktree starts a whole session elsewhere)", loss: "L_WORKTREE_UNSUPPORTED", field: "worktree" });

@@ -13,6 +13,7 @@
 // with `gemini --policy .gemini/policies` (or installed in ~/.gemini/policies). It is emitted in the
 // project anyway, where a later Gemini CLI that reads the workspace tier finds it.
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
+import { hostModel } from "../../src/adapter/model.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { lazyMarkdownFile } from "../../src/adapter/lazy.js";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
@@ -25,7 +26,7 @@ export const POLICY_DIR = ".gemini/policies";
 export const LAUNCH = `gemini --policy ${POLICY_DIR}`;
 
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined {
-  return pipeline.hosts[HOST_ID]?.models[role.model];
+  return hostModel(pipeline, role, HOST_ID).id;
 }
 
 const pipelineCommand = (p: PipelineIR) => `/${p.name}`;
@@ -62,7 +63,7 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
     kind: "local",
     tools,
     ...(model ? { model } : {}),
-    temperature: role.temperature.value,
+    ...(role.temperature ? { temperature: role.temperature.value } : {}),
     ...(role.maxTurns !== undefined ? { max_turns: role.maxTurns } : {}),
   };
   return lazyMarkdownFile(`.gemini/agents/${role.id}.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));

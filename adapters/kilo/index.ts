@@ -8,6 +8,7 @@
 // orchestrator is a primary agent named after the pipeline, started by `.kilo/commands/<pipeline>.md`.
 // Kilo loads an agent whose front matter does not parse as a default agent, silently (others.md
 // §5.2): the parse-back tests and the real-host load test guard against that.
+import { V1_ROLE_FEATURES } from "../../src/adapter/opencode-permission/role-fields.js";
 import type { Adapter, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import type { V1Host } from "../../src/adapter/opencode-permission/fidelity.js";
@@ -45,6 +46,7 @@ export const KiloAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "native", perRoleShell: "native", hooks: true, temperature: true },
   tools: KILO_TOOLS,
+  roleFeatures: V1_ROLE_FEATURES,
   proofs: {
     tools: "kilo: subagent jade runs in its own session with its tools, model and temperature, and cannot use task",
     "write-scope": "kilo: subagent jade cannot edit tests/, may edit src/",

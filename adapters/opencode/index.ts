@@ -6,6 +6,7 @@
 // allow-list, the write scope as `edit` path patterns, shell rules as `bash` patterns, no spawning
 // as `task: deny`. The orchestrator is a primary agent named after the pipeline, started by the
 // pipeline command; main-session roles are primary agents the human runs in the same session.
+import { V1_ROLE_FEATURES } from "../../src/adapter/opencode-permission/role-fields.js";
 import type { Adapter, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import type { V1Host } from "../../src/adapter/opencode-permission/fidelity.js";
@@ -45,6 +46,7 @@ export const OpenCodeAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "native", perRoleShell: "native", hooks: true, temperature: true },
   tools: OPENCODE_TOOLS,
+  roleFeatures: V1_ROLE_FEATURES,
   proofs: {
     tools: "opencode: subagent jade runs in its own session with its tools, model and temperature, and cannot use task",
     "write-scope": "opencode: subagent jade cannot edit tests/, may edit src/",

@@ -33,6 +33,13 @@ export const LOSS_CODES = {
   L_TURNS_INSTRUCTED: { severity: "warning", text: "at the turn cap the host only tells the agent to stop; a model that keeps calling tools is not stopped", limit: true, fix: "accept it, or drop `max_turns`" },
   L_TURNS_MAIN_SESSION: { severity: "warning", text: "the host ignores the turn cap when the role runs in the main session", fix: "make the role `isolation: subagent`, drop `max_turns`, or accept it" },
   L_POLICY_OPT_IN: { severity: "warning", text: "the host ignores project policy files; the rules bind only a session started with the flag or launcher that loads them", limit: true, fix: "start the host with the flag or launcher MAPPING.md names, and accept it with a reason" },
+  L_EFFORT_UNSUPPORTED: { severity: "info", text: "the host has no per-agent reasoning effort; the host's default applies", limit: true, fix: "nothing to change; the host default applies" },
+  L_MCP_UNSUPPORTED: { severity: "warning", text: "the host cannot give this role its MCP servers or tools per agent; the role may lack tools its prompt relies on, or share the session's", limit: true, fix: "configure the servers for the host's session yourself, or accept it with a reason" },
+  L_SKILLS_UNSUPPORTED: { severity: "warning", text: "the host cannot preload skills for one agent; the skills are not loaded for the role", limit: true, fix: "accept it, or name the skill in the role's prompt" },
+  L_MEMORY_UNSUPPORTED: { severity: "warning", text: "the host keeps no persistent memory per agent", limit: true, fix: "accept it, or have the role write its notes to an artifact" },
+  L_INITIAL_PROMPT_UNSUPPORTED: { severity: "warning", text: "the host has no initial prompt per agent; the role starts from the request alone", limit: true, fix: "accept it, or put the text in the role's prompt" },
+  L_BACKGROUND_UNSUPPORTED: { severity: "info", text: "the host cannot mark an agent as a background agent; the orchestrator waits for it", limit: true, fix: "nothing to change" },
+  L_HOST_ASKS_PATH: { severity: "warning", text: "the host asks the human before every write to this path (one of its protected folders), whatever a hook or rule allows; a headless run cannot write it", limit: true, fix: "move the artifact out of the protected folder, or accept that the human approves each write" },
   L_TURNS_UNSUPPORTED: { severity: "info", text: "the host has no per-agent turn cap; the orchestrator enforces it", limit: true, fix: "nothing to change; the orchestrator enforces it" },
 } as const satisfies Record<string, LossInfo>;
 export type LossCode = keyof typeof LOSS_CODES;

@@ -1,6 +1,6 @@
 // The adapter contract: one host = one Adapter. Adapters return structured files; the core serializes.
 import type { PipelineIR } from "../ir/types.js";
-import type { CanonicalTool } from "../schema/vocabulary.js";
+import type { CanonicalTool, ExtraTool } from "../schema/vocabulary.js";
 import type { Constraint, FidelityRecord } from "./fidelity.js";
 
 /**
@@ -91,5 +91,36 @@ export interface Adapter {
    * without an entry a guard record cites `proofs`.
    */
   guardProofs?: Readonly<Partial<Record<Constraint, string>>>;
+  /**
+   * Paths the host and harness use for enforcement on this host (guard, audit, settings, agent and
+   * hook files): a role whose write scope covers one is a build error (E_PROTECTED_ARTIFACT), never a
+   * prompt that allows the write and a guard that refuses it.
+   */
+  enforcementPaths?: readonly string[];
+  /** What the host can carry beyond the canonical tools (optional: a host without it reports them lost). */
+  roleFeatures?: RoleFeatures;
   lower(pipeline: PipelineIR): Lowered;
+}
+
+/** A host-native role field (`hosts.<host>.<field>` in a role) and the values the host reads. */
+export type HostFieldSpec =
+  | { type: "string" | "boolean" | "integer" | "number" | "string-list" | "object" | "string-or-list"; note?: string }
+  | { type: "enum"; values: readonly string[]; note?: string };
+
+export interface RoleFeatures {
+  /** The host's name for each extra tool it has. */
+  extraTools?: Readonly<Partial<Record<ExtraTool, string>>>;
+  /** The host's tool name for an MCP tool (`tool` "*": every tool of the server), when roles can list them. */
+  mcpTool?: (server: string, tool: string) => string;
+  /** A lead's `starts` list is bound by the host or its guard (else the core records L_SPAWN_INSTRUCTED). */
+  leads?: boolean;
+  /** `tools: [all]` can be said on this host (an open tool list). */
+  allTools?: boolean;
+  /**
+   * Host-native fields a role may set under `hosts.<host>`, exactly the ones the host reads (checked
+   * against the real program); anything else is an error. Harness emits them only to this host.
+   */
+  fields?: Readonly<Record<string, HostFieldSpec>>;
+  /** Fields harness itself writes from host-neutral ones: a host block naming one gets the harness spelling. */
+  owned?: Readonly<Record<string, string>>;
 }

@@ -73,7 +73,7 @@ export async function build(options: BuildOptions): Promise<number> {
     }
     if (!options.host?.length)
       for (const folder of builtHostFolders(prepared.outDir).filter((f) => !plans.some((p) => p.host === f.name)))
-        err(color.yellow(`${displayPath(folder.dir)}: warning W_ORPHANED_HOST a harness build for "${folder.host}", which ${displayPath(prepared.pipeline.source.file)} no longer lists under hosts. Delete the folder, or list the host again.`));
+        err(color.yellow(`${displayPath(folder.dir)}: warning W_ORPHANED_HOST a harness build for "${folder.host}", which ${displayPath(prepared.pipeline.source.file)} no longer targets. Delete the folder, or list the host under targets again.`));
   }
   for (const f of prepared.findings) err(color.red(`${f.file}:${f.line}:${f.column}: error E_FIDELITY ${f.message}`));
   if (blocking.length) {

@@ -1,7 +1,7 @@
 // harness install | uninstall | check --installed: put the compiled hosts into a project root (merging
 // the files it shares with the project), take them out again, and verify them against the lock.
 import { createTwoFilesPatch } from "diff";
-import { existsSync, statSync } from "node:fs";
+import fs, { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { AdapterRegistry } from "../adapter/types.js";
 import { compileHost, MAPPING_FILE } from "../compile.js";
@@ -15,7 +15,10 @@ import { pending, planInstall, planUninstall, type FileChange, type HostFiles, t
 import { readCurrent, shownRoot } from "../install/safe-path.js";
 import { color, err, out } from "../ui.js";
 import { resolveHosts } from "./prepare.js";
+import { hostFieldProblems } from "../adapter/host-fields.js";
+import { protectedConflicts } from "../adapter/protected.js";
 import { printWarnings } from "./report.js";
+import { IMPORT_RECORD } from "../import/record.js";
 import { driftReport } from "./installed-report.js";
 
 export interface InstallOptions {
@@ -53,6 +56,20 @@ interface Compiled {
   outputs: HostFiles[];
   blocking: number;
   header: Omit<Lock, "files" | "hosts">;
+  adopt: ReadonlyMap<string, string>;
+}
+
+/** The agent files `harness import` read into this roles folder (roles/.harness-import.json): path → SHA-256. */
+function importedOriginals(rolesDir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let record: { files?: { path?: unknown; sha256?: unknown }[] };
+  try {
+    record = JSON.parse(fs.readFileSync(path.join(rolesDir, IMPORT_RECORD), "utf8")) as typeof record;
+  } catch {
+    return out;
+  }
+  for (const f of Array.isArray(record.files) ? record.files : []) if (typeof f.path === "string" && typeof f.sha256 === "string") out.set(f.path, f.sha256);
+  return out;
 }
 
 async function compile(options: InstallOptions, root: string, lock: Lock | null, hostsFromLock: boolean): Promise<Compiled> {
@@ -66,12 +83,15 @@ async function compile(options: InstallOptions, root: string, lock: Lock | null,
   resolveHosts(requested, pipeline, options.registry); // validates the ids
   const hosts = [...new Set([...requested, ...(lock?.hosts ?? [])])].sort();
   const adapters = await Promise.all(hosts.map((h) => options.registry[h]!()));
+  const fieldProblems = adapters.flatMap((a) => [...hostFieldProblems(pipeline, a), ...protectedConflicts(pipeline, a)]);
+  if (fieldProblems.length) throw new InputError(fieldProblems);
   const compiled = adapters.map((a) => compileHost(pipeline, a));
   const blocking = compiled.flatMap((o) => collectLosses(pipeline, o.adapter.id, o.fidelity).filter(isBlocking)).length + compiled.flatMap((o) => findings(pipeline, o.adapter.id, o.fidelity, false)).length;
   return {
     // MAPPING.md documents out/<host>/; it is not a file any host reads, so it is not installed.
     outputs: compiled.map((o) => ({ host: o.adapter.id, files: o.files.filter((f) => f.path !== MAPPING_FILE) })),
     blocking,
+    adopt: importedOriginals(rolesDir),
     header: { lockVersion: LOCK_VERSION, generator: "harness", version: options.version, source: { roles: path.relative(root, rolesDir).split(path.sep).join("/") || ".", digest: sourceDigest(rolesDir) } },
   };
 }
@@ -134,7 +154,7 @@ export async function install(options: InstallOptions): Promise<number> {
       err(color.red(`${compiled.blocking} unaccepted error-level loss(es); nothing was installed. Run \`harness build\` to see them, then accept each in pipeline.yaml or change the role.`));
       return 1;
     }
-    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: options.force ?? false, header: compiled.header });
+    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: options.force ?? false, header: compiled.header, adopt: compiled.adopt });
     const writes = writesFor(root, plan);
     if (options.dryRun) {
       if (options.json) json(root, plan, { dryRun: true, hosts: compiled.outputs.map((o) => o.host) });
@@ -185,7 +205,7 @@ export async function checkInstalled(options: InstallOptions): Promise<number> {
   return located(root, async () => {
     const lock = readLock(root);
     const compiled = await compile(options, root, lock, true);
-    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: false, header: compiled.header });
+    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: false, header: compiled.header, adopt: compiled.adopt });
     return driftReport(root, plan, lock, compiled.outputs.map((o) => o.host), compiled.blocking, options);
   });
 }

@@ -3,7 +3,9 @@ import path from "node:path";
 import type { AdapterRegistry } from "../adapter/types.js";
 import { compileHost, type HostOutput } from "../compile.js";
 import type { RenderedFile } from "../emit/render.js";
-import { UsageError, type Diagnostic } from "../errors.js";
+import { InputError, UsageError, type Diagnostic } from "../errors.js";
+import { hostFieldProblems } from "../adapter/host-fields.js";
+import { protectedConflicts } from "../adapter/protected.js";
 import { readPipeline } from "../ir/normalize.js";
 import type { PipelineIR } from "../ir/types.js";
 import { collectLosses, findings, unusedAcceptances, type Finding, type Loss } from "../losses.js";
@@ -46,8 +48,25 @@ export function resolveHosts(requested: readonly string[] | undefined, pipeline:
     }
   }
   if (requested && requested.length) return [...new Set(requested)].sort();
+  return [...(pipeline.targets ?? HOST_IDS)].sort();
+}
+
+/**
+ * `hosts:` used to select the hosts as well as map their models; now only `targets:` selects. A
+ * pipeline whose `hosts:` names fewer hosts than it now builds is told once, where the key is.
+ */
+export function hostsSelectionWarning(pipeline: PipelineIR, registry: AdapterRegistry): Diagnostic | undefined {
   const listed = Object.keys(pipeline.hosts);
-  return (listed.length ? listed : [...HOST_IDS]).sort();
+  const all = Object.keys(registry);
+  if (pipeline.targets || !listed.length || all.every((h) => listed.includes(h))) return undefined;
+  const at = pipeline.source.fields["hosts"] ?? { line: 1, column: 1 };
+  return {
+    code: "W_HOSTS_NOT_TARGETS",
+    severity: "warning",
+    position: { file: pipeline.source.file, line: at.line, column: at.column },
+    field: "hosts",
+    message: `maps models and no longer selects hosts, so every host is built (${all.join(", ")}). To build only ${listed.join(", ")}, add targets: [${listed.join(", ")}].`,
+  };
 }
 
 /** `keep(host, dir)`: what each host's output holds of a rendered file (compileHost); by default the file. */
@@ -57,6 +76,8 @@ export async function prepare(options: CommonOptions, keep?: (host: string, dir:
   const { pipeline, warnings } = readPipeline(path.resolve(options.roles), { knownHosts: Object.keys(options.registry) });
   const hosts = resolveHosts(options.host, pipeline, options.registry);
   const adapters = await Promise.all(hosts.map((h) => options.registry[h]!()));
+  const problems = adapters.flatMap((a) => [...hostFieldProblems(pipeline, a), ...protectedConflicts(pipeline, a)]);
+  if (problems.length) throw new InputError(problems);
   const outDir = path.resolve(options.out);
   const outputs = adapters.map((a) => (keep ? compileHost(pipeline, a, keep(a.id, path.join(outDir, a.id))) : compileHost(pipeline, a)));
   const losses = outputs.flatMap((o) => collectLosses(pipeline, o.adapter.id, o.fidelity));
@@ -66,7 +87,7 @@ export async function prepare(options: CommonOptions, keep?: (host: string, dir:
     outputs,
     losses,
     findings: found,
-    warnings: [...warnings, ...unusedAcceptances(pipeline, hosts, losses)],
+    warnings: [...warnings, ...(options.host?.length ? [] : [hostsSelectionWarning(pipeline, options.registry)].filter((d): d is Diagnostic => d !== undefined)), ...unusedAcceptances(pipeline, hosts, losses)],
     outDir,
     hostDir: (host) => path.join(outDir, host),
     warningKeys: (host) => losses.filter((l) => l.host === host && l.severity === "warning" && !l.accepted).map(lossKey),

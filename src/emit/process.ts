@@ -117,6 +117,7 @@ function limitsOf(pipeline: PipelineIR, role: RoleIR): Record<string, unknown> {
     shell,
     shellDeny: list(role.shell?.deny ?? pipeline.policies.shellDeny),
     canSpawn: role.canSpawn,
+    starts: role.starts?.length ? list(role.starts) : "",
   };
 }
 

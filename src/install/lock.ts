@@ -22,6 +22,8 @@ interface EntryBase {
   created?: true;
   /** Bytes before the first install, kept only when taking harness's parts out would not give them back. */
   original?: string;
+  /** A whole file that was the team's own agent, read by `harness import` (roles/.harness-import.json) and replaced: `original` holds it. */
+  adopted?: true;
 }
 
 export type LockEntry =

@@ -72,15 +72,17 @@ const brief = (v: unknown) => {
 };
 
 /** The file with harness's new part placed into the project's own text `base`. */
-function place(path: string, w: Wanted, base: string | null, force: boolean): { text: string; entry: LockEntry } | { problems: Problem[] } {
+function place(path: string, w: Wanted, base: string | null, force: boolean, adopt?: ReadonlyMap<string, string>): { text: string; entry: LockEntry } | { problems: Problem[] } {
   const hosts = w.contributions.map((c) => c.host).sort();
   const created = base === null ? { created: true as const } : {};
   if (w.mode.mode === "whole") {
     const content = w.contributions[0]!.file.content;
     if (w.contributions.some((c) => c.file.content !== content)) throw new Error(`${path}: hosts ${hosts.join(", ")} emit different bytes for a whole file`);
-    if (base !== null && base !== content) return { problems: [problemAt("W_NOT_OWNED", path, null, "exists and harness did not write it; move it away (harness never overwrites a file it does not own)")] };
+    // the team's own agent that `harness import` read (same bytes): replaced, and kept in the lock for uninstall
+    const adopted = base !== null && base !== content && adopt?.get(path) === sha256(base);
+    if (base !== null && base !== content && !adopted) return { problems: [problemAt("W_NOT_OWNED", path, null, "exists and harness did not write it; move it away (harness never overwrites a file it does not own), or let `harness import` read it first")] };
     const executable = w.contributions.some((c) => c.file.executable);
-    return { text: content, entry: { mode: "whole", hosts, sha256: sha256(content), ...(executable ? { executable: true as const } : {}) } };
+    return { text: content, entry: { mode: "whole", hosts, sha256: sha256(content), ...(executable ? { executable: true as const } : {}), ...(adopted ? { original: base, adopted: true as const } : {}) } };
   }
   if (w.mode.mode === "block") {
     const { content, entries } = compose(path, w.contributions.map((c) => ({ host: c.host, content: c.file.content, ...(c.file.install?.mode === "block" && c.file.install.entry !== undefined ? { entry: c.file.install.entry } : {}) })));
@@ -124,6 +126,8 @@ export interface InstallInput {
   lock: Lock | null;
   force: boolean;
   header: Omit<Lock, "files" | "hosts">;
+  /** path → SHA-256 of an original agent file `harness import` read: install may replace it (and keeps it). */
+  adopt?: ReadonlyMap<string, string>;
 }
 
 export function planInstall(input: InstallInput): Plan {
@@ -146,7 +150,7 @@ export function planInstall(input: InstallInput): Plan {
       continue;
     }
     const base = old ? strip(path, current, old, true).text : current;
-    const placed = place(path, w, base, force);
+    const placed = place(path, w, base, force, input.adopt);
     if ("problems" in placed) {
       keep(placed.problems);
       continue;

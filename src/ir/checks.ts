@@ -7,6 +7,7 @@ import { ARTIFACT_REF } from "../schema/vocabulary.js";
 import type { StageData } from "../schema/pipeline.js";
 import type { ValidProject } from "./validate.js";
 import { describeNeed, hopNeed } from "./hops.js";
+import { roleTools } from "./role-parts.js";
 
 export interface CheckContext {
   project: ValidProject;
@@ -137,11 +138,20 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
       if (artifacts.includes(a) && w !== undefined && w >= firstGroup && !loopBack)
         err("E_READ_BEFORE_WRITE", locate(rs, ["reads", i]), `reads[${i}]`, `"${a}" is read before any stage writes it (it is first written in a later or parallel stage). Move the stage that writes it earlier, or drop it from reads.`);
     });
-    if (data.tools.includes("spawn-agent") && !pipeline.policies.nested_agents)
-      err("E_POLICY_CONFLICT", locate(rs, ["tools"]), "tools", `the pipeline forbids nested agents (policies.nested_agents: false), but this role has "spawn-agent". Remove it from tools.`);
-    if (data.permissions.shell && !data.tools.includes("bash"))
+    const granted = roleTools(data.tools).tools;
+    data.tools.forEach((t, i) => {
+      if (!t.startsWith("mcp:") && t !== t.toLowerCase())
+        warn("W_TOOL_CASE", locate(rs, ["tools", i]), `tools[${i}]`, `"${t}" is read as "${t.toLowerCase()}" (tool names are lowercase and host-neutral). Write "${t.toLowerCase()}".`);
+    });
+    (data.starts ?? []).forEach((id, i) => {
+      if (!roleIds.has(id))
+        err("E_UNKNOWN_ROLE", locate(rs, ["starts", i]), `starts[${i}]`, `no role "${id}". ${suggest(id, ctx.allRoleIds)}A lead starts roles of this pipeline (${ctx.allRoleIds.join(", ")}).`);
+    });
+    if (granted.includes("spawn-agent") && !pipeline.policies.nested_agents && !data.starts?.length)
+      err("E_POLICY_CONFLICT", locate(rs, ["tools"]), "tools", `the pipeline forbids nested agents (policies.nested_agents: false), but this role has "spawn-agent". Remove it from tools, or make the role a lead: starts: [the roles it starts].`);
+    if (data.permissions.shell && !granted.includes("bash"))
       err("E_POLICY_CONFLICT", locate(rs, ["permissions", "shell"]), "permissions.shell", `shell rules for a role without the "bash" tool. Add "bash" to tools or remove permissions.shell.`);
-    const canWrite = data.tools.includes("edit") || data.tools.includes("write");
+    const canWrite = granted.includes("edit") || granted.includes("write");
     if (!canWrite && (data.writes.length > 0 || data.permissions.write.length > 0))
       warn("W_WRITE_WITHOUT_TOOL", locate(rs, ["tools"]), "tools", `the role writes artifacts but has neither "edit" nor "write"; it can only write through the shell. Add "write" or "edit" to tools.`);
     // A document the role must write but may never write: the scope cannot match.
@@ -167,6 +177,17 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
     for (const host of Object.keys(pipeline.hosts))
       if (!ctx.knownHosts.includes(host))
         err("E_UNKNOWN_HOST", locate(src, ["hosts", host], true), `hosts.${host}`, `no adapter "${host}". ${suggest(host, ctx.knownHosts)}Known hosts: ${ctx.knownHosts.join(", ")}.`);
+    (pipeline.targets ?? []).forEach((host, i) => {
+      if (!ctx.knownHosts!.includes(host))
+        err("E_UNKNOWN_HOST", locate(src, ["targets", i]), `targets[${i}]`, `no adapter "${host}". ${suggest(host, ctx.knownHosts!)}Known hosts: ${ctx.knownHosts!.join(", ")}.`);
+    });
+    for (const { loaded, data } of roles)
+      for (const [host, block] of Object.entries(data.hosts ?? {})) {
+        if (!ctx.knownHosts.includes(host))
+          err("E_UNKNOWN_HOST", locate(loaded.source, ["hosts", host], true), `hosts.${host}`, `no adapter "${host}". ${suggest(host, ctx.knownHosts)}Known hosts: ${ctx.knownHosts.join(", ")}.`);
+        if ("model" in block && (typeof block.model !== "string" || block.model.trim() === "" || /[\n\r]/.test(block.model)))
+          err("E_ROLE_SCHEMA", locate(loaded.source, ["hosts", host, "model"]), `hosts.${host}.model`, `a model pin is the host's model id on one line, e.g. model: claude-opus-4-6.`);
+      }
     pipeline.accepted_losses.forEach((loss, i) => {
       if (!ctx.knownHosts!.includes(loss.host))
         err("E_UNKNOWN_HOST", locate(src, ["accepted_losses", i, "host"]), `accepted_losses[${i}].host`, `no adapter "${loss.host}". ${suggest(loss.host, ctx.knownHosts!)}Known hosts: ${ctx.knownHosts!.join(", ")}.`);

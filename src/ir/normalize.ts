@@ -2,7 +2,8 @@
 import { InputError, sortDiagnostics, type Diagnostic } from "../errors.js";
 import { loadProject } from "../load/load.js";
 import { fieldPositions } from "../load/yaml-source.js";
-import { CANONICAL_TOOLS, ID_PATTERN } from "../schema/vocabulary.js";
+import { ID_PATTERN } from "../schema/vocabulary.js";
+import { roleTools, roleModel, roleHosts } from "./role-parts.js";
 import { checkProgram, expandEntry } from "./checks.js";
 import { pathWarnings } from "./paths.js";
 import { hopNeed } from "./hops.js";
@@ -71,7 +72,8 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
     .map(({ loaded, data }): RoleIR => {
       const own = [...data.writes.flatMap((a) => p.artifacts[a]?.paths ?? []), ...data.permissions.write.flatMap((e) => expandEntry(e, p.artifacts))];
       const never = data.permissions.never_write.flatMap((e) => expandEntry(e, p.artifacts));
-      const hasShell = data.tools.includes("bash");
+      const tools = roleTools(data.starts?.length && !data.tools.includes("spawn-agent") ? [...data.tools, "spawn-agent"] : data.tools);
+      const hasShell = tools.tools.includes("bash");
       const shell = data.permissions.shell;
       return {
         id: loaded.id,
@@ -79,9 +81,13 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
         description: data.description,
         isolation: data.isolation,
         worktree: data.worktree,
-        model: data.model,
-        temperature: { class: data.temperature, value: p.temperatures[data.temperature] ?? 0.3 },
-        tools: CANONICAL_TOOLS.filter((t) => data.tools.includes(t)),
+        ...roleModel(data.model),
+        ...roleHosts(data.hosts),
+        ...(data.temperature ? { temperature: { class: data.temperature, value: p.temperatures[data.temperature] ?? DEFAULT_TEMPERATURES[data.temperature] } } : {}),
+        tools: tools.tools,
+        ...(tools.extra.length ? { extraTools: tools.extra } : {}),
+        ...(tools.mcp.length ? { mcpTools: tools.mcp } : {}),
+        ...(tools.all ? { allTools: true } : {}),
         write: uniqSorted(own),
         neverWrite: mergeSorted(neverWrite, never),
         shell: hasShell
@@ -92,13 +98,19 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
               default: shell?.default ?? "ask",
             }
           : null,
-        canSpawn: data.tools.includes("spawn-agent") && p.policies.nested_agents,
+        canSpawn: (tools.tools.includes("spawn-agent") && p.policies.nested_agents) || Boolean(data.starts?.length),
+        ...(data.starts?.length ? { starts: [...new Set(data.starts)] } : {}),
         reads: [...data.reads],
         writes: [...data.writes],
         forbidden: data.forbidden,
         done: data.done,
         ...(data.max_turns !== undefined ? { maxTurns: data.max_turns } : {}),
         ...(data.effort ? { effort: data.effort } : {}),
+        ...(data.skills?.length ? { skills: [...data.skills] } : {}),
+        ...(data.mcp_servers ? { mcpServers: data.mcp_servers } : {}),
+        ...(data.memory ? { memory: data.memory } : {}),
+        ...(data.initial_prompt ? { initialPrompt: data.initial_prompt } : {}),
+        ...(data.background !== undefined ? { background: data.background } : {}),
         body: loaded.body,
         stages: [...(stageIdsByRole.get(loaded.id) ?? [])],
         source: { file: loaded.source.file, fields: fieldPositions(loaded.source) },
@@ -141,6 +153,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
       maxHops: p.policies.max_hops ?? delegations,
       scope: p.policies.scope,
     },
+    ...(p.targets ? { targets: [...new Set(p.targets)].sort(byCodeUnit) } : {}),
     hosts: Object.fromEntries(Object.entries(p.hosts).sort(([a], [b]) => byCodeUnit(a, b)).map(([id, h]) => [id, { models: { ...(h?.models ?? {}) } }])),
     acceptedLosses: p.accepted_losses.map((l, index) => ({ host: l.host, ...(l.role ? { role: l.role } : {}), constraint: l.constraint, ...(l.loss ? { loss: l.loss } : {}), reason: l.reason, index })),
     requiredEnforcement: [...new Set(p.required_enforcement)],
@@ -150,6 +163,9 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
 }
 
 /** The roles folder relative to the working directory; only its name when it lies elsewhere (no absolute paths in output). */
+/** The classes' values when pipeline.yaml's `temperatures:` leaves one out. */
+const DEFAULT_TEMPERATURES = { cold: 0.1, neutral: 0.3, warm: 0.6 } as const;
+
 export function rolesFolder(pipelineFile: string): string {
   const parts = pipelineFile.split("/").slice(0, -1);
   const dir = pipelineFile.startsWith("/") || /^[A-Za-z]:/.test(pipelineFile) ? parts.slice(-1) : parts;

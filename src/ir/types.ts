@@ -4,7 +4,9 @@ import type {
   CanonicalTool,
   Constraint,
   Effort,
+  ExtraTool,
   Isolation,
+  Memory,
   ModelTier,
   ShellAction,
   Temperature,
@@ -37,9 +39,31 @@ export interface RoleIR {
   description: string;
   isolation: Isolation;
   worktree: boolean;
-  model: ModelTier;
-  temperature: { class: Temperature; value: number };
+  /** The tier the role names; absent with no `model` (the host's default) or a direct id. */
+  model?: ModelTier;
+  /** A host model id, or "inherit", named by the role itself (every host gets it verbatim). */
+  modelId?: string;
+  /** Per-host model pins (`hosts.<host>.model` in the role): win over `model`. */
+  hostModels?: Readonly<Record<string, string>>;
+  /** Absent: the role names none, and no temperature is emitted (the host's default). */
+  temperature?: { class: Temperature; value: number };
   tools: readonly CanonicalTool[]; // canonical order
+  /** Host tools beyond the canonical set (agent-team tools, LSP, Skill), in EXTRA_TOOLS order. */
+  extraTools?: readonly ExtraTool[];
+  /** MCP tools the role may call: `tool` "*" = every tool of the server. Sorted. */
+  mcpTools?: readonly McpToolIR[];
+  /** `tools: [all]`: every tool the host has (MCP included); write and shell limits still apply. */
+  allTools?: boolean;
+  /** A lead: the roles it may start (canSpawn is true for them only, whatever policies.nested_agents says). */
+  starts?: readonly string[];
+  skills?: readonly string[];
+  /** MCP servers: names of servers the project configures, or inline definitions (host-native shape). */
+  mcpServers?: readonly string[] | Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  memory?: Memory;
+  initialPrompt?: string;
+  background?: boolean;
+  /** Host-native fields per host (`hosts.<host>` in the role, `model` removed), emitted only there. */
+  hostFields?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Globs the role may write (artifact paths resolved). Empty = writes nothing. */
   write: readonly string[];
   /** Globs the role must never write (role + pipeline policy); these win over `write`. */
@@ -56,6 +80,11 @@ export interface RoleIR {
   body: string; // host-neutral prompt, trimmed, LF
   stages: readonly string[]; // ids of the stages that run this role
   source: SourceRef;
+}
+
+export interface McpToolIR {
+  server: string;
+  tool: string; // "*" = every tool of the server
 }
 
 export interface GateIR {
@@ -141,6 +170,8 @@ export interface PipelineIR {
   briefing: readonly string[];
   policies: PoliciesIR;
   hosts: Readonly<Record<string, { models: Partial<Record<ModelTier, string>> }>>;
+  /** `targets:` in pipeline.yaml: the hosts to build; absent = every registered host. */
+  targets?: readonly string[];
   acceptedLosses: readonly AcceptedLossIR[];
   requiredEnforcement: readonly Constraint[];
   source: SourceRef;

@@ -6,6 +6,7 @@ import { parsePipelineFast, parseRoleFast } from "../schema/fast-parse.js";
 import { pipelineSchema, type PipelineFileData } from "../schema/pipeline.js";
 import { roleSchema, type RoleFrontMatterData } from "../schema/role.js";
 import { keysAt } from "../schema/shape.js";
+import { roleFieldHint } from "../schema/role-rules.js";
 import { ID_HINT, ID_PATTERN } from "../schema/vocabulary.js";
 import { locate } from "../load/yaml-source.js";
 import type { LoadedRole } from "../load/load.js";
@@ -49,7 +50,7 @@ export function validateProject(project: LoadedProject): { valid?: ValidProject;
     if (!data) {
       const result = roleSchema().safeParse(raw);
       if (!result.success) {
-        diagnostics.push(...diagnoseZod(result.error, loaded.source, "E_ROLE_SCHEMA", (p) => keysAt(roleSchema(), p)));
+        diagnostics.push(...diagnoseZod(result.error, loaded.source, "E_ROLE_SCHEMA", (p) => keysAt(roleSchema(), p), roleFieldHint));
         continue;
       }
       data = result.data;

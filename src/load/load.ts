@@ -1,5 +1,6 @@
 // Stage 1: read `roles/` into YAML sources with positions. Reads files; decides nothing.
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { decodeText } from "./encoding.js";
 import path from "node:path";
 import type { Diagnostic } from "../errors.js";
 import { InputError } from "../errors.js";
@@ -67,8 +68,13 @@ export function loadProject(dir: string, cwd = process.cwd()): LoadedProject {
     if (!name.endsWith(".md") || name.toLowerCase() === "readme.md") continue;
     const file = path.join(dir, name);
     const shown = displayPath(file, cwd);
-    const text = normalizeText(readFileSync(file, "utf8"));
+    const decoded = decodeText(shown, readFileSync(file));
     roleIds.push(name.slice(0, -3));
+    if ("diagnostic" in decoded) {
+      diagnostics.push(decoded.diagnostic);
+      continue;
+    }
+    const text = normalizeText(decoded.text);
     const role = splitRoleFile(shown, name.slice(0, -3), text, diagnostics);
     if (role) roles.push(role);
   }

@@ -19,7 +19,7 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): { present: boolea
   return { present: true, value: node };
 }
 
-export function diagnoseZod(error: z.ZodError, source: YamlSource, code: string, allowed: (path: readonly PropertyKey[]) => string[]): Diagnostic[] {
+export function diagnoseZod(error: z.ZodError, source: YamlSource, code: string, allowed: (path: readonly PropertyKey[]) => string[], hostHint?: (path: readonly PropertyKey[], key: string) => string | undefined): Diagnostic[] {
   const out: Diagnostic[] = [];
   // Unknown keys first, so a missing field can point at the typo that stands in for it.
   const unknown = new Map<string, string[]>(); // parent path → unknown keys
@@ -31,13 +31,14 @@ export function diagnoseZod(error: z.ZodError, source: YamlSource, code: string,
       for (const key of issue.keys) {
         const keyPath = [...path, key];
         const known = allowed(path);
-        const near = closest(key, known);
+        const host = hostHint?.(path, key);
+        const near = host ? undefined : closest(key, known);
         out.push({
           code,
           severity: "error",
           position: locate(source, keyPath, true),
           field: fieldPath(keyPath),
-          message: `unknown field. ${near ? `Did you mean "${near}"? ` : ""}Known fields here: ${known.join(", ")}.`,
+          message: `unknown field. ${host ? `${host} ` : near ? `Did you mean "${near}"? ` : ""}Known fields here: ${known.join(", ")}.`,
         });
       }
       continue;
@@ -87,6 +88,7 @@ function explain(issue: z.core.$ZodIssue, value: unknown, path: readonly Propert
     const values = (issue.values as unknown[]).filter((v): v is string => typeof v === "string");
     const list = `Use one of: ${(issue.values as unknown[]).map((v) => JSON.stringify(v)).join(", ")}.`;
     if (typeof value !== "string") return `invalid value. ${list}`;
+    if (path.at(-1) === "isolation" && value === "worktree") return `"worktree" is Claude Code's isolation; write isolation: subagent and worktree: true.`;
     const alias = ALIASES[value.toLowerCase()];
     const near = values.includes(value.toLowerCase()) ? value.toLowerCase() : alias && values.includes(alias) ? alias : closest(value, values);
     const lower = value !== value.toLowerCase() && values.includes(value.toLowerCase()) ? " Names here are lowercase and host-neutral." : "";

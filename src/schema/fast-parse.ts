@@ -9,7 +9,8 @@ import { LOSS_CODES } from "../adapter/fidelity.js";
 import type { PipelineFileData } from "./pipeline.js";
 import type { RoleFrontMatterData } from "./role.js";
 import { globProblem, oneLine, tidySpaces } from "./rules.js";
-import { ARTIFACT_REF, CANONICAL_TOOLS, CONSTRAINTS, EFFORTS, ID_PATTERN, ISOLATIONS, MODEL_TIERS, SHELL_ACTIONS, TEMPERATURES } from "./vocabulary.js";
+import { ARTIFACT_REF, CONSTRAINTS, EFFORTS, ID_PATTERN, ISOLATIONS, MEMORIES, MODEL_TIERS, SHELL_ACTIONS, TEMPERATURES } from "./vocabulary.js";
+import { modelProblem, toolProblem } from "./role-rules.js";
 
 const NOT_FAST = Symbol("not fast");
 type Data = Record<string, unknown>;
@@ -103,6 +104,13 @@ const nullable =
   (v) =>
     v === null ? null : parse(v);
 const empty = () => [];
+const tool: Parse<string> = (v) => (toolProblem(str(v)) === undefined ? (v as string) : no());
+const modelRef: Parse<string> = (v) => (modelProblem(str(v)) === undefined ? (v as string) : no());
+const SERVER = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const server: Parse<string> = (v) => (SERVER.test(str(v)) ? (v as string) : no());
+/** z.record(z.string(), z.unknown()): a copy of a plain object, values as they are. */
+const anyRecord: Parse<Data> = (v) => ({ ...plain(v) });
+const mcpServers: Parse = (v) => (Array.isArray(v) ? array(server)(v) : record(server, anyRecord)(v));
 
 const shellRules = fields([
   ["allow", array(command), empty],
@@ -117,9 +125,9 @@ const role = fields([
   ["description", text],
   ["isolation", oneOf(ISOLATIONS)],
   ["worktree", bool, () => false],
-  ["model", oneOf(MODEL_TIERS), () => "balanced"],
-  ["temperature", oneOf(TEMPERATURES), () => "neutral"],
-  ["tools", array(oneOf(CANONICAL_TOOLS), 1)],
+  ["model", modelRef, "optional"],
+  ["temperature", oneOf(TEMPERATURES), "optional"],
+  ["tools", array(tool, 1)],
   [
     "permissions",
     fields([
@@ -135,6 +143,13 @@ const role = fields([
   ["done", text],
   ["max_turns", int(1), "optional"],
   ["effort", oneOf(EFFORTS), "optional"],
+  ["starts", array(id, 1), "optional"],
+  ["skills", array(text), "optional"],
+  ["mcp_servers", mcpServers, "optional"],
+  ["memory", oneOf(MEMORIES), "optional"],
+  ["initial_prompt", text, "optional"],
+  ["background", bool, "optional"],
+  ["hosts", record(id, anyRecord), "optional"],
 ]);
 
 const stage = fields([
@@ -234,6 +249,7 @@ const pipeline = fields([
   ],
   ["temperatures", record(oneOf(TEMPERATURES), number(0, 2)), () => ({ cold: 0.1, neutral: 0.3, warm: 0.6 })],
   ["hosts", record(id, nullable(fields([["models", record(oneOf(MODEL_TIERS), text), "optional"]]))), () => ({})],
+  ["targets", array(id, 1), "optional"],
   [
     "accepted_losses",
     array(

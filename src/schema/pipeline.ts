@@ -144,6 +144,8 @@ export const pipelineSchemas = once(() => {
       policies: Policies.default({ shell_deny: [], never_write: [], orchestrator_shell: [], nested_agents: false, scope: "pipeline" }),
       temperatures: z.partialRecord(z.enum(TEMPERATURES), z.number().min(0).max(2)).default({ cold: 0.1, neutral: 0.3, warm: 0.6 }),
       hosts: z.record(Id, HostSettings.nullable()).default({}),
+      /** The hosts to build and install; absent = every registered host (`hosts:` maps models only). */
+      targets: z.array(Id).min(1, { message: "list at least one host, or leave targets out for every host" }).optional(),
       accepted_losses: z.array(AcceptedLoss).default([]),
       /** Constraints that must be enforced (native or guard) on every host under `--strict`. */
       required_enforcement: z.array(z.enum(CONSTRAINTS)).default([]),

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { commonSchemas, once } from "./common.js";
-import { ARTIFACT_REF, CANONICAL_TOOLS, EFFORTS, ISOLATIONS, MODEL_TIERS, SHELL_ACTIONS, TEMPERATURES } from "./vocabulary.js";
+import { ARTIFACT_REF, EFFORTS, ISOLATIONS, MEMORIES, SHELL_ACTIONS, TEMPERATURES } from "./vocabulary.js";
+import { modelProblem, toolProblem } from "./role-rules.js";
 
 export const roleSchemas = once(() => {
   const { CommandPattern, Glob, Id, NonEmptyText } = commonSchemas();
@@ -26,6 +27,17 @@ export const roleSchemas = once(() => {
     })
     .strict();
 
+  /** A canonical or extra tool, `all`, or `mcp:<server>/<tool|*>`. */
+  const ToolEntry = z.string().superRefine((value, ctx) => {
+    const problem = toolProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+  const ModelRef = z.string().superRefine((value, ctx) => {
+    const problem = modelProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+  const ServerName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { message: "not an MCP server name; use letters, digits, _, . and -" });
+
   const RolePermissions = z
     .object({
       /** Extra paths the role may write, beyond the artifacts it `writes`. */
@@ -44,9 +56,10 @@ export const roleSchemas = once(() => {
       description: NonEmptyText,
       isolation: z.enum(ISOLATIONS),
       worktree: z.boolean().default(false),
-      model: z.enum(MODEL_TIERS).default("balanced"),
-      temperature: z.enum(TEMPERATURES).default("neutral"),
-      tools: z.array(z.enum(CANONICAL_TOOLS)).min(1, { message: "a role needs at least one tool" }),
+      /** A tier (mapped per host under the pipeline's hosts), `inherit`, or a host model id; absent = the host's default. */
+      model: ModelRef.optional(),
+      temperature: z.enum(TEMPERATURES).optional(),
+      tools: z.array(ToolEntry).min(1, { message: "a role needs at least one tool" }),
       permissions: RolePermissions.default({ write: [], never_write: [] }),
       reads: z.array(Id).default([]),
       writes: z.array(Id).default([]),
@@ -54,6 +67,20 @@ export const roleSchemas = once(() => {
       done: NonEmptyText,
       max_turns: z.number().int().positive().optional(),
       effort: z.enum(EFFORTS).optional(),
+      /** A lead: the roles it may start itself (implies spawn-agent; needs no policies.nested_agents). */
+      starts: z.array(Id).min(1, { message: "a lead starts at least one role" }).optional(),
+      /** Skills the host preloads for the role. */
+      skills: z.array(NonEmptyText).optional(),
+      /** MCP servers the role gets: names of servers the project configures, or their definitions. */
+      mcp_servers: z.union([z.array(ServerName), z.record(ServerName, z.record(z.string(), z.unknown()))]).optional(),
+      /** Persistent memory the host keeps for the role. */
+      memory: z.enum(MEMORIES).optional(),
+      /** The first user turn the host submits when the role runs as the main session. */
+      initial_prompt: NonEmptyText.optional(),
+      /** Run the role in the background (the host does not wait for it). */
+      background: z.boolean().optional(),
+      /** Per host: a model pin (`model`) and host-native fields emitted only to that host. */
+      hosts: z.record(Id, z.record(z.string(), z.unknown())).optional(),
     })
     .strict();
   return { RoleFrontMatter };

@@ -16,6 +16,27 @@ export const CANONICAL_TOOLS = [
 ] as const;
 export type CanonicalTool = (typeof CANONICAL_TOOLS)[number];
 
+/**
+ * Host tools beyond the canonical set that real agents list (Claude Code's agent-team tools, LSP,
+ * Skill). Optional per host: an adapter that has no equivalent reports the tool lost (L_TOOL_MISSING),
+ * never drops it silently. Kept apart from CANONICAL_TOOLS so adapters need not map them.
+ */
+export const EXTRA_TOOLS = ["task-create", "task-get", "task-list", "task-update", "send-message", "team-create", "team-delete", "lsp", "skill"] as const;
+export type ExtraTool = (typeof EXTRA_TOOLS)[number];
+
+/** `all` in a role's tools: every tool the host has (MCP tools included); the role's write and shell limits still apply. */
+export const ALL_TOOLS = "all";
+
+/** `mcp:<server>/<tool>` or `mcp:<server>/*` in a role's tools. */
+export const MCP_TOOL = /^mcp:([A-Za-z0-9][A-Za-z0-9_.-]*)\/(\*|[A-Za-z0-9][A-Za-z0-9_.-]*)$/;
+
+/** Claude Code's persistent agent memory scopes. */
+export const MEMORIES = ["user", "project", "local"] as const;
+export type Memory = (typeof MEMORIES)[number];
+
+/** `model: inherit`: the session's (the host's default) model, said explicitly. */
+export const INHERIT = "inherit";
+
 /** Tools that change files: a role with none of them cannot write anything. */
 export const WRITE_TOOLS: readonly CanonicalTool[] = ["edit", "write"];
 
@@ -28,7 +49,7 @@ export type ModelTier = (typeof MODEL_TIERS)[number];
 export const TEMPERATURES = ["cold", "neutral", "warm"] as const;
 export type Temperature = (typeof TEMPERATURES)[number];
 
-export const EFFORTS = ["low", "medium", "high"] as const;
+export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
 export type Effort = (typeof EFFORTS)[number];
 
 export const SHELL_ACTIONS = ["allow", "ask", "deny"] as const;
@@ -56,5 +77,12 @@ export const CONSTRAINTS = [
   "checks",
   "loop-cap",
   "handoffs",
+  "effort",
+  "mcp",
+  "skills",
+  "memory",
+  "initial-prompt",
+  "background",
+  "host-fields",
 ] as const;
 export type Constraint = (typeof CONSTRAINTS)[number];

@@ -234,13 +234,15 @@ for (const dir of ["roles", "test/fixtures/mini"]) {
     });
 
     it("fidelity covers every role and constraint, with the shell-write gap and unmapped models", () => {
-      const perRole = CONSTRAINTS.filter((c) => !["gates", "checks", "loop-cap", "max-turns", "handoffs"].includes(c));
+      // effort … host-fields: a row only for a role that uses the field
+      const perRole = CONSTRAINTS.filter((c) => !["gates", "checks", "loop-cap", "max-turns", "handoffs", "effort", "mcp", "skills", "memory", "initial-prompt", "background", "host-fields"].includes(c));
       for (const role of pipeline.roles) {
         const recs = out.fidelity.filter((r) => r.role === role.id);
         for (const c of perRole) expect(recs.some((r) => r.constraint === c), `${role.id} ${c}`).toBe(true);
         expect(recs.some((r) => r.constraint === "max-turns")).toBe(role.maxTurns !== undefined);
         expect(recs.some((r) => r.constraint === "write-scope" && r.loss === "L_SHELL_WRITE_GAP")).toBe(role.shell !== null);
-        expect(recs.some((r) => r.constraint === "model" && r.loss === "L_MODEL_UNMAPPED")).toBe(!pipeline.hosts.opencode?.models[role.model]);
+        expect(recs.some((r) => r.constraint === "model" && r.loss === "L_MODEL_UNMAPPED")).toBe(role.model !== undefined && !pipeline.hosts.opencode?.models[role.model]);
+        expect(recs.some((r) => r.constraint === "effort" && r.loss === "L_EFFORT_UNSUPPORTED")).toBe(role.effort !== undefined);
         expect(recs.some((r) => r.constraint === "isolation" && r.loss === "L_WORKTREE_UNSUPPORTED")).toBe(role.worktree);
         for (const r of recs) if (r.level !== "native") expect(r.loss, `${role.id} ${r.constraint}`).toBeDefined();
       }

@@ -126,7 +126,7 @@ describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => 
     try {
       const why = explain(r);
       ranToEnd(r, "chalk", 1, why);
-      const fm = parseYaml(fs.readFileSync(path.join(tree, ".claude/agents/chalk.md"), "utf8").split(/^---$/m)[1] ?? "") as { tools?: string; model?: string };
+      const fm = parseYaml(fs.readFileSync(path.join(tree, ".claude/agents/chalk.md"), "utf8").split(/^---$/m)[1] ?? "") as { tools?: string; model?: string; effort?: string };
       const declared = String(fm.tools ?? "").split(/,\s*/).filter(Boolean).sort();
       expect(declared, "chalk.md declares no tools").toContain("Read");
       expect(declared, "chalk.md grew a Bash tool: pick a Bash-less role for this test").not.toContain("Bash");
@@ -136,6 +136,10 @@ describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => 
       expect(main?.tools, why).toEqual(expect.arrayContaining(["Agent", "Bash"])); // what chalk was not given
       expect(String(main?.body.model), why).not.toContain(String(fm.model));
       for (const q of chalk) expect(String(q.body.model), `chalk did not run on its model: ${fm.model}\n${why}`).toContain(String(fm.model));
+      // effort: the role's own (chalk: low), not the session's
+      expect(fm.effort, "chalk.md sets no effort").toBeTruthy();
+      expect((main?.body.output_config as { effort?: string } | undefined)?.effort, why).not.toBe(fm.effort);
+      for (const q of chalk) expect((q.body.output_config as { effort?: string } | undefined)?.effort, `chalk did not run at its effort: ${fm.effort}\n${why}`).toBe(fm.effort);
       expect(JSON.stringify(main?.body.messages), why).toContain(MAIN_ONLY);
       for (const q of chalk) expect(JSON.stringify(q.body.messages), `chalk saw the main session's messages\n${why}`).not.toContain(MAIN_ONLY);
       expect(r.exists("docs/chalk.md"), why).toBe(true);
@@ -536,8 +540,10 @@ describe.concurrent("codex: the emitted .codex/ tree is enforced", () => {
       const jade = requestsOf(r, "jade");
       for (const q of jade) expect(JSON.stringify(q.body.input), `jade saw the orchestrator's conversation\n${why}`).not.toContain(MAIN_ONLY);
       expect(jade[0]?.system, why).toContain("# Jade: implementation");
-      const role = parseToml(fs.readFileSync(path.join(tree, ".codex/agents/jade.toml"), "utf8")) as { model?: string };
+      const role = parseToml(fs.readFileSync(path.join(tree, ".codex/agents/jade.toml"), "utf8")) as { model?: string; model_reasoning_effort?: string };
       expect(role.model, "jade.toml names no model").toBeTruthy();
+      expect(role.model_reasoning_effort, "jade.toml names no effort").toBeTruthy();
+      for (const q of jade) expect((q.body.reasoning as { effort?: string } | undefined)?.effort, `jade did not run at its effort\n${why}`).toBe(role.model_reasoning_effort);
       expect(requestsOf(r, "main")[0]?.body.model, why).toBe("stub-model"); // the session's own model
       for (const q of jade) expect(q.body.model, why).toBe(role.model);
       expect(r.exists("src/ok.txt"), why).toBe(true);

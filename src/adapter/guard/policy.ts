@@ -30,6 +30,14 @@ export interface GuardRole {
   w: number[];
   /** never-write beyond the pipeline's: glob indices */
   n: number[];
+  /** host tools the guard does not model that the role's tools name exactly (MCP, agent-team tools) */
+  x?: string[];
+  /** the same for a whole MCP server: a tool-name prefix followed by one name part */
+  xp?: string[];
+  /** a lead: the only agents it may start (even as a subagent with nested agents off) */
+  st?: string[];
+  /** tools: [all]: tools it neither models nor is named are left to the host's permission flow */
+  all?: 1;
   /** shell rules (pattern indices), or absent when the role has no shell tool */
   sh?: { a: number[]; k: number[]; d: number[]; def: "allow" | "ask" | "deny" };
 }
@@ -76,6 +84,8 @@ const sorted = (xs: Iterable<string>): string[] => [...xs].sort(byCodeUnit);
 export interface GuardPolicyOptions {
   /** globs that keep the guard itself in place (its script, the host settings that wire it) */
   protect: readonly string[];
+  /** the host's names for the role's MCP and extra tools the guard does not model: exact names and prefixes */
+  hostTools?: (role: RoleIR) => { names: readonly string[]; prefixes: readonly string[] };
 }
 
 export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOptions): GuardPolicy {
@@ -136,6 +146,11 @@ export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOption
     };
     if (role.isolation === "main") r.main = 1;
     if (role.canSpawn) r.spawn = 1;
+    const named = opts.hostTools?.(role);
+    if (named?.names.length) r.x = sorted(new Set(named.names));
+    if (named?.prefixes.length) r.xp = sorted(new Set(named.prefixes));
+    if (role.allTools) r.all = 1;
+    if (role.starts?.length) r.st = sorted(role.starts);
     if (role.shell) {
       r.sh = {
         a: role.shell.allow.map(pat),

@@ -79,7 +79,7 @@ export function v1Fidelity(
     } else rec({ constraint: "shell", level: "native", how: "bash: deny", field: "tools" });
 
     rec({ constraint: "git-deny", level: "native", how: role.shell ? `permission.bash deny patterns of the agent (and ${host.config})` : "bash: deny" });
-    rec({ constraint: "spawn", level: "native", how: role.canSpawn ? `task: allow (${host.config} subagent_depth)` : "task: deny", field: "tools" });
+    rec({ constraint: "spawn", level: "native", how: role.starts?.length ? `task: {"*": deny, ${role.starts.map((s) => `${s}: allow`).join(", ")}} (${host.config} subagent_depth; not proven by a real-host test)` : role.canSpawn ? `task: allow (${host.config} subagent_depth)` : "task: deny", field: "tools" });
     rec({
       constraint: "isolation",
       level: "native",
@@ -90,7 +90,9 @@ export function v1Fidelity(
       rec({ constraint: "isolation", level: "lost", how: `${host.name} has no per-agent git worktree; the role works in the shared checkout`, loss: "L_WORKTREE_UNSUPPORTED", field: "worktree" });
     const model = modelFor(pipeline, role);
     rec(model ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" } : { constraint: "model", level: "lost", how: `no model: (${host.name}'s default model)`, loss: "L_MODEL_UNMAPPED", field: "model" });
-    rec({ constraint: "temperature", level: "native", how: `temperature: ${role.temperature.value} (${role.temperature.class})`, field: "temperature" });
+    rec({ constraint: "temperature", level: "native", how: `temperature: ${role.temperature?.value} (${role.temperature?.class ?? "none named"})`, field: "temperature" });
+    const own = role.hostFields?.[host.config.replace(/\.json$/, "")];
+    if (own) rec({ constraint: "host-fields", level: "native", how: `${Object.keys(own).join(", ")} in the agent file as written (not proven by a real-host test)`, field: `hosts.${host.config.replace(/\.json$/, "")}` });
     // Neither host stops an agent at `steps` (real-host tests of each); see host.steps.
     if (role.maxTurns !== undefined)
       rec({ constraint: "max-turns", level: "instructed", how: host.steps(role.maxTurns), loss: "L_TURNS_INSTRUCTED", field: "max_turns" });

@@ -223,7 +223,8 @@ function computeRolePermission(role: RoleIR): LoweredPermission {
     [OPENCODE_TOOLS["web-search"]]: grant("web-search"),
     [OPENCODE_TOOLS.todo]: grant("todo"),
     [OPENCODE_TOOLS["ask-human"]]: grant("ask-human"),
-    task: role.canSpawn ? "allow" : "deny",
+    // a lead: task is matched against the subagent's name (hosts note §3.4), last match wins
+    task: role.starts?.length ? { "*": "deny", ...Object.fromEntries(role.starts.map((s) => [s, "allow"])) } : role.canSpawn ? "allow" : "deny",
   };
   return { permission, narrowed: [...edit.narrowed, ...bash.narrowed] };
 }

@@ -3,6 +3,8 @@
 // pipeline, commands that start it (and main-session roles), the config file and AGENTS.md. The
 // hosts differ only in names and folders, given as a V1Tree; the permission lowering is shared too.
 import type { HostFile, Lowered } from "../types.js";
+import { hostModel } from "../model.js";
+import { hostFieldsOf } from "../host-fields.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import { lazyMarkdownFile } from "../lazy.js";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../emit/process.js";
@@ -20,7 +22,7 @@ export interface V1Tree {
 }
 
 export function modelFor(tree: V1Tree, pipeline: PipelineIR, role: RoleIR): string | undefined {
-  return pipeline.hosts[tree.hostId]?.models[role.model];
+  return hostModel(pipeline, role, tree.hostId).id;
 }
 
 /** The orchestrator agent: named after the pipeline, unless a role already has that name. */
@@ -54,9 +56,10 @@ function agentFile(tree: V1Tree, pipeline: PipelineIR, role: RoleIR, lowered: Lo
     description: role.description,
     mode: role.isolation === "main" ? "primary" : "subagent",
     ...(model ? { model } : {}),
-    temperature: role.temperature.value,
+    ...(role.temperature ? { temperature: role.temperature.value } : {}),
     ...(role.maxTurns !== undefined ? { steps: role.maxTurns } : {}),
     permission: lowered.permission,
+    ...hostFieldsOf(role, tree.hostId),
   };
   return lazyMarkdownFile(`${tree.dir}/agents/${role.id}.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
 }

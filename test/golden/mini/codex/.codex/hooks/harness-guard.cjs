@@ -467,8 +467,20 @@ function guardDecide(policy, call) {
   if (call.kind === "shell") return guardShell(st, cwd, call.command);
   if (call.kind === "spawn") return guardSpawn(st, call.target);
   if (call.kind === "skill" && who.orch) return guardOut("none");
+  // host tools the role's tools name exactly (MCP tools, agent-team tools, Skill): the author allowed
+  // them; "tools: [all]" leaves unnamed ones to the host's own permission flow
+  if (who.role && guardToolNamed(who.role, call.tool)) return guardOut("allow");
+  if (who.role && who.role.all) return guardOut("none");
   if (who.orch) return guardOut("ask", "the orchestrator wants to use " + call.tool + ", a tool the guard does not model; the human decides.");
   return guardOut("deny", who.label + " may not use " + call.tool + ": not a tool its role is given, and the guard cannot check what it does (fail closed)." + refuse);
+}
+
+// x: exact tool names; xp: server prefixes ("mcp__github__"), matching one more name part only
+function guardToolNamed(role, tool) {
+  if (typeof tool !== "string") return false;
+  if (role.x && role.x.includes(tool)) return true;
+  if (role.xp) for (const p of role.xp) if (tool.length > p.length && tool.startsWith(p) && !tool.slice(p.length).includes("__")) return true;
+  return false;
 }
 
 function guardWrite(st, cwd, p) {
@@ -592,6 +604,7 @@ function guardSpawn(st, target) {
   if (target === undefined || target === null || target === "") target = "general-purpose";
   if (typeof target !== "string") return guardOut("deny", "the agent to start is not named by a string; refusing (fail closed).");
   const shown = JSON.stringify(guardLine(target, 80));
+  if (st.role && st.role.st) return st.role.st.includes(target) ? guardOut("allow") : guardOut("deny", st.label + " may start only " + st.role.st.join(", ") + " (its role's starts); refused " + shown + ". Report back instead.");
   if (st.role && !st.role.spawn) return guardOut("deny", st.label + " may not start agents (its role cannot spawn; refused " + shown + "). Report back to the orchestrator instead.");
   if (st.sub && !policy.nested) return guardOut("deny", st.label + " may not start " + shown + ": nested agents are off. Report back to the orchestrator instead.");
   if (!Object.prototype.hasOwnProperty.call(policy.roles, target) && !policy.nested) return guardOut("deny", st.label + " may not start " + shown + ": it is not a role of pipeline " + policy.pipeline + " (nested agents are off). Start one of: " + Object.keys(policy.roles).join(", ") + ".");

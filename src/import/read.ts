@@ -1,0 +1,305 @@
+// Read one host's agent files into ImportedAgent records: host-neutral fields where harness has
+// them, host-native ones under hosts.<host>, and a report line for every field, so nothing is
+// dropped silently. Claude Code and OpenCode (and Kilo) fully; Codex, Gemini CLI, Copilot and
+// Cursor by their documented agent fields.
+import { parse as parseToml } from "smol-toml";
+import { normalizeText, splitFrontMatter } from "../load/load.js";
+import { yaml } from "../load/yaml-lazy.js";
+import { EFFORTS, MEMORIES } from "../schema/vocabulary.js";
+import { claudeTool, COPILOT, GEMINI, OPENCODE } from "./tools.js";
+import type { FieldReport, ImportedAgent } from "./types.js";
+
+type Data = Record<string, unknown>;
+const isObject = (v: unknown): v is Data => v !== null && typeof v === "object" && !Array.isArray(v);
+const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : []);
+
+/** Front matter and body; `tools: *` (not YAML, common in real files) is read as every tool. */
+export function frontMatter(text: string): { data: Data; body: string; problem?: string } {
+  const t = normalizeText(text);
+  if (!/^---[ \t]*\n/.test(t)) return { data: {}, body: t };
+  const { matter, content } = splitFrontMatter(t);
+  const fixed = matter.replace(/^(tools:[ \t]*)\*[ \t]*$/m, '$1"*"');
+  try {
+    const data = yaml().parse(fixed) as unknown;
+    return { data: isObject(data) ? data : {}, body: content.replace(/^\n+/, "") };
+  } catch (e) {
+    return { data: {}, body: content.replace(/^\n+/, ""), problem: (e as Error).message.split("\n")[0] };
+  }
+}
+
+class Reader {
+  readonly role: Data = {};
+  readonly report: FieldReport[] = [];
+  readonly tools = new Set<string>();
+  constructor(readonly host: string) {}
+  mapped(field: string, to: string, key: string, value: unknown): void {
+    this.role[key] = value;
+    this.report.push({ field, status: "mapped", to });
+  }
+  native(field: string, value: unknown): void {
+    const hosts = (this.role.hosts ??= {}) as Record<string, Data>;
+    (hosts[this.host] ??= {})[field] = value;
+    this.report.push({ field, status: "host-native", to: `hosts.${this.host}.${field}` });
+  }
+  lost(field: string, why: string): void {
+    this.report.push({ field, status: "not representable", to: why });
+  }
+  note(field: string, to: string): void {
+    this.report.push({ field, status: "mapped", to });
+  }
+  /** The model as the host spells it: a pin for this host (`inherit` stays host-neutral). */
+  model(field: string, value: unknown): void {
+    if (typeof value !== "string" || !value.trim()) return this.lost(field, "not a model name");
+    if (value === "inherit") return this.mapped(field, "model: inherit", "model", "inherit");
+    this.native("model", value);
+    this.report.pop();
+    this.report.push({ field, status: "mapped", to: `hosts.${this.host}.model (a pin: this host only)` });
+  }
+  effort(field: string, value: unknown): void {
+    if (typeof value === "string" && (EFFORTS as readonly string[]).includes(value)) this.mapped(field, "effort", "effort", value);
+    else this.lost(field, `effort ${JSON.stringify(value)}: harness has ${EFFORTS.join(", ")}`);
+  }
+  turns(field: string, value: unknown): void {
+    if (typeof value === "number" && Number.isSafeInteger(value) && value > 0) this.mapped(field, "max_turns", "max_turns", value);
+    else this.lost(field, "not a positive whole number");
+  }
+  finish(agent: Omit<ImportedAgent, "role" | "report" | "host">): ImportedAgent {
+    if (this.tools.size) this.role.tools = [...this.tools];
+    return { ...agent, host: this.host, role: this.role, report: this.report };
+  }
+}
+
+export function readClaudeAgent(path: string, text: string): ImportedAgent {
+  const { data, body, problem } = frontMatter(text);
+  const r = new Reader("claude-code");
+  if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
+  const denied = new Set(list(data.disallowedTools).map((t) => claudeTool(t) ?? t));
+  const tools = data.tools === undefined || data.tools === "*" ? ["*"] : list(data.tools);
+  for (const [key, value] of Object.entries(data)) {
+    switch (key) {
+      case "name":
+      case "description":
+        break;
+      case "tools":
+        break;
+      case "disallowedTools":
+        r.note(key, "tools (an allow list: the denied tools are left out)");
+        break;
+      case "model":
+        r.model(key, value);
+        break;
+      case "effort":
+        r.effort(key, value);
+        break;
+      case "maxTurns":
+        r.turns(key, value);
+        break;
+      case "isolation":
+        if (value === "worktree") r.mapped(key, "worktree: true", "worktree", true);
+        else r.lost(key, `isolation ${JSON.stringify(value)}: harness has worktree: true only`);
+        break;
+      case "skills":
+        r.mapped(key, "skills", "skills", list(value));
+        break;
+      case "mcpServers": {
+        const entries = Array.isArray(value) ? value : [];
+        if (entries.every((e) => typeof e === "string")) r.mapped(key, "mcp_servers", "mcp_servers", entries);
+        else if (entries.every((e) => isObject(e) && Object.keys(e).length === 1)) r.mapped(key, "mcp_servers", "mcp_servers", Object.assign({}, ...entries));
+        else r.lost(key, "a mix of server names and definitions");
+        break;
+      }
+      case "memory":
+        if ((MEMORIES as readonly unknown[]).includes(value)) r.mapped(key, "memory", "memory", value);
+        else r.lost(key, `memory ${JSON.stringify(value)}: harness has ${MEMORIES.join(", ")}`);
+        break;
+      case "background":
+        if (typeof value === "boolean") r.mapped(key, "background", "background", value);
+        else r.lost(key, "not true or false");
+        break;
+      case "initialPrompt":
+        if (typeof value === "string" && value.trim()) r.mapped(key, "initial_prompt", "initial_prompt", value);
+        else r.lost(key, "empty");
+        break;
+      case "color":
+      case "permissionMode":
+      case "hooks":
+      case "omitClaudeMd":
+      case "autoCompactWindow":
+        r.native(key, value);
+        break;
+      default:
+        r.lost(key, "Claude Code does not read it in an agent file (the loader warns about it)");
+    }
+  }
+  for (const t of tools) {
+    if (t === "*") {
+      r.tools.add("all");
+      r.note("tools", "tools: [all] (no tools line: every tool)");
+      continue;
+    }
+    const entry = claudeTool(t);
+    if (!entry) r.lost(`tools: ${t}`, "no harness tool for it");
+    else if (!denied.has(entry)) r.tools.add(entry);
+    if (entry && /\(.+\)$/.test(t)) r.lost(`tools: ${t}`, "harness names which roles a lead starts in the pipeline, not in the tool");
+  }
+  if (denied.size && r.tools.has("all")) {
+    r.tools.delete("all");
+    for (const t of ["read", "grep", "glob", "edit", "write", "bash", "web-fetch", "web-search", "ask-human", "spawn-agent"]) if (!denied.has(t)) r.tools.add(t);
+    r.lost("disallowedTools", "every tool but these: harness lists the canonical tools instead, so MCP and team tools are no longer inherited");
+  }
+  if (data.tools !== undefined && data.tools !== "*") r.note("tools", "tools");
+  return r.finish({ path, name: String(data.name ?? path.replace(/^.*\//, "").replace(/\.md$/, "")), description: typeof data.description === "string" ? data.description : undefined, body });
+}
+
+export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text: string): ImportedAgent {
+  const { data, body, problem } = frontMatter(text);
+  const r = new Reader(host);
+  if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
+  // OpenCode gives an agent every tool unless its tools map or permission turns one off
+  // (todowrite is denied to subagents: hosts note §3.4)
+  const granted = new Set(["read", "grep", "glob", "edit", "write", "bash", "web-fetch"]);
+  const write: string[] = [];
+  const never: string[] = [];
+  const shell: { allow: string[]; ask: string[]; deny: string[]; default?: string } = { allow: [], ask: [], deny: [] };
+  let temperature: number | undefined;
+  const permission = (key: string, value: unknown) => {
+    if (!isObject(value)) return r.lost(key, "not a mapping");
+    for (const [tool, rule] of Object.entries(value)) {
+      const names = OPENCODE[tool];
+      if (tool === "edit" && isObject(rule)) {
+        const allows = Object.entries(rule).some(([g, a]) => g !== "*" && a === "allow");
+        for (const [glob, action] of Object.entries(rule)) {
+          if (glob === "*") {
+            if (action === "deny" && !allows) (granted.delete("edit"), granted.delete("write"));
+          } else if (action === "allow") write.push(glob);
+          else if (action === "deny") never.push(glob);
+          else r.lost(`${key}.edit.${glob}`, `${String(action)}: harness has no per-path ask`);
+        }
+      } else if (tool === "bash" && isObject(rule)) {
+        for (const [pattern, action] of Object.entries(rule)) {
+          if (pattern === "*") shell.default = String(action);
+          else if (action === "allow" || action === "ask" || action === "deny") shell[action].push(pattern);
+        }
+      } else if (names && (rule === "deny" || rule === "allow" || rule === "ask")) {
+        for (const n of names) if (rule === "deny") granted.delete(n);
+        if (rule === "ask" && tool === "bash") shell.default = "ask";
+        if (rule === "allow" && names.includes("spawn-agent")) granted.add("spawn-agent");
+        if (rule === "allow" && names.includes("bash")) shell.default = "allow";
+      } else r.lost(`${key}.${tool}`, names ? "a pattern map harness has no equivalent for" : "no harness tool for it (an MCP or custom tool)");
+    }
+    r.note(key, "tools and permissions (write, never_write, shell)");
+  };
+  for (const [key, value] of Object.entries(data)) {
+    switch (key) {
+      case "description":
+        break;
+      case "mode":
+        if (value === "subagent") r.note(key, "isolation: subagent");
+        else if (value === "primary") r.mapped(key, "isolation: main", "isolation", "main");
+        else r.lost(key, `mode ${JSON.stringify(value)}: harness writes subagent (isolation: subagent) or primary (main)`);
+        break;
+      case "model":
+        r.model(key, value);
+        break;
+      case "temperature":
+        if (typeof value === "number") {
+          temperature = value;
+          r.note(key, "temperature (a class of the pipeline's temperatures)");
+        } else r.lost(key, "not a number");
+        break;
+      case "steps":
+      case "maxSteps":
+        r.turns(key, value);
+        break;
+      case "tools":
+        if (!isObject(value)) {
+          r.lost(key, "not a tool map");
+          break;
+        }
+        for (const [tool, on] of Object.entries(value)) {
+          const names = OPENCODE[tool];
+          if (!names) r.lost(`tools.${tool}`, "no harness tool for it (an MCP or custom tool)");
+          else for (const n of names) on === false ? granted.delete(n) : granted.add(n);
+        }
+        r.note(key, "tools");
+        break;
+      case "permission":
+      case "permissions":
+        permission(key, value);
+        break;
+      case "hidden":
+      case "color":
+      case "top_p":
+      case "variant":
+        r.native(key, value);
+        break;
+      default:
+        r.lost(key, `${host === "kilo" ? "Kilo" : "OpenCode"} moves it into options and ignores it`);
+    }
+  }
+  const tools = ["read", "grep", "glob", "edit", "write", "bash", "web-fetch", "web-search", "todo", "ask-human", "spawn-agent"].filter((t) => granted.has(t));
+  for (const t of tools) r.tools.add(t);
+  const perms: Data = {};
+  if (write.length) perms.write = write;
+  if (never.length) perms.never_write = never;
+  if (granted.has("bash") && (shell.allow.length || shell.ask.length || shell.deny.length || shell.default))
+    perms.shell = { ...(shell.allow.length ? { allow: shell.allow } : {}), ...(shell.ask.length ? { ask: shell.ask } : {}), ...(shell.deny.length ? { deny: shell.deny } : {}), default: shell.default ?? "ask" };
+  if (Object.keys(perms).length) r.role.permissions = perms;
+  const name = path.replace(/^.*\//, "").replace(/\.md$/, "");
+  return { ...r.finish({ path, name, description: typeof data.description === "string" ? data.description : undefined, body }), ...(temperature !== undefined ? { temperature } : {}) };
+}
+
+export function readCodexAgent(path: string, text: string): ImportedAgent {
+  const r = new Reader("codex");
+  let data: Data = {};
+  try {
+    data = parseToml(normalizeText(text)) as Data;
+  } catch (e) {
+    r.lost("file", `not TOML (${(e as Error).message.split("\n")[0]})`);
+  }
+  let body = "";
+  for (const [key, value] of Object.entries(data)) {
+    if (key === "name" || key === "description") continue;
+    if (key === "developer_instructions" && typeof value === "string") (body = value), r.note(key, "the role's body");
+    else if (key === "model") r.model(key, value);
+    else if (key === "model_reasoning_effort") r.effort(key, value);
+    else if (key === "sandbox_mode" && value === "read-only") r.note(key, "tools without edit, write or bash");
+    else r.lost(key, "harness derives Codex's config for a role (default_permissions, rules) from the role's limits");
+  }
+  // Codex gives every agent the same tools
+  for (const t of data.sandbox_mode === "read-only" ? ["read", "grep", "glob"] : ["read", "grep", "glob", "edit", "write", "bash"]) r.tools.add(t);
+  return r.finish({ path, name: String(data.name ?? path.replace(/^.*\//, "").replace(/\.toml$/, "")), description: typeof data.description === "string" ? data.description : undefined, body });
+}
+
+/** Gemini CLI, Copilot and Cursor agent Markdown: name, description, tools, model and a few host fields. */
+export function readMarkdownAgent(host: "gemini-cli" | "copilot" | "cursor", path: string, text: string): ImportedAgent {
+  const { data, body, problem } = frontMatter(text);
+  const r = new Reader(host);
+  if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
+  const stem = path.replace(/^.*\//, "").replace(/\.agent\.md$|\.md$/, "");
+  let readonly = false;
+  let toolsSeen = false;
+  for (const [key, value] of Object.entries(data)) {
+    if (key === "name" || key === "description") continue;
+    if (key === "model") r.model(key, value);
+    else if (key === "tools") {
+      toolsSeen = true;
+      for (const t of list(value)) {
+        const names = t === "*" ? ["all"] : host === "gemini-cli" ? (GEMINI[t] ? [GEMINI[t]!] : []) : host === "copilot" ? [...(COPILOT[t] ?? (/\/\*$/.test(t) ? [`mcp:${t.replace(/\/\*$/, "")}/*`] : /^[\w.-]+\/[\w.-]+$/.test(t) ? [`mcp:${t}`] : []))] : [];
+        if (!names.length) r.lost(`tools: ${t}`, "no harness tool for it");
+        for (const n of names) r.tools.add(n);
+      }
+      r.note(key, "tools");
+    } else if (key === "temperature" && host === "gemini-cli") r.lost(key, "Gemini CLI 0.61.0 sends the model 1 whatever the agent says (MAPPING.md)");
+    else if ((key === "max_turns" && host === "gemini-cli")) r.turns(key, value);
+    else if (key === "timeout_mins" && host === "gemini-cli") r.lost(key, "harness has no run timeout per role");
+    else if (key === "kind" && host === "gemini-cli") r.note(key, "isolation: subagent");
+    else if (key === "readonly" && host === "cursor") (readonly = value === true), r.note(key, "tools without edit, write or bash");
+    else if (key === "is_background" && host === "cursor" && typeof value === "boolean") r.mapped(key, "background", "background", value);
+    else r.lost(key, "no harness field for it");
+  }
+  // no tools line: every tool on each of these hosts
+  if (!toolsSeen) for (const t of readonly ? ["read", "grep", "glob"] : ["all"]) r.tools.add(t);
+  if (readonly) for (const t of ["edit", "write", "bash"]) r.tools.delete(t);
+  return r.finish({ path, name: String(data.name ?? stem), description: typeof data.description === "string" ? data.description : undefined, body });
+}

@@ -1,0 +1,50 @@
+// Where each host keeps a project's agent files (the hosts notes; the files the adapters emit).
+import fs from "node:fs";
+import path from "node:path";
+import { readClaudeAgent, readCodexAgent, readMarkdownAgent, readOpenCodeAgent } from "./read.js";
+import type { ImportedAgent } from "./types.js";
+
+interface Source {
+  dirs: readonly string[];
+  match: (name: string) => boolean;
+  read: (rel: string, text: string) => ImportedAgent;
+}
+
+const md = (n: string) => n.endsWith(".md") && n.toLowerCase() !== "readme.md";
+
+export const IMPORT_SOURCES: Readonly<Record<string, Source>> = {
+  "claude-code": { dirs: [".claude/agents"], match: md, read: readClaudeAgent },
+  opencode: { dirs: [".opencode/agent", ".opencode/agents"], match: md, read: (p, t) => readOpenCodeAgent("opencode", p, t) },
+  kilo: { dirs: [".kilo/agent", ".kilo/agents"], match: md, read: (p, t) => readOpenCodeAgent("kilo", p, t) },
+  codex: { dirs: [".codex/agents"], match: (n) => n.endsWith(".toml"), read: readCodexAgent },
+  "gemini-cli": { dirs: [".gemini/agents"], match: md, read: (p, t) => readMarkdownAgent("gemini-cli", p, t) },
+  copilot: { dirs: [".github/agents", ".github/chatmodes"], match: (n) => n.endsWith(".agent.md") || n.endsWith(".chatmode.md") || md(n), read: (p, t) => readMarkdownAgent("copilot", p, t) },
+  cursor: { dirs: [".cursor/agents"], match: md, read: (p, t) => readMarkdownAgent("cursor", p, t) },
+};
+
+export interface FoundFile {
+  host: string;
+  path: string; // relative to the project root, POSIX
+  bytes: Buffer;
+}
+
+/** Every agent file of the given hosts under `root`, in host then path order (symbolic links are not followed). */
+export function findAgentFiles(root: string, hosts: readonly string[]): FoundFile[] {
+  const out: FoundFile[] = [];
+  for (const host of hosts) {
+    const source = IMPORT_SOURCES[host]!;
+    for (const dir of source.dirs) {
+      const abs = path.join(root, dir);
+      let entries: fs.Dirent[];
+      try {
+        if (!fs.lstatSync(abs).isDirectory()) continue;
+        entries = fs.readdirSync(abs, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+        if (e.isFile() && source.match(e.name)) out.push({ host, path: `${dir}/${e.name}`, bytes: fs.readFileSync(path.join(abs, e.name)) });
+    }
+  }
+  return out;
+}
