@@ -32,6 +32,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   E_LOCK: "harness.lock.json (what install owns) is not valid. Restore it from git, or move it away if another tool wrote it.",
   W_CONFLICT: "A key in a shared file has your value where harness needs another: install keeps yours and reports it; --force takes it over (uninstall gives your value back).",
   W_HAND_EDIT: "A part harness installed was edited by hand since: install keeps the edit and reports it; --force overwrites it.",
+  W_DUPLICATE_ENTRY: "A shared file holds a second copy of an array entry harness installed (a hook entry naming a harness script): check --installed reports it, install --force and uninstall remove it.",
+  W_ORPHANED_ENTRY: "A shared file holds an array entry that names a harness file, but harness.lock.json records no such entry: check --installed reports it, install --force and uninstall remove it.",
   W_NOT_OWNED: "A file harness would install exists and harness did not write it: install never overwrites it, not even with --force. Move it away.",
   W_OUT_IGNORED: "The --out folder is ignored by a .gitignore (GitHub's Node template ignores out/), so out/ would never be committed. Un-ignore it, build into another folder, or use harness install.",
   W_ACCEPT_UNUSED: "An accepted_losses entry matches no loss; remove it, or it would hide a future regression.",

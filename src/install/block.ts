@@ -67,12 +67,15 @@ export function insertBlock(text: string | null, block: string, file: string): {
   return { text: current + separator + block, separator };
 }
 
-/** Take the block out; the separator install added before it goes too when the block ends the text. */
+/**
+ * Take the block out, with the separator install added before it, so text the team wrote below
+ * the block follows their own text as it did before (and a file with nothing added is as it was).
+ */
 export function removeBlock(text: string, separator: string, file: string): string {
   const found = findBlock(text, file);
   if (!found) return text;
   let before = text.slice(0, found.start);
   const after = text.slice(found.end);
-  if (after === "" && separator && before.endsWith(separator)) before = before.slice(0, before.length - separator.length);
+  if (separator && before.endsWith(separator)) before = before.slice(0, before.length - separator.length);
   return before + after;
 }

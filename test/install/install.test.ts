@@ -233,7 +233,7 @@ describe("hand edits", () => {
     expect(read(dir, ".claude/agents/jade.md")).toContain("My own line.");
     expect(json(dir, ".claude/settings.json").hooks.SubagentStop).toBeUndefined();
     expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_HAND_EDIT the file was edited; kept \(--force overwrites it\)\n/);
-    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT entry \{.*harness-audit.* of hooks\.SubagentStop was removed or changed; kept \(--force overwrites it\)\n/);
+    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT harness's entry \{.*harness-audit.* in hooks\.SubagentStop was removed or changed; kept \(--force overwrites it\)\n/);
 
     // Uninstall keeps hand-edited parts (and the lock that names them) until --force.
     const edited = snapshot(dir);
@@ -364,8 +364,11 @@ describe("safety", () => {
     const dir = teamProject(PEBBLE_ROLES, { "real.md": "mine\n" });
     symlinkSync(path.join(dir, "real.md"), path.join(dir, "CLAUDE.md"));
     await expect(install(opts(dir))).rejects.toThrow(/CLAUDE\.md:1:1: error E_INSTALL_SYMLINK is a symbolic link/);
-    const broken = teamProject(PEBBLE_ROLES, { "opencode.json": '{\n  "model": "x",\n}\n' });
-    await expect(install(opts(broken))).rejects.toThrow(/opencode\.json:3:1: error E_INSTALL_PARSE is not valid JSON/);
+    // OpenCode reads JSONC (comments, trailing commas), so only a real syntax error is one.
+    const broken = teamProject(PEBBLE_ROLES, { "opencode.json": '{\n  "model": "x",\n}\n', ".claude/settings.json": '{\n  "model": "x",\n}\n' });
+    await expect(install(opts(broken))).rejects.toThrow(/\.claude\/settings\.json:3:1: error E_INSTALL_PARSE is not valid JSON/);
+    const unclosed = teamProject(PEBBLE_ROLES, { "opencode.json": '{\n  "model": "x"\n  "mcp": {}\n}\n' });
+    await expect(install(opts(unclosed))).rejects.toThrow(/opencode\.json:3:3: error E_INSTALL_PARSE is not valid JSON, even with comments and trailing commas/);
     expect(existsSync(path.join(broken, LOCK_FILE))).toBe(false);
   });
 
