@@ -87,7 +87,7 @@ function place(path: string, w: Wanted, base: string | null, force: boolean, ins
   if (w.mode.mode === "whole") {
     const content = w.contributions[0]!.file.content;
     if (w.contributions.some((c) => c.file.content !== content)) throw new Error(`${path}: hosts ${hosts.join(", ")} emit different bytes for a whole file`);
-    if (base !== null && base !== content) return { problems: [problemAt("W_NOT_OWNED", path, null, "exists and harness did not write it; move it away (harness never overwrites a file it does not own)")] };
+    if (base !== null && base !== content) return { problems: [problemAt("W_NOT_OWNED", path, null, "exists and harness did not write it (harness never overwrites a file it does not own)")] };
     const executable = w.contributions.some((c) => c.file.executable);
     return { text: content, entry: { mode: "whole", hosts, sha256: sha256(content), ...(executable ? { executable: true as const } : {}) } };
   }

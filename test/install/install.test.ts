@@ -254,7 +254,8 @@ describe("hand edits", () => {
     const dir = teamProject(PEBBLE_ROLES, files);
     const before = snapshot(dir);
     expect(await install(opts(dir, { force: true }))).toBe(1);
-    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_NOT_OWNED exists and harness did not write it; move it away/);
+    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: error W_NOT_OWNED exists and harness did not write it \(harness never overwrites a file it does not own\)\. Role "jade" would be installed here, over the team's own\. Rename the role \(roles\/jade\.md and its stages in pipeline\.yaml\), or adopt the team's file into roles\/ with `harness import \.claude\/agents\/jade\.md`\.\n/);
+    expect(stderr()).not.toContain("--force"); // --force never takes over a file harness does not own
     expect(stderr()).toContain("Nothing was installed.");
     expect(snapshot(dir)).toEqual(before); // no host half installed
     expect(await checkInstalled(opts(dir))).toBe(1);
@@ -293,7 +294,7 @@ describe("hand edits", () => {
     const files = { ...TEAM_FILES, "opencode.json": '{\n  "subagent_depth": 3\n}\n' };
     const dir = teamProject(PEBBLE_ROLES, files);
     expect(await install(opts(dir))).toBe(1);
-    expect(stderr()).toMatch(/opencode\.json:2:3: warning W_CONFLICT subagent_depth is 3 here; opencode needs 1\. Kept yours: remove the key, or run with --force to replace it \(uninstall gives it back\)\n/);
+    expect(stderr()).toMatch(/opencode\.json:2:3: error W_CONFLICT subagent_depth is 3 here; opencode needs 1\. Kept yours: remove the key, or run with --force to replace it \(uninstall gives it back\)\n/);
     expect(read(dir, "opencode.json")).toBe(files["opencode.json"]);
     expect(await install(opts(dir, { force: true }))).toBe(0);
     expect(json(dir, "opencode.json").subagent_depth).toBe(1);
