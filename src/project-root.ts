@@ -1,7 +1,7 @@
 // Where the project is when a command runs from one of its subfolders, as git and npm find theirs:
 // the nearest folder above that holds roles/pipeline.yaml, or a package.json with a "harness" key
 // (which may name the roles and out folders). Only folders the user did not name are looked up.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { LOCK_FILE } from "./install/lock.js";
@@ -35,10 +35,16 @@ export function findProjectRoot(from: string): { root: string; key: HarnessKey |
   }
 }
 
+/** A repository's top: .git is a folder with a HEAD, or a worktree's .git file. */
+export function isGitRoot(dir: string): boolean {
+  const git = path.join(dir, ".git");
+  return existsSync(path.join(git, "HEAD")) || (existsSync(git) && statSync(git).isFile());
+}
+
 /** The top of the project `from` is in (the nearest package.json or .git), else `from` itself. */
 export function projectTop(from: string): string {
   for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, "package.json")) || existsSync(path.join(dir, ".git"))) return dir;
+    if (existsSync(path.join(dir, "package.json")) || isGitRoot(dir)) return dir;
     if (path.dirname(dir) === dir) return path.resolve(from);
   }
 }

@@ -94,8 +94,11 @@ function withAcceptances(text: string, entries: Record<string, string>[]): strin
 export async function init(options: InitOptions): Promise<number> {
   if (!(TEMPLATES as readonly string[]).includes(options.template))
     throw new UsageError(`no template "${options.template}". Templates: ${TEMPLATES.join(" (3 roles: plan, build, review), ")} (the bundled eight-role process).`);
-  // From a subfolder of a project, the default roles/ goes to the project root (never src/roles/).
-  const target = options.roles === "roles" && !options.rolesNamed ? path.join(projectTop(process.cwd()), "roles") : path.resolve(options.roles);
+  // From a subfolder of a project, the default roles/ belongs in the project root, never in src/roles/.
+  const top = projectTop(process.cwd());
+  if (!options.rolesNamed && top !== path.resolve(process.cwd()))
+    throw new UsageError(`this is a subfolder of the project at ${top}; harness init writes roles/ in the project root. Run it there (cd ${JSON.stringify(displayPath(top))}), or pass --roles to write here on purpose.`);
+  const target = path.resolve(options.roles);
   const files = await renderTemplate(options.template as Template, options.registry, target);
   const shown = displayPath(target);
   if (existsSync(target) && readdirSync(target).length > 0) {

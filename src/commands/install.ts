@@ -14,6 +14,7 @@ import { LOCK_FILE, LOCK_VERSION, readLock, sourceDigest, type Lock } from "../i
 import { pending, planInstall, planUninstall, type FileChange, type HostFiles, type Plan } from "../install/plan.js";
 import { readCurrent, shownRoot } from "../install/safe-path.js";
 import { color, err, out } from "../ui.js";
+import { isGitRoot } from "../project-root.js";
 import { resolveHosts } from "./prepare.js";
 import { printWarnings } from "./report.js";
 import { driftReport, wayOut } from "./installed-report.js";
@@ -89,7 +90,8 @@ async function compile(options: InstallOptions, root: string, lock: Lock | null,
 const action = (c: FileChange) => (c.before === c.after && !c.fixMode ? (c.problems.length ? "kept" : "unchanged") : c.before === null ? "create" : c.after === null ? "remove" : "update");
 
 function writesFor(root: string, plan: Plan): Write[] {
-  const writes: Write[] = pending(plan).map((c) => ({ path: c.path, content: c.after, executable: c.executable }));
+  // A link's target is written once, whichever planned paths lead to it; the link itself is kept.
+  const writes: Write[] = [...new Map(pending(plan).map((c) => [c.target ?? c.path, { path: c.target ?? c.path, content: c.after, executable: c.executable }])).values()];
   const lockNow = readCurrent(root, LOCK_FILE);
   if (lockNow !== plan.lockAfter) writes.push({ path: LOCK_FILE, content: plan.lockAfter, executable: false });
   return writes;
@@ -99,7 +101,7 @@ function writesFor(root: string, plan: Plan): Write[] {
 function printDiff(root: string, plan: Plan, writes: readonly Write[]): void {
   for (const w of writes) {
     const before = readCurrent(root, w.path);
-    const change = plan.changes.find((c) => c.path === w.path);
+    const change = plan.changes.find((c) => (c.target ?? c.path) === w.path);
     if (before === null && change?.mode === "whole" && w.content !== null) {
       out(`+++ b/${w.path}\t(new file, ${w.content.split("\n").length - 1} lines)`);
       continue;
@@ -129,7 +131,7 @@ function printProblems(root: string, plan: Plan, roles: readonly string[] = []):
 /** Outside git the audit cannot record a stage, and the lock should be committed: say so, once. */
 function warnOutsideGit(root: string): void {
   for (let dir = root; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, ".git"))) return;
+    if (isGitRoot(dir)) return;
     if (path.dirname(dir) === dir) break;
   }
   err(`${shownRoot(root)}: ${color.yellow("warning")} W_NOT_GIT is not in a git repository. The stage-end audit works from git, so every audited stage would fail closed; and harness.lock.json is meant to be committed. Run \`git init\` (then commit), or install into the repository's folder.`);

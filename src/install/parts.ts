@@ -13,7 +13,7 @@ export function handEdits(path: string, current: string | null, entry: LockEntry
   if (current === null) return [];
   if (entry.mode === "whole") return sha256(current) === entry.sha256 ? [] : [problemAt("W_HAND_EDIT", path, null, "the file was edited")];
   if (entry.mode === "block") {
-    const found = findBlock(current, path);
+    const found = findBlock(current, path, entry.link && path);
     if (!found) return [problemAt("W_HAND_EDIT", path, null, "the harness block was deleted")];
     return sha256(found.content) === entry.block ? [] : [problemAt("W_HAND_EDIT", path, current, "the harness block was edited")];
   }
@@ -63,7 +63,7 @@ export function strip(path: string, current: string | null, entry: LockEntry, fo
   if (entry.mode === "whole") return { text: all ? null : current, kept: [] };
   if (entry.mode === "block") {
     if (all) {
-      const text = removeBlock(current, entry.separator, path);
+      const text = removeBlock(current, entry.separator, path, entry.link && path);
       return { text: entry.created && text === "" ? null : text, kept: [] };
     }
     return { text: current, kept: [] }; // one host of several: the caller recomposes the block

@@ -9,6 +9,7 @@ import { mapEntries } from "./entries.js";
 import { clone, deepEqual, formatPath, mergeData, modifiedItems, parentOf, setKey, type Data, type OwnedItem } from "./merge.js";
 import { handEdits, strip } from "./parts.js";
 import { isExecutable, readCurrent } from "./safe-path.js";
+import { Targets } from "./targets.js";
 import { problemAt, type Problem } from "./locate.js";
 import { byCodeUnit } from "../compare.js";
 
@@ -17,6 +18,8 @@ export type FileState = "ok" | "missing" | "modified" | "outdated" | "unrecorded
 
 export interface FileChange {
   path: string;
+  /** The file on disk, when it is not `path` (a link's target, or a file two planned paths share). */
+  target?: string;
   mode: "whole" | "merge" | "block";
   hosts: string[];
   before: string | null;
@@ -81,7 +84,7 @@ const brief = (v: unknown) => {
 };
 
 /** The file with harness's new part placed into the project's own text `base`. */
-function place(path: string, w: Wanted, base: string | null, force: boolean, installed?: { text: string; entry: LockEntry }): { text: string; entry: LockEntry } | { problems: Problem[] } {
+function place(path: string, w: Wanted, base: string | null, force: boolean, installed?: { text: string; entry: LockEntry }, name?: string): { text: string; entry: LockEntry } | { problems: Problem[] } {
   const hosts = w.contributions.map((c) => c.host).sort();
   const created = (installed ? installed.entry.created : base === null) ? { created: true as const } : {};
   if (w.mode.mode === "whole") {
@@ -94,9 +97,10 @@ function place(path: string, w: Wanted, base: string | null, force: boolean, ins
   if (w.mode.mode === "block") {
     const { content, entries } = compose(path, w.contributions.map((c) => ({ host: c.host, content: c.file.content, ...(c.file.install?.mode === "block" && c.file.install.entry !== undefined ? { entry: c.file.install.entry } : {}) })));
     // An installed block is replaced where it stands: the team's text above and below stays put.
-    const inPlace = installed?.entry.mode === "block" && findBlock(installed.text, path) ? installed : null;
-    const { text, separator } = inPlace ? { text: insertBlock(inPlace.text, renderBlock(content), path).text, separator: (inPlace.entry as { separator: string }).separator } : insertBlock(base, renderBlock(content), path);
-    const entry: LockEntry = { mode: "block", hosts, sha256: sha256(text), block: sha256(content), separator, ...created, ...(Object.keys(entries).length ? { entries } : {}) };
+    const inPlace = installed?.entry.mode === "block" && findBlock(installed.text, path, name) ? installed : null;
+    const block = renderBlock(content, name);
+    const { text, separator } = inPlace ? { text: insertBlock(inPlace.text, block, path, name).text, separator: (inPlace.entry as { separator: string }).separator } : insertBlock(base, block, path, name);
+    const entry: LockEntry = { mode: "block", hosts, sha256: sha256(text), block: sha256(content), separator, ...created, ...(Object.keys(entries).length ? { entries } : {}), ...(name ? { link: true as const } : {}) };
     return { text, entry: withOriginal(path, text, entry, base) };
   }
   const format = formatOf(path, w.mode.mode === "merge" && w.mode.jsonc === true);
@@ -177,8 +181,10 @@ export function planInstall(input: InstallInput): Plan {
   const marks = harnessFiles(lock, [...want].filter(([, w]) => w.mode.mode === "whole").map(([p]) => p));
   const files: Record<string, LockEntry> = {};
   const changes: FileChange[] = [];
+  const disk = new Targets(root);
   for (const [path, w] of [...want].sort(([a], [b]) => byCodeUnit(a, b))) {
-    const current = readCurrent(root, path);
+    const current = disk.read(path);
+    const name = disk.blockName(path);
     const old = lock?.files[path];
     const edits = old ? handEdits(path, current, old, marks) : [];
     let state = currentState(path, current, old, edits);
@@ -194,31 +200,38 @@ export function planInstall(input: InstallInput): Plan {
     // --force puts harness's edited parts back where they stand and drops copies: one entry, in place.
     const fixed = old && edits.length ? repair(path, current, old, marks) : current;
     const base = old ? strip(path, fixed, old, true, old.hosts, marks).text : current;
-    const placed = place(path, w, base, force, old && fixed !== null ? { text: fixed, entry: old } : undefined);
+    const placed = place(path, w, base, force, old && fixed !== null ? { text: fixed, entry: old } : undefined, name);
     if ("problems" in placed) {
       keep(placed.problems);
       continue;
     }
     const executable = placed.entry.mode === "whole" && placed.entry.executable === true;
-    const fixMode = executable && current !== null && !isExecutable(root, path);
+    const fixMode = executable && current !== null && !isExecutable(root, disk.target(path));
     // Harness's parts are as roles/ want them: the file is left as it is, whatever the team did around them.
     const same = old !== undefined && fixed !== null && sameParts(placed.entry, old) && (fixed === current ? edits : handEdits(path, fixed, old, marks)).length === 0;
     files[path] = same ? old : placed.entry;
     const after = same ? fixed : placed.text;
     if (state === "ok" && (after !== current || fixMode)) state = "outdated";
+    disk.put(path, after);
     changes.push({ path, mode: w.mode.mode, hosts, before: current, after, executable, ...(fixMode ? { fixMode: true as const } : {}), state, problems: [] });
   }
   for (const [path, old] of Object.entries(lock?.files ?? {})) {
     if (want.has(path)) continue;
-    changes.push(removal(root, path, old, force, old.hosts, files, marks));
+    changes.push(removal(disk, path, old, force, old.hosts, files, marks));
   }
-  changes.sort(byPath);
+  disk.settle(changes).sort(byPath);
   return { ...finish(lock, Object.keys(files).length ? { ...input.header, hosts: hostsOf(files), files } : null), changes };
 }
 
 /** Take out the parts of `old` that only hosts in `drop` own; keeps hand-edited parts unless force. */
-function removal(root: string, path: string, old: LockEntry, force: boolean, drop: readonly string[], files: Record<string, LockEntry>, marks: readonly string[]): FileChange {
-  const current = readCurrent(root, path);
+function removal(disk: Targets, path: string, old: LockEntry, force: boolean, drop: readonly string[], files: Record<string, LockEntry>, marks: readonly string[]): FileChange {
+  const change = removalOf(disk.read(path), path, old, force, drop, files, marks);
+  disk.put(path, change.after);
+  return change;
+}
+
+function removalOf(current: string | null, path: string, old: LockEntry, force: boolean, drop: readonly string[], files: Record<string, LockEntry>, marks: readonly string[]): FileChange {
+  const name = old.mode === "block" ? old.link && path : undefined;
   const remaining = old.hosts.filter((h) => !drop.includes(h));
   const base: FileChange = { path, mode: old.mode, hosts: old.hosts, before: current, after: current, executable: false, state: current === null ? "missing" : "orphaned", problems: [] };
   if (current === null) {
@@ -226,7 +239,7 @@ function removal(root: string, path: string, old: LockEntry, force: boolean, dro
     return base;
   }
   const edits = handEdits(path, current, old, marks);
-  if (old.mode === "block" && remaining.length === 0 && !findBlock(current, path)) return { ...base, state: "modified" }; // the block was already taken out
+  if (old.mode === "block" && remaining.length === 0 && !findBlock(current, path, name)) return { ...base, state: "modified" }; // the block was already taken out
   if (old.mode !== "merge" && edits.length && !force) {
     files[path] = old;
     return { ...base, state: "modified", problems: edits.map((e) => ({ ...e, message: `${e.message}; kept (--force removes it)` })) };
@@ -242,10 +255,10 @@ function removal(root: string, path: string, old: LockEntry, force: boolean, dro
     return { ...base, state: "ok" };
   }
   if (old.mode === "block") {
-    const found = findBlock(current, path)!;
+    const found = findBlock(current, path, name)!;
     let content = found.content;
     for (const h of drop) if (old.entries?.[h]) content = dropEntry(content, old.entries[h]);
-    const text = current.slice(0, found.start) + renderBlock(content) + current.slice(found.end);
+    const text = current.slice(0, found.start) + renderBlock(content, name) + current.slice(found.end);
     const entries = Object.fromEntries(Object.entries(old.entries ?? {}).filter(([h]) => remaining.includes(h)));
     files[path] = { ...old, hosts: remaining, entries, block: sha256(content), sha256: sha256(text) };
     return { ...base, after: text, state: "ok" };
@@ -259,9 +272,13 @@ function removal(root: string, path: string, old: LockEntry, force: boolean, dro
 export function planUninstall(root: string, lock: Lock, hosts: readonly string[], force: boolean): Plan {
   const files: Record<string, LockEntry> = {};
   const marks = harnessFiles(lock, [], hosts);
-  const changes = Object.entries(lock.files)
-    .map(([path, old]) => (old.hosts.some((h) => hosts.includes(h)) ? removal(root, path, old, force, hosts, files, marks) : ((files[path] = old), null)))
-    .filter((c): c is FileChange => c !== null)
+  const disk = new Targets(root);
+  const changes = disk
+    .settle(
+      Object.entries(lock.files)
+        .map(([path, old]) => (old.hosts.some((h) => hosts.includes(h)) ? removal(disk, path, old, force, hosts, files, marks) : ((files[path] = old), null)))
+        .filter((c): c is FileChange => c !== null),
+    )
     .sort(byPath);
   return { ...finish(lock, Object.keys(files).length ? { ...lock, hosts: hostsOf(files), files } : null), changes };
 }

@@ -361,10 +361,17 @@ describe("safety", () => {
     expect(existsSync(path.join(dir, "opencode.json"))).toBe(false);
   });
 
-  it("refuses a symlinked file and a broken shared file with file:line:col", async () => {
-    const dir = teamProject(PEBBLE_ROLES, { "real.md": "mine\n" });
-    symlinkSync(path.join(dir, "real.md"), path.join(dir, "CLAUDE.md"));
-    await expect(install(opts(dir))).rejects.toThrow(/CLAUDE\.md:1:1: error E_INSTALL_SYMLINK is a symbolic link/);
+  it("refuses a file linked out of the project, a dangling link, and a broken shared file, with file:line:col", async () => {
+    const dir = teamProject(PEBBLE_ROLES, {});
+    const outside = mkdtempSync(path.join(tmpdir(), "harness-outside-"));
+    writeFileSync(path.join(outside, "CLAUDE.md"), "theirs\n");
+    symlinkSync(path.join(outside, "CLAUDE.md"), path.join(dir, "CLAUDE.md"));
+    await expect(install(opts(dir))).rejects.toThrow(/CLAUDE\.md:1:1: error E_INSTALL_SYMLINK is a symbolic link to .*, outside the project/);
+    expect(readFileSync(path.join(outside, "CLAUDE.md"), "utf8")).toBe("theirs\n");
+    const dangling = teamProject(PEBBLE_ROLES, {});
+    symlinkSync(path.join(dangling, "gone.md"), path.join(dangling, "AGENTS.md"));
+    await expect(install(opts(dangling))).rejects.toThrow(/AGENTS\.md:1:1: error E_INSTALL_SYMLINK is a symbolic link to a file that does not exist/);
+    expect(existsSync(path.join(dangling, LOCK_FILE))).toBe(false);
     // OpenCode reads JSONC (comments, trailing commas), so only a real syntax error is one.
     const broken = teamProject(PEBBLE_ROLES, { "opencode.json": '{\n  "model": "x",\n}\n', ".claude/settings.json": '{\n  "model": "x",\n}\n' });
     await expect(install(opts(broken))).rejects.toThrow(/\.claude\/settings\.json:3:1: error E_INSTALL_PARSE is not valid JSON/);

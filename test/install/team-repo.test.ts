@@ -1,7 +1,7 @@
 // The team repository of the second first-hour report (../shared/reports/first-hour-2.md, issue 22):
 // each install finding reproduced on a project with the team's own config, and every scene ends with
 // uninstall giving the team's files back byte for byte (with only the team's own later edits).
-import { readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HOSTS } from "../../adapters/index.js";
@@ -130,6 +130,47 @@ describe("the team's text around the marked block (F02)", () => {
     expect(read(dir, "AGENTS.md")).toMatch(/<!-- harness:end -->\n\nBelow the block\.\n$/);
     expect(await uninstall(opts(dir))).toBe(0);
     expect(read(dir, "AGENTS.md")).toBe(`${before["AGENTS.md"]}\nBelow the block.\n`);
+  });
+});
+
+describe("a shared file that is a link (F08)", () => {
+  it("CLAUDE.md -> AGENTS.md: both blocks go into AGENTS.md, the link stays, uninstall gives back the bytes", async () => {
+    const { "CLAUDE.md": _, ...rest } = TEAM;
+    const dir = teamProject(PEBBLE_ROLES, rest);
+    symlinkSync("AGENTS.md", path.join(dir, "CLAUDE.md"));
+    const before = snapshot(dir);
+    expect(await install(opts(dir, HOSTS3))).toBe(0);
+    expect(lstatSync(path.join(dir, "CLAUDE.md")).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(path.join(dir, "CLAUDE.md"))).toBe("AGENTS.md");
+    const agents = read(dir, "AGENTS.md");
+    expect(agents.startsWith(TEAM_FILES["AGENTS.md"]!)).toBe(true);
+    expect(agents).toContain("<!-- harness:begin (generated"); // the block Codex and OpenCode read
+    expect(agents).toContain("<!-- harness:begin CLAUDE.md (generated"); // Claude Code's, named after the link
+    expect(agents).toContain("<!-- harness:end CLAUDE.md -->");
+    expect(agents).toContain("**Codex:**");
+    expect(agents).toContain("Rules for every Pebble run (/pebble and its roles)");
+    expect(await checkInstalled(opts(dir))).toBe(0);
+    expect(await install(opts(dir, HOSTS3))).toBe(0);
+    expect(read(dir, "AGENTS.md")).toBe(agents);
+    edit(dir, "AGENTS.md", (t) => `${t}\nTeam notes.\n`);
+    expect(await checkInstalled(opts(dir))).toBe(0);
+    expect(await uninstall(opts(dir, { host: ["codex", "opencode"] }))).toBe(0);
+    expect(read(dir, "AGENTS.md")).not.toContain("**Codex:**");
+    expect(read(dir, "AGENTS.md")).toContain("<!-- harness:begin CLAUDE.md (generated");
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(read(dir, "AGENTS.md")).toBe(`${TEAM_FILES["AGENTS.md"]}\nTeam notes.\n`);
+    expect(readlinkSync(path.join(dir, "CLAUDE.md"))).toBe("AGENTS.md");
+    expect(Object.keys(snapshot(dir)).sort()).toEqual(Object.keys(before).sort());
+  });
+
+  it("an untouched round trip through the link is byte for byte", async () => {
+    const { "CLAUDE.md": _, ...rest } = TEAM;
+    const dir = teamProject(PEBBLE_ROLES, rest);
+    symlinkSync("AGENTS.md", path.join(dir, "CLAUDE.md"));
+    const before = snapshot(dir);
+    expect(await install(opts(dir))).toBe(0);
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
   });
 });
 
