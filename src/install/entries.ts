@@ -20,8 +20,12 @@ function strings(v: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/** The harness files (`marks`, project-relative paths) that a value names in any of its strings. */
+/**
+ * The harness files (`marks`, project-relative paths) that an object entry names in any of its
+ * strings. A bare string entry (a permission rule) names none: only its exact value is harness's.
+ */
 export function namedFiles(v: unknown, marks: readonly string[]): string[] {
+  if (!isObject(v)) return [];
   const all = strings(v);
   return marks.filter((m) => all.some((s) => s.includes(m)));
 }

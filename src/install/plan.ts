@@ -138,7 +138,9 @@ function sameParts(next: LockEntry, old: LockEntry): boolean {
   if (next.mode !== old.mode || !deepEqual(next.hosts, old.hosts)) return false;
   if (next.mode === "whole") return next.sha256 === old.sha256 && next.executable === (old as typeof next).executable;
   if (next.mode === "block") return next.block === (old as typeof next).block && deepEqual(next.entries ?? {}, (old as typeof next).entries ?? {});
-  return next.format === (old as typeof next).format && deepEqual(next.owned, (old as typeof next).owned);
+  // A container harness created and the team has since added to is still harness's to remove when empty.
+  const parts = (e: typeof next) => e.owned.filter((o) => o.kind !== "create");
+  return next.format === (old as typeof next).format && deepEqual(parts(next), parts(old as typeof next));
 }
 
 /** `--force`: harness's edited keys and entries get harness's values where they stand; copies and orphans go. */

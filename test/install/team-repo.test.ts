@@ -220,3 +220,17 @@ describe("JSONC (F12)", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 });
+
+describe("what is never taken for harness's entry", () => {
+  it("a team's permission string naming a harness file stays, through install --force and uninstall", async () => {
+    const dir = teamProject(PEBBLE_ROLES, TEAM);
+    expect(await install(opts(dir, { host: ["cursor"] }))).toBe(0);
+    const rule = "Read(.cursor/agents/jade.md)"; // a file harness installs whole
+    edit(dir, ".cursor/cli.json", (t) => t.replace('"deny": [', `"deny": [\n      ${JSON.stringify(rule)},`));
+    expect(await checkInstalled(opts(dir, { host: ["cursor"] }))).toBe(0);
+    expect(await install(opts(dir, { host: ["cursor"], force: true }))).toBe(0);
+    expect(read(dir, ".cursor/cli.json")).toContain(rule);
+    expect(await uninstall(opts(dir))).toBe(0);
+    expect(JSON.parse(read(dir, ".cursor/cli.json")).permissions.deny).toEqual([rule]);
+  });
+});
