@@ -148,7 +148,7 @@ function summary(root: string, hosts: readonly string[], plan: Plan, verb: strin
     const shared = mine.filter((c) => c.mode !== "whole").map((c) => `${c.path} (${c.mode === "merge" ? "merged" : "block"})`);
     const counts = dryRun
       ? `would create ${count("create")}, update ${count("update")}, remove ${count("remove")}; ${count("unchanged")} unchanged`
-      : `${count("create")} created, ${count("update")} updated, ${count("remove")} removed, ${count("unchanged")} unchanged`;
+      : `${count("create")} created, ${count("update")} updated, ${count("remove")} removed, ${count("unchanged")} unchanged${count("kept") ? `, ${count("kept")} kept as edited` : ""}`;
     out(`${color.bold(host.padEnd(12))} ${verb} ${shownRoot(root)}: ${why}${counts}${shared.length ? color.dim(` · shared: ${shared.join(", ")}`) : ""}`);
   }
 }
@@ -196,12 +196,16 @@ export async function install(options: InstallOptions): Promise<number> {
       return 1;
     }
     applyWrites(root, writes, options.hooks);
-    if (options.json) json(root, plan, { dryRun: false, hosts, ...(compiled.dropped.length ? { removedHosts: compiled.dropped } : {}) });
-    else if (!options.quiet) {
+    if (options.json) {
+      json(root, plan, { dryRun: false, hosts, ...(compiled.dropped.length ? { removedHosts: compiled.dropped } : {}) });
+      return plan.changes.some((c) => c.problems.length) ? 1 : 0;
+    }
+    const kept = printProblems(root, plan, compiled.roles); // what was kept comes first
+    if (!options.quiet) {
       summary(root, hosts, plan, "into");
       summary(root, compiled.dropped, plan, "from", false, "no longer listed in pipeline.yaml: ");
     }
-    return options.json ? (plan.changes.some((c) => c.problems.length) ? 1 : 0) : printProblems(root, plan, compiled.roles) ? 1 : 0;
+    return kept ? 1 : 0;
   });
 }
 
@@ -221,9 +225,13 @@ export async function uninstall(options: InstallOptions): Promise<number> {
       return plan.changes.some((c) => c.problems.length) ? 1 : 0;
     }
     applyWrites(root, writes, options.hooks);
-    if (options.json) json(root, plan, { dryRun: false, hosts });
-    else if (!options.quiet) summary(root, hosts, plan, "from");
-    return options.json ? (plan.changes.some((c) => c.problems.length) ? 1 : 0) : printProblems(root, plan) ? 1 : 0;
+    if (options.json) {
+      json(root, plan, { dryRun: false, hosts });
+      return plan.changes.some((c) => c.problems.length) ? 1 : 0;
+    }
+    const kept = printProblems(root, plan);
+    if (!options.quiet) summary(root, hosts, plan, "from");
+    return kept ? 1 : 0;
   });
 }
 

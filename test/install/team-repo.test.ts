@@ -46,7 +46,9 @@ describe("a hand-edited harness hook entry (F01)", () => {
     expect(drift.kind).toBe("modified");
     expect(drift.detail[0].message).toMatch(/^harness's entry in hooks\.SubagentStart was edited: harness wrote /);
 
-    expect(await install(opts(dir, HOSTS3))).toBe(1); // kept without --force
+    expect(await install(opts(dir, { ...HOSTS3, quiet: false }))).toBe(1); // kept without --force
+    const stdout = (process.stdout.write as unknown as { mock: { calls: unknown[][] } }).mock.calls.map((c) => String(c[0])).join("");
+    expect(stdout).toMatch(/^claude-code\s+into .*: 0 created, 0 updated, 0 removed, \d+ unchanged, 1 kept as edited/m);
     expect(stderr()).toMatch(/settings\.json:\d+:\d+: warning W_HAND_EDIT harness's entry in hooks\.SubagentStart was edited: .*; kept \(--force overwrites it\)/);
     expect(await install(opts(dir, { ...HOSTS3, force: true }))).toBe(0);
     expect(read(dir, ".claude/settings.json")).toBe(installed); // in place, one entry
