@@ -121,7 +121,7 @@ function printProblems(root: string, plan: Plan, roles: readonly string[] = []):
   const all = plan.changes.flatMap((c) => c.problems.map((p) => ({ c, p })));
   for (const { c, p } of [...all.filter((x) => stops(x.p.code)), ...all.filter((x) => !stops(x.p.code))]) {
     const stop = stops(p.code) && blocked(plan);
-    const message = p.code === "W_NOT_OWNED" ? `${p.message}. ${wayOut(c.path, roles)}.` : p.message;
+    const message = p.code === "W_NOT_OWNED" ? `${p.message}. ${wayOut(c.path, roles, c.hosts)}.` : p.message;
     err(`${displayPath(path.join(root, c.path))}:${p.line}:${p.column}: ${stop ? color.red("error") : color.yellow("warning")} ${p.code} ${message}`);
     n++;
   }

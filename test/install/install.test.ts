@@ -254,7 +254,7 @@ describe("hand edits", () => {
     const dir = teamProject(PEBBLE_ROLES, files);
     const before = snapshot(dir);
     expect(await install(opts(dir, { force: true }))).toBe(1);
-    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: error W_NOT_OWNED exists and harness did not write it \(harness never overwrites a file it does not own\)\. Role "jade" would be installed here, over the team's own\. Rename the role \(roles\/jade\.md and its stages in pipeline\.yaml\), or adopt the team's file into roles\/ with `harness import \.claude\/agents\/jade\.md`\.\n/);
+    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: error W_NOT_OWNED exists and harness did not write it \(harness never overwrites a file it does not own\)\. Role "jade" would be installed here, over the team's own\. Rename the role \(roles\/jade\.md and its stages in pipeline\.yaml\), or adopt the team's agent into roles\/ with `harness import --from claude-code`\.\n/);
     expect(stderr()).not.toContain("--force"); // --force never takes over a file harness does not own
     expect(stderr()).toContain("Nothing was installed.");
     expect(snapshot(dir)).toEqual(before); // no host half installed

@@ -93,7 +93,7 @@ describe("install's messages", () => {
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split("\n");
     expect(lines[0]).toBe(
-      '.claude/agents/onyx.md:1:1: error W_NOT_OWNED exists and harness did not write it (harness never overwrites a file it does not own). Role "onyx" would be installed here, over the team\'s own. Rename the role (roles/onyx.md and its stages in pipeline.yaml), or adopt the team\'s file into roles/ with `harness import .claude/agents/onyx.md`.',
+      '.claude/agents/onyx.md:1:1: error W_NOT_OWNED exists and harness did not write it (harness never overwrites a file it does not own). Role "onyx" would be installed here, over the team\'s own. Rename the role (roles/onyx.md and its stages in pipeline.yaml), or adopt the team\'s agent into roles/ with `harness import --from claude-code`.',
     );
     expect(lines.at(-1)).toBe("Nothing was installed. Resolve the error(s) above, then run harness install again.");
     expect(r.stderr).not.toMatch(/move it away|--force|delete/i);
