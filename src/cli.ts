@@ -42,6 +42,9 @@ const program = new Command("harness")
   .showHelpAfterError()
   .exitOverride();
 
+// From a subfolder, project commands run at the project root (src/project-root.ts).
+program.hook("preAction", async (_program, cmd) => (await import("./project-root.js")).settle(cmd));
+
 const common = (cmd: Command) =>
   cmd
     .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
@@ -72,11 +75,12 @@ program
   .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
   .option("--into <dir>", "project root to install into", ".")
   .option("--host <id>", "install this host (repeatable; default: pipeline.yaml's targets, or every host); hosts already installed stay installed", collect)
-  .option("--dry-run", "print the plan as a diff; write nothing")
+  .option("--dry-run", "print what would change (problems first, a line per host); write nothing")
+  .option("-v, --verbose", "with --dry-run: print the full diff")
   .option("--force", "overwrite parts harness owns that were edited by hand, and take over conflicting keys (uninstall gives them back)")
   .option("--json", "print the plan and result as JSON on stdout")
   .option("-q, --quiet", "print nothing but problems")
-  .addHelpText("after", "\nExamples:\n  harness install\n  harness install --host claude-code --host codex --dry-run\n  harness install --into ../app\n\nExit codes: 0 installed, 1 something was kept (hand edits, conflicts, files harness does not own) or unaccepted losses, 2 invalid input or usage (nothing written).")
+  .addHelpText("after", "\nExamples:\n  harness install\n  harness install --host claude-code --host codex --dry-run -v\n  harness install --into ../app\n\nExit codes: 0 installed, 1 something was kept (hand edits, conflicts, files harness does not own) or unaccepted losses, 2 invalid input or usage (nothing written).")
   .action(async (opts) => run(async () => (await import("./commands/install.js")).install({ ...opts, registry, version: version() })));
 
 program
@@ -84,7 +88,8 @@ program
   .description("remove what harness installed (harness.lock.json): harness-only files go, shared files get their own content back")
   .option("--into <dir>", "project root", ".")
   .option("--host <id>", "uninstall only this host (repeatable)", collect)
-  .option("--dry-run", "print the plan as a diff; write nothing")
+  .option("--dry-run", "print what would change (problems first, a line per host); write nothing")
+  .option("-v, --verbose", "with --dry-run: print the full diff")
   .option("--force", "also remove parts harness installed that were edited by hand")
   .option("--json", "print the result as JSON on stdout")
   .option("-q, --quiet", "print nothing but problems")
@@ -110,7 +115,7 @@ program
   .option("--template <name>", "minimal (3 roles: plan, build, review) or pebble (the bundled 8-role process)", "minimal")
   .option("--roles <dir>", "folder to create", "roles")
   .addHelpText("after", "\nExamples:\n  harness init\n  harness init --template pebble --roles agents\n\nExit codes: 0 written, 2 the folder already holds files or unknown template (nothing written).")
-  .action(async (opts) => run(async () => (await import("./commands/init.js")).init({ ...opts, registry })));
+  .action(async (opts, cmd: Command) => run(async () => (await import("./commands/init.js")).init({ ...opts, rolesNamed: cmd.getOptionValueSource("roles") === "cli", registry })));
 
 program
   .command("import")

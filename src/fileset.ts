@@ -1,6 +1,6 @@
 // out/ on disk: manifests, listing, drift. Writes are staged and applied in stage.ts.
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { RenderedFile } from "./emit/render.js";
 import { renderJson } from "./emit/render.js";
@@ -118,4 +118,27 @@ export function builtHostFolders(outDir: string): { name: string; dir: string; h
     if (manifest) found.push({ name: entry.name, dir: path.join(outDir, entry.name), host: manifest.host });
   }
   return found.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/**
+ * A host folder whose host the pipeline no longer lists: remove the files its manifest lists that
+ * are still as harness wrote them, then the manifest. Returns what stays (edited or never harness's).
+ */
+export function removeBuiltHost(dir: string): string[] {
+  const manifest = readManifest(dir);
+  if (!manifest) return listFiles(dir);
+  const left: string[] = [];
+  for (const rel of listFiles(dir)) {
+    if (rel === MANIFEST_FILE) continue;
+    const hash = Object.prototype.hasOwnProperty.call(manifest.files, rel) ? manifest.files[rel] : undefined;
+    if (hash === undefined || sha256(readFileSync(path.join(dir, rel))) !== hash) left.push(rel);
+  }
+  if (left.length) return left; // a folder with the team's own files keeps its manifest, so check can still say whose it is
+  for (const rel of Object.keys(manifest.files)) {
+    rmSync(path.join(dir, rel), { force: true });
+    pruneEmptyDirs(dir, path.dirname(rel));
+  }
+  rmSync(path.join(dir, MANIFEST_FILE), { force: true });
+  if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
+  return [];
 }

@@ -176,7 +176,7 @@ describe("loss errors hand over the fix", () => {
 });
 
 describe("check and build loops", () => {
-  it("check names the real fix for a stray file and an orphaned host folder (not `harness build`)", () => {
+  it("check names the real fix for a stray file (not `harness build`) and an orphaned host folder (build removes it)", () => {
     const dir = scratchProject();
     harness(["build"], dir);
     writeFileSync(path.join(dir, "out/claude-code/extra.md"), "x\n");
@@ -184,11 +184,12 @@ describe("check and build loops", () => {
     writeFileSync(path.join(dir, "out/codex/.harness-manifest.json"), JSON.stringify({ generator: "harness", host: "codex", files: {} }));
     const r = harness(["check"], dir);
     expect(r.stderr).toContain("out/claude-code/extra.md: error E_DRIFT is not produced by harness (stray); harness never deletes files it did not write. Delete it.");
-    expect(r.stderr).toContain('out/codex: error E_DRIFT is a harness build for "codex", which roles/pipeline.yaml no longer targets (orphaned host). Delete the folder, or list the host under targets again.');
-    expect(r.stderr).not.toMatch(/Run `harness build`/);
+    expect(r.stderr).toContain('out/codex: error E_DRIFT is a harness build for "codex", which roles/pipeline.yaml no longer targets (orphaned host). Run `harness build` to remove it (harness removes only the files it wrote), or list the host under targets again.');
+    expect(r.stderr).not.toMatch(/extra\.md.*Run `harness build`/);
     const b = harness(["build"], dir);
     expect(b.stderr).toContain("out/claude-code/extra.md: warning W_STRAY");
-    expect(b.stderr).toContain('out/codex: warning W_ORPHANED_HOST a harness build for "codex"');
+    expect(b.stdout).toMatch(/^codex\s+out\/codex: removed \(roles\/pipeline\.yaml no longer targets it\)$/m);
+    expect(existsSync(path.join(dir, "out/codex"))).toBe(false);
   });
 
   it("build refuses to overwrite a hand-edited generated file (exit 2, nothing written); --force overwrites", () => {

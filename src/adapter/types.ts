@@ -24,7 +24,15 @@ import type { Constraint, FidelityRecord } from "./fidelity.js";
  */
 export type InstallMode =
   | { mode: "whole" }
-  | { mode: "merge"; units?: readonly string[]; shorthand?: Readonly<Record<string, string>> }
+  | {
+      mode: "merge";
+      units?: readonly string[];
+      shorthand?: Readonly<Record<string, string>>;
+      /** The host reads the file as JSON with comments and trailing commas; install keeps the comments. */
+      jsonc?: true;
+      /** Another name the host reads the same file under (opencode.jsonc): installed into when only it exists. */
+      alias?: string;
+    }
   | { mode: "block"; entry?: string };
 
 export type HostFile = (

@@ -3,7 +3,7 @@
 // error, or a warning the previous build did not report, remembered in the manifest), or with -v.
 import path from "node:path";
 import { lossInfo } from "../adapter/fidelity.js";
-import { builtHostFolders } from "../fileset.js";
+import { builtHostFolders, removeBuiltHost } from "../fileset.js";
 import { applyPlans, HostStager, isFolderOrMissing, NOT_A_FOLDER, Staging, type PlanProblem, type WritePlan } from "../stage.js";
 import { displayPath } from "../load/load.js";
 import { isBlocking } from "../losses.js";
@@ -46,6 +46,9 @@ export async function build(options: BuildOptions): Promise<number> {
     staging.discard(); // after applyPlans it holds only empty folders
   }
   const blocking = prepared.losses.filter(isBlocking);
+  // A host taken off pipeline.yaml's list loses its out/ folder: the files harness wrote, nothing else.
+  const orphans = options.host?.length ? [] : builtHostFolders(prepared.outDir).filter((f) => !plans.some((p) => p.host === f.name || p.host === f.host));
+  const leftovers = orphans.map((f) => ({ ...f, left: removeBuiltHost(f.dir) }));
   if (!options.quiet) {
     const ignored = ignoredWarning(prepared.outDir, `Commit it anyway by adding "!/${path.basename(prepared.outDir)}/" after that line, build into another --out, or use \`harness install\` and \`harness check --installed\`.`);
     printWarnings(ignored ? [...prepared.warnings, ignored] : prepared.warnings);
@@ -71,9 +74,10 @@ export async function build(options: BuildOptions): Promise<number> {
       }
       for (const rel of plan.stray) err(color.yellow(`${displayPath(path.join(plan.dir, rel))}: warning W_STRAY not written by harness, so harness leaves it alone (and check reports it). Delete it if you do not need it.`));
     }
-    if (!options.host?.length)
-      for (const folder of builtHostFolders(prepared.outDir).filter((f) => !plans.some((p) => p.host === f.name)))
-        err(color.yellow(`${displayPath(folder.dir)}: warning W_ORPHANED_HOST a harness build for "${folder.host}", which ${displayPath(prepared.pipeline.source.file)} no longer targets. Delete the folder, or list the host under targets again.`));
+    for (const folder of leftovers)
+      if (!folder.left.length) out(`${color.bold(folder.host.padEnd(12))} ${displayPath(folder.dir)}: removed (${displayPath(prepared.pipeline.source.file)} no longer targets it)`);
+      else
+        err(color.yellow(`${displayPath(folder.dir)}: warning W_ORPHANED_HOST a harness build for "${folder.host}", which ${displayPath(prepared.pipeline.source.file)} no longer targets, holds ${folder.left.length} file(s) harness did not write or that were edited (${folder.left.slice(0, 3).join(", ")}${folder.left.length > 3 ? ", …" : ""}), so harness left the folder alone. Delete it, or list the host under targets again.`));
   }
   for (const f of prepared.findings) err(color.red(`${f.file}:${f.line}:${f.column}: error E_FIDELITY ${f.message}`));
   if (blocking.length) {

@@ -68,7 +68,7 @@ export async function check(options: CheckOptions): Promise<number> {
   printWarnings(prepared.warnings);
   for (const d of drift) {
     const what = !d.path
-      ? `is a harness build for "${d.host}", which ${displayPath(prepared.pipeline.source.file)} no longer targets (orphaned host). Delete the folder, or list the host under targets again.`
+      ? `is a harness build for "${d.host}", which ${displayPath(prepared.pipeline.source.file)} no longer targets (orphaned host). Run \`harness build\` to remove it (harness removes only the files it wrote), or list the host under targets again.`
       : d.kind === "stray"
         ? "is not produced by harness (stray); harness never deletes files it did not write. Delete it."
         : d.kind === "missing"

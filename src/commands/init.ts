@@ -13,6 +13,7 @@ import { UsageError } from "../errors.js";
 import { readPipeline } from "../ir/normalize.js";
 import { displayPath, PIPELINE_FILE } from "../load/load.js";
 import { collectLosses } from "../losses.js";
+import { projectTop } from "../project-root.js";
 import { out } from "../ui.js";
 import { acceptancesFor } from "./report.js";
 
@@ -23,7 +24,12 @@ export interface InitOptions {
   registry: AdapterRegistry;
   template: string;
   roles: string;
+  /** The user passed --roles (then it is taken as given, relative to the current folder). */
+  rolesNamed?: boolean;
 }
+
+/** The page init's steps point at; test/init.test.ts checks it exists and is shipped. */
+export const INSTALL_DOC = "docs/install.md in the agent-harness package";
 
 /** The package root: the nearest folder above this module with roles/pipeline.yaml (dist/cli/chunks or src/commands). */
 export function packageRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
@@ -88,6 +94,10 @@ function withAcceptances(text: string, entries: Record<string, string>[]): strin
 export async function init(options: InitOptions): Promise<number> {
   if (!(TEMPLATES as readonly string[]).includes(options.template))
     throw new UsageError(`no template "${options.template}". Templates: ${TEMPLATES.join(" (3 roles: plan, build, review), ")} (the bundled eight-role process).`);
+  // From a subfolder of a project, the default roles/ belongs in the project root, never in src/roles/.
+  const top = projectTop(process.cwd());
+  if (!options.rolesNamed && top !== path.resolve(process.cwd()))
+    throw new UsageError(`this is a subfolder of the project at ${top}; harness init writes roles/ in the project root. Run it there (cd ${JSON.stringify(displayPath(top))}), or pass --roles to write here on purpose.`);
   const target = path.resolve(options.roles);
   const files = await renderTemplate(options.template as Template, options.registry, target);
   const shown = displayPath(target);
@@ -106,7 +116,8 @@ export async function init(options: InitOptions): Promise<number> {
   out(`wrote ${shown}/: ${PIPELINE_FILE} and ${roles.length} roles (${roles.join(", ")}), template ${options.template}`);
   out("next:");
   out(`  1. edit ${shown}/*.md (one role each) and ${shown}/${PIPELINE_FILE}; README "Role format" and "Pipeline format" list every field`);
-  out(`  2. npx harness build${flag}        writes out/<host>/ for every host, with out/<host>/MAPPING.md`);
-  out(`  3. commit ${shown}/ and out/, copy out/<host>/ into place (README "Using the output"), and run npx harness check${flag} in CI`);
+  out(`  2. npx harness build${flag}        writes out/<host>/ for every host; out/<host>/MAPPING.md says what each host enforces`);
+  out(`  3. npx harness install${flag}      merges each host's files into the project, keeping your own settings (${INSTALL_DOC})`);
+  out(`  4. commit ${shown}/, the installed files and harness.lock.json, and run npx harness check --installed${flag} in CI`);
   return 0;
 }

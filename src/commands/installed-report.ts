@@ -14,7 +14,15 @@ const FIX: Record<Exclude<FileState, "ok">, string> = {
   orphaned: "is recorded in harness.lock.json but roles/ no longer produce it. Run `harness install` to remove it",
 };
 
-export function driftReport(root: string, plan: Plan, lock: Lock | null, hosts: readonly string[], blocking: number, options: { json?: boolean; quiet?: boolean }): number {
+/** A file of the team's where a role's file would go: the way out is never "delete it". */
+export function wayOut(file: string, roles: readonly string[], hosts: readonly string[]): string {
+  const role = roles.find((r) => path.posix.basename(file).replace(/(\.agent)?\.(md|toml)$/, "") === r || file.split("/").includes(r));
+  if (!role) return "Rename it or move it away if it is not the team's, then run harness install again";
+  const from = hosts.map((h) => ` --from ${h}`).join("");
+  return `Role "${role}" would be installed here, over the team's own. Rename the role (roles/${role}.md and its stages in pipeline.yaml), or adopt the team's agent into roles/ with \`harness import${from}\``;
+}
+
+export function driftReport(root: string, plan: Plan, lock: Lock | null, hosts: readonly string[], blocking: number, options: { json?: boolean; quiet?: boolean }, roles: readonly string[] = []): number {
   const drift = plan.changes.filter((c) => c.state !== "ok");
   const shown = (p: string) => displayPath(path.join(root, p));
   if (options.json) {
@@ -35,7 +43,7 @@ export function driftReport(root: string, plan: Plan, lock: Lock | null, hosts: 
   } else {
     if (!lock) err(`${color.red("E_DRIFT")} ${shown(LOCK_FILE)} is missing: harness has installed nothing here. Run \`harness install\` and commit the result.`);
     for (const c of drift) {
-      const what = c.state === "unrecorded" && c.problems.length ? `exists but harness did not write it; move it away, then run \`harness install\`` : FIX[c.state as Exclude<FileState, "ok">];
+      const what = c.state === "unrecorded" && c.problems.some((p) => p.code === "W_NOT_OWNED") ? `exists but harness did not write it. ${wayOut(c.path, roles, c.hosts)}` : FIX[c.state as Exclude<FileState, "ok">];
       err(`${color.red("E_DRIFT")} ${shown(c.path)} ${what}.`);
       if (!options.quiet) for (const p of c.problems) err(color.dim(`  ${shown(c.path)}:${p.line}:${p.column}: ${p.message.replace(/; kept.*$/, "")}`));
     }

@@ -155,6 +155,10 @@ export function renderAgentsMd(pipeline: PipelineIR, entry: string): string {
     rolesDir: pipeline.rolesDir,
     description: pipeline.description,
     entry,
+    // Every session of these hosts reads AGENTS.md: under scope pipeline the rules must say they bind only a run.
+    ...(p.scope === "pipeline"
+      ? { rulesHeading: `Rules for every ${pipeline.title} run`, rulesScope: `They bind the ${pipeline.title} orchestrator and its roles during a run (policies.scope: pipeline); any other session in this project is not bound by them.` }
+      : { rulesHeading: "Rules for every agent", rulesScope: "They bind every session and agent in this project (policies.scope: repository)." }),
     stages: pipeline.stages.map((s) => {
       const role = roleById(pipeline, s.role)!;
       return { id: s.id, role: role.id, title: role.title, description: role.description.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|") };

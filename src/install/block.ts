@@ -3,7 +3,12 @@
 
 export const BLOCK_BEGIN = "<!-- harness:begin (generated from roles/ by harness install; edit roles/, not this block) -->";
 export const BLOCK_END = "<!-- harness:end -->";
-const BEGIN_PREFIX = "<!-- harness:begin";
+
+// A file reached through a link (CLAUDE.md -> AGENTS.md) gets its own block in the target, named
+// after the link, beside the target's own unnamed one.
+const begin = (name?: string) => (name ? BLOCK_BEGIN.replace("begin (", `begin ${name} (`) : BLOCK_BEGIN);
+const end = (name?: string) => (name ? BLOCK_END.replace("end -->", `end ${name} -->`) : BLOCK_END);
+const beginPrefix = (name?: string) => begin(name).slice(0, begin(name).indexOf("(") + 1);
 
 export interface Contribution {
   host: string;
@@ -35,7 +40,7 @@ export function dropEntry(content: string, entry: string): string {
   return content;
 }
 
-export const renderBlock = (content: string) => `${BLOCK_BEGIN}\n${content.endsWith("\n") ? content : `${content}\n`}${BLOCK_END}\n`;
+export const renderBlock = (content: string, name?: string) => `${begin(name)}\n${content.endsWith("\n") ? content : `${content}\n`}${end(name)}\n`;
 
 export interface Found {
   start: number; // offset of the begin marker
@@ -44,35 +49,39 @@ export interface Found {
 }
 
 /** The block in `text`, null when absent; throws on a broken or doubled block. */
-export function findBlock(text: string, file: string): Found | null {
-  const begin = text.indexOf(BEGIN_PREFIX);
-  if (begin < 0) return null;
-  if (begin > 0 && text[begin - 1] !== "\n") throw new Error(`${file}: the harness begin marker must start a line`);
-  if (text.indexOf(BEGIN_PREFIX, begin + 1) >= 0) throw new Error(`${file}: holds two harness blocks; delete one`);
-  const headerEnd = text.indexOf("\n", begin);
-  const endAt = text.indexOf(`\n${BLOCK_END}`, begin);
-  if (headerEnd < 0 || endAt < 0) throw new Error(`${file}: has a harness begin marker but no "${BLOCK_END}" line; restore it or delete the block`);
-  const afterEnd = endAt + 1 + BLOCK_END.length;
-  const end = text[afterEnd] === "\n" ? afterEnd + 1 : afterEnd;
-  return { start: begin, end, content: text.slice(headerEnd + 1, endAt + 1) };
+export function findBlock(text: string, file: string, name?: string): Found | null {
+  const prefix = beginPrefix(name);
+  const start = text.indexOf(prefix);
+  if (start < 0) return null;
+  if (start > 0 && text[start - 1] !== "\n") throw new Error(`${file}: the harness begin marker must start a line`);
+  if (text.indexOf(prefix, start + 1) >= 0) throw new Error(`${file}: holds two harness blocks; delete one`);
+  const headerEnd = text.indexOf("\n", start);
+  const endAt = text.indexOf(`\n${end(name)}`, start);
+  if (headerEnd < 0 || endAt < 0) throw new Error(`${file}: has a harness begin marker but no "${end(name)}" line; restore it or delete the block`);
+  const afterEnd = endAt + 1 + end(name).length;
+  const after = text[afterEnd] === "\n" ? afterEnd + 1 : afterEnd;
+  return { start, end: after, content: text.slice(headerEnd + 1, endAt + 1) };
 }
 
 /** Put the block into `text` (replacing an existing one in place); returns the separator it added. */
-export function insertBlock(text: string | null, block: string, file: string): { text: string; separator: string } {
+export function insertBlock(text: string | null, block: string, file: string, name?: string): { text: string; separator: string } {
   const current = text ?? "";
-  const found = findBlock(current, file);
+  const found = findBlock(current, file, name);
   if (found) return { text: current.slice(0, found.start) + block + current.slice(found.end), separator: "" };
   if (current === "") return { text: block, separator: "" };
   const separator = current.endsWith("\n") ? "\n" : "\n\n";
   return { text: current + separator + block, separator };
 }
 
-/** Take the block out; the separator install added before it goes too when the block ends the text. */
-export function removeBlock(text: string, separator: string, file: string): string {
-  const found = findBlock(text, file);
+/**
+ * Take the block out, with the separator install added before it, so text the team wrote below
+ * the block follows their own text as it did before (and a file with nothing added is as it was).
+ */
+export function removeBlock(text: string, separator: string, file: string, name?: string): string {
+  const found = findBlock(text, file, name);
   if (!found) return text;
   let before = text.slice(0, found.start);
   const after = text.slice(found.end);
-  if (after === "" && separator && before.endsWith(separator)) before = before.slice(0, before.length - separator.length);
+  if (separator && before.endsWith(separator)) before = before.slice(0, before.length - separator.length);
   return before + after;
 }

@@ -5,12 +5,15 @@ import { sortKeys } from "../emit/render.js";
 import { InstallError } from "./errors.js";
 import { isObject, type Data } from "./merge.js";
 import { jsonEdit } from "./json-edit.js";
+import { hasComments, parseJsonc } from "./jsonc.js";
 import { tomlEdit } from "./toml-edit.js";
 
-export type MergeFormat = "json" | "toml";
+/** "jsonc": JSON with comments and trailing commas, for a file its host reads that way (opencode.json). */
+export type MergeFormat = "json" | "jsonc" | "toml";
 
-export function formatOf(file: string): MergeFormat | null {
-  if (file.endsWith(".json")) return "json";
+export function formatOf(file: string, jsonc = false): MergeFormat | null {
+  if (file.endsWith(".jsonc")) return "jsonc";
+  if (file.endsWith(".json")) return jsonc ? "jsonc" : "json";
   if (file.endsWith(".toml")) return "toml";
   return null;
 }
@@ -24,12 +27,12 @@ function lineCol(text: string, offset: number): { line: number; column: number }
 export function parseData(format: MergeFormat, text: string, file: string): Data {
   let data: unknown;
   try {
-    data = format === "json" ? JSON.parse(text.replace(/^\uFEFF/, "")) : tomlParse(text);
+    data = format === "json" ? JSON.parse(text.replace(/^\uFEFF/, "")) : format === "jsonc" ? parseJsonc(text.replace(/^\uFEFF/, " ")) : tomlParse(text);
   } catch (error) {
     const e = error as Error & { line?: number; column?: number };
     const pos = /position (\d+)/.exec(e.message);
     const at = e.line ? { line: e.line, column: e.column ?? 1 } : pos ? lineCol(text, Number(pos[1])) : { line: 1, column: 1 };
-    const what = format === "json" ? "is not valid JSON (harness merges plain JSON: no comments or trailing commas)" : "is not valid TOML";
+    const what = format === "json" ? "is not valid JSON (its host reads plain JSON: no comments or trailing commas)" : format === "jsonc" ? "is not valid JSON, even with comments and trailing commas" : "is not valid TOML";
     throw new InstallError(file, at.line, at.column, "E_INSTALL_PARSE", `${what}: ${e.message.split("\n")[0]}`, "Fix the file, then run harness install again");
   }
   if (!isObject(data)) throw new InstallError(file, 1, 1, "E_INSTALL_PARSE", `holds ${Array.isArray(data) ? "an array" : typeof data}, not an object`, "Harness merges only into an object at the top level");
@@ -49,12 +52,15 @@ function jsonStyle(text: string | null): { indent: string; newline: boolean } {
  * Text for `data`, written over `previous` (null = the file is new). JSON keeps the file's key order
  * and indentation; TOML edits the text in place so the project's comments and layout survive.
  */
-export function renderData(format: MergeFormat, data: Data, previous: string | null, previousData: Data | null): string {
-  if (format === "json") {
+export function renderData(format: MergeFormat, data: Data, previous: string | null, previousData: Data | null, file = "file"): string {
+  if (format !== "toml") {
     const style = jsonStyle(previous);
     if (previous !== null && previousData !== null) {
-      const edited = jsonEdit(previous, previousData, data, style.indent);
+      const edited = jsonEdit(previous, previousData, data, style.indent, format === "jsonc" ? parseJsonc : JSON.parse);
       if (edited !== null) return edited;
+      // Serializing again would drop the team's comments: refuse rather than lose them.
+      if (format === "jsonc" && hasComments(previous))
+        throw new InstallError(file, 1, 1, "E_INSTALL_PARSE", "holds comments, and harness cannot place its change without moving them (the file's layout is one harness does not edit in place)", "Lay the file out one key per line, or take the comments out, then run harness install again");
     }
     const body = JSON.stringify(previous === null ? sortKeys(data) : data, null, style.indent);
     const crlf = previous?.includes("\r\n") ? "\r\n" : "\n";

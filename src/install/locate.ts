@@ -3,8 +3,8 @@
 import { BLOCK_BEGIN } from "./block.js";
 
 export interface Problem {
-  /** W_HAND_EDIT (an owned part was edited), W_CONFLICT (a project key differs), W_NOT_OWNED (a file harness did not write) */
-  code: "W_HAND_EDIT" | "W_CONFLICT" | "W_NOT_OWNED";
+  /** W_HAND_EDIT (an owned part was edited), W_CONFLICT (a project key differs), W_NOT_OWNED (a file harness did not write), W_DUPLICATE_ENTRY / W_ORPHANED_ENTRY (an array entry naming a harness file that harness does not account for) */
+  code: "W_HAND_EDIT" | "W_CONFLICT" | "W_NOT_OWNED" | "W_DUPLICATE_ENTRY" | "W_ORPHANED_ENTRY";
   line: number;
   column: number;
   message: string;

@@ -29,7 +29,8 @@ interface EntryBase {
 export type LockEntry =
   | (EntryBase & { mode: "whole"; executable?: true })
   | (EntryBase & { mode: "merge"; format: MergeFormat; owned: OwnedItem[] })
-  | (EntryBase & { mode: "block"; block: string; entries?: Record<string, string>; separator: string });
+  /** `link`: the path is a link to another file (CLAUDE.md -> AGENTS.md); its block there is named after it. */
+  | (EntryBase & { mode: "block"; block: string; entries?: Record<string, string>; separator: string; link?: true });
 
 export interface Lock {
   lockVersion: number;

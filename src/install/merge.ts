@@ -1,5 +1,6 @@
 // Structural merge of harness's data into a project's JSON/TOML data, recording exactly what harness
 // owns, and the inverse. Knows nothing of files or formats: plain data in, plain data out.
+import { mapEntries } from "./entries.js";
 
 export type Data = Record<string, unknown>;
 
@@ -162,7 +163,7 @@ export function mergeData(target: Data, ours: Data, opts: { host: string; units?
   return ctx.conflicts;
 }
 
-function parentOf(root: Data, path: readonly string[]): Data | undefined {
+export function parentOf(root: Data, path: readonly string[]): Data | undefined {
   let node: unknown = root;
   for (const key of path.slice(0, -1)) {
     if (!isObject(node) || !Object.hasOwn(node, key)) return undefined;
@@ -178,47 +179,50 @@ function valueAt(root: Data, path: readonly string[]): { found: boolean; value?:
 }
 
 /** Owned items whose value on disk is no longer what harness wrote (hand edits, removals). */
-export function modifiedItems(root: Data, items: readonly OwnedItem[]): OwnedItem[] {
+export function modifiedItems(root: Data, items: readonly OwnedItem[], marks: readonly string[] = []): OwnedItem[] {
+  const { found } = mapEntries(root, items, marks);
   return items.filter((item) => {
     const at = valueAt(root, item.path);
     if (item.kind === "set") return !at.found || !deepEqual(at.value, item.value);
-    if (item.kind === "add") return !at.found || !Array.isArray(at.value) || !at.value.some((x) => deepEqual(x, item.value));
+    if (item.kind === "add") return found.get(item)?.edited !== false;
     return false; // a created container the project added to is still fine
   });
 }
 
 /**
  * Remove owned items from `root` (mutated), last first, so children go before their containers.
- * Items changed by hand are kept unless `force` (returned); items already gone need nothing.
+ * Keys changed by hand are kept unless `force` (returned); items already gone need nothing. An
+ * array entry harness added goes even when edited by hand, with any duplicate or orphan that names
+ * a harness file (`marks`): each runs a script that goes with harness.
  */
-export function unmergeData(root: Data, items: readonly OwnedItem[], force: boolean): OwnedItem[] {
+export function unmergeData(root: Data, items: readonly OwnedItem[], force: boolean, marks: readonly string[] = []): OwnedItem[] {
   const kept: OwnedItem[] = [];
-  const modified = new Set(modifiedItems(root, items));
+  const modified = new Set(modifiedItems(root, items, marks));
+  const { found, strays } = mapEntries(root, items, marks);
+  const drop = new Map<unknown[], number[]>();
+  const mark = (path: readonly string[], index: number) => {
+    const list = parentOf(root, path)?.[path[path.length - 1]!] as unknown[];
+    drop.set(list, [...(drop.get(list) ?? []), index]);
+  };
+  for (const [item, at] of found) mark(item.path, at.index);
+  for (const s of strays) mark(s.path, s.index);
+  for (const [list, indices] of drop) for (const i of [...indices].sort((a, b) => b - a)) list.splice(i, 1);
   for (const item of [...items].reverse()) {
     const parent = parentOf(root, item.path);
     const key = item.path[item.path.length - 1]!;
-    if (!parent || !Object.hasOwn(parent, key)) continue;
+    if (!parent || !Object.hasOwn(parent, key) || item.kind === "add") continue;
     if (item.kind === "create") {
       const v = parent[key];
       const empty = Array.isArray(v) ? v.length === 0 : isObject(v) ? Object.keys(v).length === 0 : false;
       if (empty) delete parent[key];
       continue;
     }
-    if (item.kind === "add" && !(Array.isArray(parent[key]) && parent[key].some((x) => deepEqual(x, item.value)))) continue;
     if (modified.has(item) && !force) {
       kept.push(item);
       continue;
     }
-    if (item.kind === "set") {
-      if (item.replaced) setKey(parent, key, clone(item.replaced.value));
-      else delete parent[key];
-    } else {
-      const list = parent[key];
-      if (Array.isArray(list)) {
-        const i = list.findIndex((x) => deepEqual(x, item.value));
-        if (i >= 0) list.splice(i, 1);
-      }
-    }
+    if (item.replaced) setKey(parent, key, clone(item.replaced.value));
+    else delete parent[key];
   }
   return kept.reverse();
 }

@@ -5,24 +5,42 @@ import { parseData, renderData } from "./formats.js";
 import type { LockEntry } from "./lock.js";
 import { sha256 } from "./lock.js";
 import { problemAt, type Problem } from "./locate.js";
+import { mapEntries } from "./entries.js";
 import { clone, deepEqual, formatPath, isObject, modifiedItems, unmergeData, type Data, type OwnedItem } from "./merge.js";
 
 /** What a hand edit changed in harness's part, located in the file; empty when nothing did. */
-export function handEdits(path: string, current: string | null, entry: LockEntry): Problem[] {
+export function handEdits(path: string, current: string | null, entry: LockEntry, marks: readonly string[] = []): Problem[] {
   if (current === null) return [];
   if (entry.mode === "whole") return sha256(current) === entry.sha256 ? [] : [problemAt("W_HAND_EDIT", path, null, "the file was edited")];
   if (entry.mode === "block") {
-    const found = findBlock(current, path);
+    const found = findBlock(current, path, entry.link && path);
     if (!found) return [problemAt("W_HAND_EDIT", path, null, "the harness block was deleted")];
     return sha256(found.content) === entry.block ? [] : [problemAt("W_HAND_EDIT", path, current, "the harness block was edited")];
   }
   if (sha256(current) === entry.sha256) return [];
-  return modifiedItems(parseData(entry.format, current, path), entry.owned).map((item) => problemAt("W_HAND_EDIT", path, current, describe(item), item.path));
+  const data = parseData(entry.format, current, path);
+  const { found, strays } = mapEntries(data, entry.owned, marks);
+  const edited = modifiedItems(data, entry.owned, marks).map((item) => problemAt("W_HAND_EDIT", path, current, describe(item, item.kind === "add" && found.get(item)?.edited === true), item.path));
+  const extra = strays.map((s) =>
+    problemAt(
+      s.duplicate ? "W_DUPLICATE_ENTRY" : "W_ORPHANED_ENTRY",
+      path,
+      current,
+      `${formatPath(s.path)}[${s.index}] ${s.duplicate ? "is a second copy of harness's entry" : "names a harness file, but harness.lock.json records no such entry (orphaned)"}: ${brief(s.value)}`,
+      s.path,
+    ),
+  );
+  return [...edited, ...extra];
 }
 
-function describe(item: OwnedItem): string {
+const brief = (v: unknown) => {
+  const s = JSON.stringify(v);
+  return s.length > 80 ? `${s.slice(0, 77)}…` : s;
+};
+
+function describe(item: OwnedItem, edited: boolean): string {
   const where = formatPath(item.path);
-  if (item.kind === "add") return `entry ${JSON.stringify(item.value)} of ${where} was removed or changed`;
+  if (item.kind === "add") return edited ? `harness's entry in ${where} was edited: harness wrote ${brief(item.value)}` : `harness's entry ${brief(item.value)} in ${where} was removed or changed`;
   return `${where} was changed or removed${item.kind === "set" ? ` (harness wrote ${JSON.stringify(item.value)})` : ""}`;
 }
 
@@ -37,7 +55,7 @@ export interface Stripped {
  * The file without the parts of `entry` owned only by hosts in `drop` (all of them by default).
  * Unchanged since harness wrote it and fully stripped: the recorded original bytes come back.
  */
-export function strip(path: string, current: string | null, entry: LockEntry, force: boolean, drop: readonly string[] = entry.hosts): Stripped {
+export function strip(path: string, current: string | null, entry: LockEntry, force: boolean, drop: readonly string[] = entry.hosts, marks: readonly string[] = []): Stripped {
   if (current === null) return { text: null, kept: [] };
   const all = entry.hosts.every((h) => drop.includes(h));
   const untouched = sha256(current) === entry.sha256;
@@ -45,7 +63,7 @@ export function strip(path: string, current: string | null, entry: LockEntry, fo
   if (entry.mode === "whole") return { text: all ? null : current, kept: [] };
   if (entry.mode === "block") {
     if (all) {
-      const text = removeBlock(current, entry.separator, path);
+      const text = removeBlock(current, entry.separator, path, entry.link && path);
       return { text: entry.created && text === "" ? null : text, kept: [] };
     }
     return { text: current, kept: [] }; // one host of several: the caller recomposes the block
@@ -53,9 +71,9 @@ export function strip(path: string, current: string | null, entry: LockEntry, fo
   const data = parseData(entry.format, current, path);
   const before = clone(data);
   const items = entry.owned.filter((o) => o.hosts.every((h) => drop.includes(h)));
-  const kept = unmergeData(data, items, force);
+  const kept = unmergeData(data, items, force, marks);
   if (entry.created && isObject(data) && Object.keys(data).length === 0) return { text: null, kept };
   // Only harness's part changed since install: the project's own bytes come back exactly.
   if (all && entry.original !== undefined && deepEqual(data, parseData(entry.format, entry.original, path))) return { text: entry.original, kept };
-  return { text: renderData(entry.format, data, current, before), kept };
+  return { text: renderData(entry.format, data, current, before, path), kept };
 }

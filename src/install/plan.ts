@@ -5,9 +5,11 @@ import type { RenderedFile } from "../emit/render.js";
 import { compose, dropEntry, findBlock, insertBlock, renderBlock } from "./block.js";
 import { formatOf, parseData, renderData } from "./formats.js";
 import { renderLock, sha256, type Lock, type LockEntry } from "./lock.js";
-import { formatPath, mergeData, type Data, type OwnedItem } from "./merge.js";
+import { mapEntries } from "./entries.js";
+import { clone, deepEqual, formatPath, mergeData, modifiedItems, parentOf, setKey, type Data, type OwnedItem } from "./merge.js";
 import { handEdits, strip } from "./parts.js";
 import { isExecutable, readCurrent } from "./safe-path.js";
+import { Targets } from "./targets.js";
 import { problemAt, type Problem } from "./locate.js";
 import { byCodeUnit } from "../compare.js";
 
@@ -16,6 +18,8 @@ export type FileState = "ok" | "missing" | "modified" | "outdated" | "unrecorded
 
 export interface FileChange {
   path: string;
+  /** The file on disk, when it is not `path` (a link's target, or a file two planned paths share). */
+  target?: string;
   mode: "whole" | "merge" | "block";
   hosts: string[];
   before: string | null;
@@ -48,17 +52,25 @@ interface Wanted {
   contributions: { host: string; file: RenderedFile }[];
 }
 
-function wanted(outputs: readonly HostFiles[]): Map<string, Wanted> {
+function wanted(outputs: readonly HostFiles[], root: string, lock: Lock | null): Map<string, Wanted> {
   const map = new Map<string, Wanted>();
   for (const o of outputs)
     for (const file of o.files) {
       const mode = file.install ?? { mode: "whole" as const };
-      const w = map.get(file.path) ?? { mode, contributions: [] };
-      if (w.mode.mode !== mode.mode) throw new Error(`${file.path}: hosts declare different install modes (${w.mode.mode}, ${mode.mode})`);
+      const target = mode.mode === "merge" && mode.alias && usesAlias(root, lock, file.path, mode.alias) ? mode.alias : file.path;
+      const w = map.get(target) ?? { mode, contributions: [] };
+      if (w.mode.mode !== mode.mode) throw new Error(`${target}: hosts declare different install modes (${w.mode.mode}, ${mode.mode})`);
       w.contributions.push({ host: o.host, file });
-      map.set(file.path, w);
+      map.set(target, w);
     }
   return map;
+}
+
+/** Install into the other name the host reads (opencode.jsonc) when the team's file has that name. */
+function usesAlias(root: string, lock: Lock | null, file: string, alias: string): boolean {
+  if (lock?.files[alias]) return true;
+  if (lock?.files[file]) return false;
+  return readCurrent(root, file) === null && readCurrent(root, alias) !== null;
 }
 
 function mergeRules(w: Wanted): { units: string[]; shorthand: Record<string, string> } {
@@ -72,25 +84,28 @@ const brief = (v: unknown) => {
 };
 
 /** The file with harness's new part placed into the project's own text `base`. */
-function place(path: string, w: Wanted, base: string | null, force: boolean, adopt?: ReadonlyMap<string, string>): { text: string; entry: LockEntry } | { problems: Problem[] } {
+function place(path: string, w: Wanted, base: string | null, force: boolean, installed?: { text: string; entry: LockEntry }, name?: string, adopt?: ReadonlyMap<string, string>): { text: string; entry: LockEntry } | { problems: Problem[] } {
   const hosts = w.contributions.map((c) => c.host).sort();
-  const created = base === null ? { created: true as const } : {};
+  const created = (installed ? installed.entry.created : base === null) ? { created: true as const } : {};
   if (w.mode.mode === "whole") {
     const content = w.contributions[0]!.file.content;
     if (w.contributions.some((c) => c.file.content !== content)) throw new Error(`${path}: hosts ${hosts.join(", ")} emit different bytes for a whole file`);
     // the team's own agent that `harness import` read (same bytes): replaced, and kept in the lock for uninstall
     const adopted = base !== null && base !== content && adopt?.get(path) === sha256(base);
-    if (base !== null && base !== content && !adopted) return { problems: [problemAt("W_NOT_OWNED", path, null, "exists and harness did not write it; move it away (harness never overwrites a file it does not own), or let `harness import` read it first")] };
+    if (base !== null && base !== content && !adopted) return { problems: [problemAt("W_NOT_OWNED", path, null, "exists and harness did not write it (harness never overwrites a file it does not own)")] };
     const executable = w.contributions.some((c) => c.file.executable);
     return { text: content, entry: { mode: "whole", hosts, sha256: sha256(content), ...(executable ? { executable: true as const } : {}), ...(adopted ? { original: base, adopted: true as const } : {}) } };
   }
   if (w.mode.mode === "block") {
     const { content, entries } = compose(path, w.contributions.map((c) => ({ host: c.host, content: c.file.content, ...(c.file.install?.mode === "block" && c.file.install.entry !== undefined ? { entry: c.file.install.entry } : {}) })));
-    const { text, separator } = insertBlock(base, renderBlock(content), path);
-    const entry: LockEntry = { mode: "block", hosts, sha256: sha256(text), block: sha256(content), separator, ...created, ...(Object.keys(entries).length ? { entries } : {}) };
+    // An installed block is replaced where it stands: the team's text above and below stays put.
+    const inPlace = installed?.entry.mode === "block" && findBlock(installed.text, path, name) ? installed : null;
+    const block = renderBlock(content, name);
+    const { text, separator } = inPlace ? { text: insertBlock(inPlace.text, block, path, name).text, separator: (inPlace.entry as { separator: string }).separator } : insertBlock(base, block, path, name);
+    const entry: LockEntry = { mode: "block", hosts, sha256: sha256(text), block: sha256(content), separator, ...created, ...(Object.keys(entries).length ? { entries } : {}), ...(name ? { link: true as const } : {}) };
     return { text, entry: withOriginal(path, text, entry, base) };
   }
-  const format = formatOf(path);
+  const format = formatOf(path, w.mode.mode === "merge" && w.mode.jsonc === true);
   if (!format) throw new Error(`${path}: install mode "merge" needs a .json or .toml file`);
   const baseData: Data = base === null ? {} : parseData(format, base, path);
   const data = base === null ? {} : parseData(format, base, path);
@@ -102,7 +117,7 @@ function place(path: string, w: Wanted, base: string | null, force: boolean, ado
       problems.push(problemAt("W_CONFLICT", path, base, `${formatPath(k.path)} is ${brief(k.theirs)} here; ${c.host} needs ${brief(k.ours)}. Kept yours: remove the key, or run with --force to replace it (uninstall gives it back)`, k.path));
   }
   if (problems.length) return { problems };
-  const text = renderData(format, data, base, base === null ? null : baseData);
+  const text = renderData(format, data, base, base === null ? null : baseData, path);
   const entry: LockEntry = { mode: "merge", format, hosts, sha256: sha256(text), owned, ...created };
   return { text, entry: withOriginal(path, text, entry, base) };
 }
@@ -112,6 +127,42 @@ function withOriginal(path: string, text: string, entry: LockEntry, base: string
   if (base === null) return entry;
   const back = strip(path, text, entry, false).text;
   return back === base ? entry : { ...entry, original: base };
+}
+
+/** The files harness installs whole (its scripts): an array entry naming one is harness's. With `drop`, only those no other host keeps. */
+function harnessFiles(lock: Lock | null, extra: readonly string[], drop?: readonly string[]): string[] {
+  const installed = Object.entries(lock?.files ?? {}).filter(([, e]) => e.mode === "whole" && (!drop || e.hosts.every((h) => drop.includes(h))));
+  return [...new Set([...installed.map(([p]) => p), ...extra])].sort(byCodeUnit);
+}
+
+/** The same parts owned, by the same hosts: nothing of harness's needs to change in the file. */
+function sameParts(next: LockEntry, old: LockEntry): boolean {
+  if (next.mode !== old.mode || !deepEqual(next.hosts, old.hosts)) return false;
+  if (next.mode === "whole") return next.sha256 === old.sha256 && next.executable === (old as typeof next).executable;
+  if (next.mode === "block") return next.block === (old as typeof next).block && deepEqual(next.entries ?? {}, (old as typeof next).entries ?? {});
+  // A container harness created and the team has since added to is still harness's to remove when empty.
+  const parts = (e: typeof next) => e.owned.filter((o) => o.kind !== "create");
+  return next.format === (old as typeof next).format && deepEqual(parts(next), parts(old as typeof next));
+}
+
+/** `--force`: harness's edited keys and entries get harness's values where they stand; copies and orphans go. */
+function repair(path: string, current: string | null, old: LockEntry, marks: readonly string[]): string | null {
+  if (current === null || old.mode !== "merge") return current;
+  const before = parseData(old.format, current, path);
+  const data = clone(before);
+  const { found } = mapEntries(data, old.owned, marks);
+  for (const item of modifiedItems(data, old.owned, marks)) {
+    const parent = parentOf(data, item.path);
+    const key = item.path[item.path.length - 1]!;
+    if (item.kind === "set" && parent && Object.hasOwn(parent, key)) setKey(parent, key, clone(item.value));
+    const at = item.kind === "add" ? found.get(item) : undefined;
+    if (item.kind === "add" && at && parent && Array.isArray(parent[key])) (parent[key] as unknown[])[at.index] = clone(item.value);
+  }
+  const text = renderData(old.format, data, current, before, path);
+  const cleaned = clone(data);
+  const { strays } = mapEntries(cleaned, old.owned, marks);
+  for (const s of [...strays].sort((a, b) => b.index - a.index)) (parentOf(cleaned, s.path)![s.path[s.path.length - 1]!] as unknown[]).splice(s.index, 1);
+  return strays.length ? renderData(old.format, cleaned, text, data, path) : text;
 }
 
 function currentState(path: string, current: string | null, old: LockEntry | undefined, edits: readonly Problem[]): FileState {
@@ -132,13 +183,16 @@ export interface InstallInput {
 
 export function planInstall(input: InstallInput): Plan {
   const { root, lock, force } = input;
-  const want = wanted(input.outputs);
+  const want = wanted(input.outputs, root, lock);
+  const marks = harnessFiles(lock, [...want].filter(([, w]) => w.mode.mode === "whole").map(([p]) => p));
   const files: Record<string, LockEntry> = {};
   const changes: FileChange[] = [];
+  const disk = new Targets(root);
   for (const [path, w] of [...want].sort(([a], [b]) => byCodeUnit(a, b))) {
-    const current = readCurrent(root, path);
+    const current = disk.read(path);
+    const name = disk.blockName(path);
     const old = lock?.files[path];
-    const edits = old ? handEdits(path, current, old) : [];
+    const edits = old ? handEdits(path, current, old, marks) : [];
     let state = currentState(path, current, old, edits);
     const hosts = w.contributions.map((c) => c.host).sort();
     const keep = (problems: Problem[]) => {
@@ -146,46 +200,58 @@ export function planInstall(input: InstallInput): Plan {
       changes.push({ path, mode: w.mode.mode, hosts, before: current, after: current, executable: false, state, problems });
     };
     if (edits.length && !force) {
-      keep(edits.map((e) => ({ ...e, message: `${e.message}; kept (--force overwrites it)` })));
+      keep(edits.map((e) => ({ ...e, message: `${e.message}; kept (--force ${e.code === "W_HAND_EDIT" ? "overwrites it" : "removes it"})` })));
       continue;
     }
-    const base = old ? strip(path, current, old, true).text : current;
-    const placed = place(path, w, base, force, input.adopt);
+    // --force puts harness's edited parts back where they stand and drops copies: one entry, in place.
+    const fixed = old && edits.length ? repair(path, current, old, marks) : current;
+    const base = old ? strip(path, fixed, old, true, old.hosts, marks).text : current;
+    const placed = place(path, w, base, force, old && fixed !== null ? { text: fixed, entry: old } : undefined, name, input.adopt);
     if ("problems" in placed) {
       keep(placed.problems);
       continue;
     }
-    files[path] = placed.entry;
     const executable = placed.entry.mode === "whole" && placed.entry.executable === true;
-    const fixMode = executable && current !== null && !isExecutable(root, path);
-    if (state === "ok" && (placed.text !== current || fixMode)) state = "outdated";
-    changes.push({ path, mode: w.mode.mode, hosts, before: current, after: placed.text, executable, ...(fixMode ? { fixMode: true as const } : {}), state, problems: [] });
+    const fixMode = executable && current !== null && !isExecutable(root, disk.target(path));
+    // Harness's parts are as roles/ want them: the file is left as it is, whatever the team did around them.
+    const same = old !== undefined && fixed !== null && sameParts(placed.entry, old) && (fixed === current ? edits : handEdits(path, fixed, old, marks)).length === 0;
+    files[path] = same ? old : placed.entry;
+    const after = same ? fixed : placed.text;
+    if (state === "ok" && (after !== current || fixMode)) state = "outdated";
+    disk.put(path, after);
+    changes.push({ path, mode: w.mode.mode, hosts, before: current, after, executable, ...(fixMode ? { fixMode: true as const } : {}), state, problems: [] });
   }
   for (const [path, old] of Object.entries(lock?.files ?? {})) {
     if (want.has(path)) continue;
-    changes.push(removal(root, path, old, force, old.hosts, files));
+    changes.push(removal(disk, path, old, force, old.hosts, files, marks));
   }
-  changes.sort(byPath);
+  disk.settle(changes).sort(byPath);
   return { ...finish(lock, Object.keys(files).length ? { ...input.header, hosts: hostsOf(files), files } : null), changes };
 }
 
 /** Take out the parts of `old` that only hosts in `drop` own; keeps hand-edited parts unless force. */
-function removal(root: string, path: string, old: LockEntry, force: boolean, drop: readonly string[], files: Record<string, LockEntry>): FileChange {
-  const current = readCurrent(root, path);
+function removal(disk: Targets, path: string, old: LockEntry, force: boolean, drop: readonly string[], files: Record<string, LockEntry>, marks: readonly string[]): FileChange {
+  const change = removalOf(disk.read(path), path, old, force, drop, files, marks);
+  disk.put(path, change.after);
+  return change;
+}
+
+function removalOf(current: string | null, path: string, old: LockEntry, force: boolean, drop: readonly string[], files: Record<string, LockEntry>, marks: readonly string[]): FileChange {
+  const name = old.mode === "block" ? old.link && path : undefined;
   const remaining = old.hosts.filter((h) => !drop.includes(h));
   const base: FileChange = { path, mode: old.mode, hosts: old.hosts, before: current, after: current, executable: false, state: current === null ? "missing" : "orphaned", problems: [] };
   if (current === null) {
     if (remaining.length) files[path] = { ...old, hosts: remaining };
     return base;
   }
-  const edits = handEdits(path, current, old);
-  if (old.mode === "block" && remaining.length === 0 && !findBlock(current, path)) return { ...base, state: "modified" }; // the block was already taken out
+  const edits = handEdits(path, current, old, marks);
+  if (old.mode === "block" && remaining.length === 0 && !findBlock(current, path, name)) return { ...base, state: "modified" }; // the block was already taken out
   if (old.mode !== "merge" && edits.length && !force) {
     files[path] = old;
     return { ...base, state: "modified", problems: edits.map((e) => ({ ...e, message: `${e.message}; kept (--force removes it)` })) };
   }
   if (remaining.length === 0) {
-    const { text, kept } = strip(path, current, old, force);
+    const { text, kept } = strip(path, current, old, force, old.hosts, marks);
     if (kept.length) files[path] = { ...old, owned: kept, sha256: sha256(text ?? "") } as LockEntry;
     return { ...base, after: text, state: edits.length ? "modified" : base.state, problems: kept.map((k) => problemAt("W_HAND_EDIT", path, current, `${formatPath(k.path)} was edited by hand; kept (--force removes it)`, k.path)) };
   }
@@ -195,15 +261,15 @@ function removal(root: string, path: string, old: LockEntry, force: boolean, dro
     return { ...base, state: "ok" };
   }
   if (old.mode === "block") {
-    const found = findBlock(current, path)!;
+    const found = findBlock(current, path, name)!;
     let content = found.content;
     for (const h of drop) if (old.entries?.[h]) content = dropEntry(content, old.entries[h]);
-    const text = current.slice(0, found.start) + renderBlock(content) + current.slice(found.end);
+    const text = current.slice(0, found.start) + renderBlock(content, name) + current.slice(found.end);
     const entries = Object.fromEntries(Object.entries(old.entries ?? {}).filter(([h]) => remaining.includes(h)));
     files[path] = { ...old, hosts: remaining, entries, block: sha256(content), sha256: sha256(text) };
     return { ...base, after: text, state: "ok" };
   }
-  const { text, kept } = strip(path, current, old, force, drop);
+  const { text, kept } = strip(path, current, old, force, drop, marks);
   const owned = old.owned.filter((o) => !o.hosts.every((h) => drop.includes(h)) || kept.includes(o)).map((o) => ({ ...o, hosts: o.hosts.filter((h) => !drop.includes(h) || kept.includes(o)) }));
   files[path] = { ...old, hosts: remaining, owned, sha256: sha256(text ?? "") };
   return { ...base, after: text, state: "ok", problems: kept.map((k) => problemAt("W_HAND_EDIT", path, current, `${formatPath(k.path)} was edited by hand; kept (--force removes it)`, k.path)) };
@@ -211,9 +277,14 @@ function removal(root: string, path: string, old: LockEntry, force: boolean, dro
 
 export function planUninstall(root: string, lock: Lock, hosts: readonly string[], force: boolean): Plan {
   const files: Record<string, LockEntry> = {};
-  const changes = Object.entries(lock.files)
-    .map(([path, old]) => (old.hosts.some((h) => hosts.includes(h)) ? removal(root, path, old, force, hosts, files) : ((files[path] = old), null)))
-    .filter((c): c is FileChange => c !== null)
+  const marks = harnessFiles(lock, [], hosts);
+  const disk = new Targets(root);
+  const changes = disk
+    .settle(
+      Object.entries(lock.files)
+        .map(([path, old]) => (old.hosts.some((h) => hosts.includes(h)) ? removal(disk, path, old, force, hosts, files, marks) : ((files[path] = old), null)))
+        .filter((c): c is FileChange => c !== null),
+    )
     .sort(byPath);
   return { ...finish(lock, Object.keys(files).length ? { ...lock, hosts: hostsOf(files), files } : null), changes };
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Diagnostic } from "../errors.js";
 import { InputError } from "../errors.js";
 import { parseYamlSource, type YamlSource } from "./yaml-source.js";
+import { projectTop } from "../project-root.js";
 
 export const PIPELINE_FILE = "pipeline.yaml";
 
@@ -30,6 +31,15 @@ export function displayPath(file: string, cwd = process.cwd()): string {
   return (rel && !rel.startsWith("..") ? rel : file).split(path.sep).join("/");
 }
 
+/** E_ROLES_DIR's fix. From a subfolder of a project, `harness init` belongs in the project root, never here. */
+function initHint(dir: string, dirShown: string, cwd: string): string {
+  const top = projectTop(cwd);
+  const rest = `or pass --roles with a folder that holds ${PIPELINE_FILE} and one .md file per role.`;
+  if (dirShown === "roles" && top !== path.resolve(cwd) && path.resolve(dir) === path.join(path.resolve(cwd), "roles"))
+    return `cannot read the roles folder, here or in any folder above. This is a subfolder of the project at ${top}: run \`harness init\` there to write a starter pipeline, ${rest}`;
+  return `cannot read the roles folder. Run \`harness init${dirShown === "roles" ? "" : ` --roles ${dirShown}`}\` to write a starter pipeline there, ${rest}`;
+}
+
 export function loadProject(dir: string, cwd = process.cwd()): LoadedProject {
   const diagnostics: Diagnostic[] = [];
   const dirShown = displayPath(dir, cwd);
@@ -43,7 +53,7 @@ export function loadProject(dir: string, cwd = process.cwd()): LoadedProject {
         code: "E_ROLES_DIR",
         severity: "error",
         position: { file: dirShown, line: 1, column: 1 },
-        message: `cannot read the roles folder. Run \`harness init${dirShown === "roles" ? "" : ` --roles ${dirShown}`}\` to write a starter pipeline there, or pass --roles with a folder that holds ${PIPELINE_FILE} and one .md file per role.`,
+        message: initHint(dir, dirShown, cwd),
       },
     ]);
   }

@@ -1,4 +1,5 @@
 // A team's project that already has its own agent-host config, for install tests (unit and real-host).
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -43,8 +44,13 @@ enabled = false
   "src/index.ts": "export const answer = 42;\n",
 };
 
-export function teamProject(rolesDir: string, files: Record<string, string> = TEAM_FILES): string {
+/** The project in a git repository (as a team's is; install warns outside one), unless `git: false`. */
+export function teamProject(rolesDir: string, files: Record<string, string> = TEAM_FILES, { git = true } = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), "harness-install-"));
+  if (git) {
+    const r = spawnSync("git", ["init", "-q", dir], { encoding: "utf8", timeout: 10_000 });
+    if (r.status !== 0) throw new Error(`git init failed: ${r.stderr}`);
+  }
   cpSync(rolesDir, path.join(dir, "roles"), { recursive: true });
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -64,7 +70,7 @@ export function repositoryScope(dir: string): string {
   return dir;
 }
 
-/** Every file of the project (roles/ excluded) with its bytes. */
+/** Every file of the project (roles/ and .git/ excluded) with its bytes. */
 export function snapshot(dir: string): Record<string, string> {
-  return Object.fromEntries(listFiles(dir).filter((f) => !f.startsWith("roles/")).map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
+  return Object.fromEntries(listFiles(dir).filter((f) => !f.startsWith("roles/") && !f.startsWith(".git/")).map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
 }

@@ -1,12 +1,13 @@
 // `harness install` into a project that already has its own Claude Code, OpenCode and Codex config:
 // the real hosts load the installed project with no complaint, and list harness's agents and
 // commands beside the project's own (Claude Code docs-bot; OpenCode reviewer and helper).
+import { symlinkSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { HOSTS } from "../../adapters/index.js";
 import { install, uninstall } from "../../src/commands/install.js";
 import { PEBBLE_ROLES } from "../helpers/cli.js";
-import { snapshot, teamProject } from "../helpers/project.js";
+import { snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
 import { formatLoad, loadTree } from "./lib/index.js";
 import { hostBin } from "./helpers.js";
 import type { HostId } from "./versions.js";
@@ -46,5 +47,45 @@ describe("and uninstalls cleanly", () => {
     vi.restoreAllMocks();
     expect(code).toBe(0);
     expect(snapshot(project)).toEqual(before);
+  });
+});
+
+// Issue 22: the team's OpenCode config as opencode.jsonc (comments, trailing commas), and CLAUDE.md a
+// link to AGENTS.md. Install edits the JSONC in place and writes Claude Code's block through the link.
+describe("a team project with opencode.jsonc and CLAUDE.md -> AGENTS.md", () => {
+  let dir: string;
+  let original: Record<string, string>;
+  beforeAll(async () => {
+    const { "opencode.json": json, ...rest } = TEAM_FILES;
+    const jsonc = json!.replace('"$schema"', '// the team\'s OpenCode config\n  "$schema"').replace('"prompt": "Help." }', '"prompt": "Help.", /* theirs */ },');
+    dir = teamProject(PEBBLE_ROLES, { ...rest, "opencode.jsonc": jsonc });
+    symlinkSync("AGENTS.md", path.join(dir, "CLAUDE.md"));
+    original = snapshot(dir);
+    vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const code = await install({ registry: HOSTS, version: "test", roles: path.join(dir, "roles"), into: dir, quiet: true, host: ["claude-code", "opencode"] });
+    vi.restoreAllMocks();
+    expect(code).toBe(0);
+  });
+
+  it("opencode: loads the installed project with zero complaints, the team's jsonc agent beside harness's", async () => {
+    const r = await loadTree("opencode", dir, { bin: hostBin("opencode"), agents: ["jade", "helper"] });
+    const msg = formatLoad(r);
+    expect(r.complaints, msg).toEqual([]);
+    for (const a of ["jade", "mica", "helper"]) expect(r.agents, msg).toContain(a);
+  });
+
+  it("claude-code: loads with zero complaints through the CLAUDE.md link", async () => {
+    const r = await loadTree("claude-code", dir, { bin: hostBin("claude-code") });
+    const msg = formatLoad(r);
+    expect(r.complaints, msg).toEqual([]);
+    for (const a of ["jade", "docs-bot"]) expect(r.agents, msg).toContain(a);
+  });
+
+  it("uninstall gives back the exact bytes, the link included", async () => {
+    vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const code = await uninstall({ registry: HOSTS, version: "test", into: dir, quiet: true });
+    vi.restoreAllMocks();
+    expect(code).toBe(0);
+    expect(snapshot(dir)).toEqual(original);
   });
 });

@@ -30,10 +30,14 @@ describe("harness install (CLI)", () => {
     expect(check.stdout).toMatch(new RegExp(`^ok ${PEBBLE_HOSTS.join(", ")} installed in .*: \\d+ files match harness\\.lock\\.json and roles/\\n$`));
   });
 
-  it("--dry-run shows the plan as a diff and writes nothing", () => {
+  it("--dry-run summarises, a line per host; -v shows the plan as a diff; neither writes anything", () => {
     const dir = repositoryScope(teamProject(PEBBLE_ROLES));
     const before = snapshot(dir);
-    const r = harness(["install", "--dry-run", "--host", "claude-code"], dir);
+    const brief = harness(["install", "--dry-run", "--host", "claude-code"], dir);
+    expect([brief.code, brief.stderr]).toEqual([0, ""]);
+    expect(brief.stdout).toMatch(/^claude-code\s+into \.: would create \d+, update 1, remove 0; 0 unchanged · shared: \.claude\/settings\.json \(merged\), CLAUDE\.md \(block\)\nnothing written \(dry run\); -v prints the full diff\n$/);
+    expect(snapshot(dir)).toEqual(before);
+    const r = harness(["install", "--dry-run", "-v", "--host", "claude-code"], dir);
     expect(r.code).toBe(0);
     expect(snapshot(dir)).toEqual(before);
     expect(r.stdout).toContain("--- a/.claude/settings.json\n+++ b/.claude/settings.json");

@@ -233,7 +233,7 @@ describe("hand edits", () => {
     expect(read(dir, ".claude/agents/jade.md")).toContain("My own line.");
     expect(json(dir, ".claude/settings.json").hooks.SubagentStop).toBeUndefined();
     expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_HAND_EDIT the file was edited; kept \(--force overwrites it\)\n/);
-    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT entry \{.*harness-audit.* of hooks\.SubagentStop was removed or changed; kept \(--force overwrites it\)\n/);
+    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT harness's entry \{.*harness-audit.* in hooks\.SubagentStop was removed or changed; kept \(--force overwrites it\)\n/);
 
     // Uninstall keeps hand-edited parts (and the lock that names them) until --force.
     const edited = snapshot(dir);
@@ -254,7 +254,8 @@ describe("hand edits", () => {
     const dir = teamProject(PEBBLE_ROLES, files);
     const before = snapshot(dir);
     expect(await install(opts(dir, { force: true }))).toBe(1);
-    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_NOT_OWNED exists and harness did not write it; move it away/);
+    expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: error W_NOT_OWNED exists and harness did not write it \(harness never overwrites a file it does not own\)\. Role "jade" would be installed here, over the team's own\. Rename the role \(roles\/jade\.md and its stages in pipeline\.yaml\), or adopt the team's agent into roles\/ with `harness import --from claude-code`\.\n/);
+    expect(stderr()).not.toContain("--force"); // --force never takes over a file harness does not own
     expect(stderr()).toContain("Nothing was installed.");
     expect(snapshot(dir)).toEqual(before); // no host half installed
     expect(await checkInstalled(opts(dir))).toBe(1);
@@ -293,7 +294,7 @@ describe("hand edits", () => {
     const files = { ...TEAM_FILES, "opencode.json": '{\n  "subagent_depth": 3\n}\n' };
     const dir = teamProject(PEBBLE_ROLES, files);
     expect(await install(opts(dir))).toBe(1);
-    expect(stderr()).toMatch(/opencode\.json:2:3: warning W_CONFLICT subagent_depth is 3 here; opencode needs 1\. Kept yours: remove the key, or run with --force to replace it \(uninstall gives it back\)\n/);
+    expect(stderr()).toMatch(/opencode\.json:2:3: error W_CONFLICT subagent_depth is 3 here; opencode needs 1\. Kept yours: remove the key, or run with --force to replace it \(uninstall gives it back\)\n/);
     expect(read(dir, "opencode.json")).toBe(files["opencode.json"]);
     expect(await install(opts(dir, { force: true }))).toBe(0);
     expect(json(dir, "opencode.json").subagent_depth).toBe(1);
@@ -360,12 +361,22 @@ describe("safety", () => {
     expect(existsSync(path.join(dir, "opencode.json"))).toBe(false);
   });
 
-  it("refuses a symlinked file and a broken shared file with file:line:col", async () => {
-    const dir = teamProject(PEBBLE_ROLES, { "real.md": "mine\n" });
-    symlinkSync(path.join(dir, "real.md"), path.join(dir, "CLAUDE.md"));
-    await expect(install(opts(dir))).rejects.toThrow(/CLAUDE\.md:1:1: error E_INSTALL_SYMLINK is a symbolic link/);
-    const broken = teamProject(PEBBLE_ROLES, { "opencode.json": '{\n  "model": "x",\n}\n' });
-    await expect(install(opts(broken))).rejects.toThrow(/opencode\.json:3:1: error E_INSTALL_PARSE is not valid JSON/);
+  it("refuses a file linked out of the project, a dangling link, and a broken shared file, with file:line:col", async () => {
+    const dir = teamProject(PEBBLE_ROLES, {});
+    const outside = mkdtempSync(path.join(tmpdir(), "harness-outside-"));
+    writeFileSync(path.join(outside, "CLAUDE.md"), "theirs\n");
+    symlinkSync(path.join(outside, "CLAUDE.md"), path.join(dir, "CLAUDE.md"));
+    await expect(install(opts(dir))).rejects.toThrow(/CLAUDE\.md:1:1: error E_INSTALL_SYMLINK is a symbolic link to .*, outside the project/);
+    expect(readFileSync(path.join(outside, "CLAUDE.md"), "utf8")).toBe("theirs\n");
+    const dangling = teamProject(PEBBLE_ROLES, {});
+    symlinkSync(path.join(dangling, "gone.md"), path.join(dangling, "AGENTS.md"));
+    await expect(install(opts(dangling))).rejects.toThrow(/AGENTS\.md:1:1: error E_INSTALL_SYMLINK is a symbolic link to a file that does not exist/);
+    expect(existsSync(path.join(dangling, LOCK_FILE))).toBe(false);
+    // OpenCode reads JSONC (comments, trailing commas), so only a real syntax error is one.
+    const broken = teamProject(PEBBLE_ROLES, { "opencode.json": '{\n  "model": "x",\n}\n', ".claude/settings.json": '{\n  "model": "x",\n}\n' });
+    await expect(install(opts(broken))).rejects.toThrow(/\.claude\/settings\.json:3:1: error E_INSTALL_PARSE is not valid JSON/);
+    const unclosed = teamProject(PEBBLE_ROLES, { "opencode.json": '{\n  "model": "x"\n  "mcp": {}\n}\n' });
+    await expect(install(opts(unclosed))).rejects.toThrow(/opencode\.json:3:3: error E_INSTALL_PARSE is not valid JSON, even with comments and trailing commas/);
     expect(existsSync(path.join(broken, LOCK_FILE))).toBe(false);
   });
 

@@ -105,7 +105,8 @@ function config(tree: V1Tree, pipeline: PipelineIR): HostFile {
     kind: "json",
     // Shared with the project's model, providers and MCP servers: install merges by key.
     // A project's `"edit": "ask"` is `{"*": "ask"}`; harness's rules go after it (the last match wins).
-    install: { mode: "merge", units: ["agent.*", "command.*"], shorthand: { "permission.*": "*" } },
+    // The host reads JSONC, under either name (opencode.json or opencode.jsonc).
+    install: { mode: "merge", units: ["agent.*", "command.*"], shorthand: { "permission.*": "*" }, jsonc: true, alias: `${tree.config.file}c` },
     data: {
       $schema: tree.config.schema,
       // policies.scope: repository binds every session and agent; pipeline only the pipeline's agents

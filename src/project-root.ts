@@ -1,0 +1,67 @@
+// Where the project is when a command runs from one of its subfolders, as git and npm find theirs:
+// the nearest folder above that holds roles/pipeline.yaml, or a package.json with a "harness" key
+// (which may name the roles and out folders). Only folders the user did not name are looked up.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { LOCK_FILE } from "./install/lock.js";
+import { PIPELINE_FILE } from "./load/load.js";
+
+export interface HarnessKey {
+  roles?: string;
+  out?: string;
+}
+
+/** package.json's "harness" key: null when there is none (or the file is not JSON). */
+export function harnessKey(dir: string): HarnessKey | null {
+  const file = path.join(dir, "package.json");
+  if (!existsSync(file)) return null;
+  try {
+    const data = JSON.parse(readFileSync(file, "utf8")) as { harness?: unknown };
+    if (data.harness === undefined || data.harness === null || data.harness === false) return null;
+    const key = typeof data.harness === "object" ? (data.harness as Record<string, unknown>) : {};
+    return { ...(typeof key.roles === "string" ? { roles: key.roles } : {}), ...(typeof key.out === "string" ? { out: key.out } : {}) };
+  } catch {
+    return null;
+  }
+}
+
+/** The nearest folder at or above `from` that is a harness project (or holds what install wrote), with its package.json key. */
+export function findProjectRoot(from: string): { root: string; key: HarnessKey | null } | null {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    const key = harnessKey(dir);
+    if (key || existsSync(path.join(dir, "roles", PIPELINE_FILE)) || existsSync(path.join(dir, LOCK_FILE))) return { root: dir, key };
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+/** A repository's top: .git is a folder with a HEAD, or a worktree's .git file. */
+export function isGitRoot(dir: string): boolean {
+  const git = path.join(dir, ".git");
+  return existsSync(path.join(git, "HEAD")) || (existsSync(git) && statSync(git).isFile());
+}
+
+/** The top of the project `from` is in (the nearest package.json or .git), else `from` itself. */
+export function projectTop(from: string): string {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json")) || isGitRoot(dir)) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from);
+  }
+}
+
+const LOOKED_UP = ["roles", "out", "into"];
+
+/**
+ * Before a project command: when the user named none of its folders, run it from the project root
+ * found above the current folder, with the folders package.json's "harness" key names.
+ */
+export function settle(cmd: Command): void {
+  if (!["build", "check", "install", "uninstall", "diff"].includes(cmd.name())) return;
+  const named = LOOKED_UP.some((o) => cmd.getOptionValueSource(o) !== undefined && cmd.getOptionValueSource(o) !== "default");
+  if (named) return;
+  const found = findProjectRoot(process.cwd());
+  if (!found) return;
+  if (found.root !== process.cwd()) process.chdir(found.root);
+  if (found.key?.roles && cmd.getOptionValue("roles") !== undefined) cmd.setOptionValue("roles", found.key.roles);
+  if (found.key?.out && cmd.getOptionValue("out") !== undefined) cmd.setOptionValue("out", found.key.out);
+}

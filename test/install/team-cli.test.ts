@@ -1,0 +1,170 @@
+// The CLI half of the second first-hour report (../shared/reports/first-hour-2.md, issue 22), run as
+// the team ran it: the compiled CLI, in the team's repository, from its root and from src/.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { INSTALL_DOC } from "../../src/commands/init.js";
+import { CLI, harness, PEBBLE_ROLES, ROOT, tempDir } from "../helpers/cli.js";
+import { repositoryScope, snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error("run `npm run build` first: the CLI tests use the compiled JavaScript");
+});
+
+const read = (dir: string, rel: string) => readFileSync(path.join(dir, rel), "utf8");
+const HOSTS3 = ["--host", "claude-code", "--host", "codex", "--host", "opencode"];
+/** The team's project as in the report: a package.json, src/, and the team's own config. */
+const team = (files: Record<string, string> = {}, git = true) => teamProject(PEBBLE_ROLES, { ...TEAM_FILES, "package.json": '{ "name": "team", "private": true }\n', ...files }, { git });
+
+describe("from a subfolder (F04)", () => {
+  it("install, check --installed and uninstall find the project root above src/", () => {
+    const dir = team();
+    const before = snapshot(dir);
+    const src = path.join(dir, "src");
+    const r = harness(["install", ...HOSTS3], src);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout.trimEnd().split("\n").map((l) => l.split(/\s+/)[0])).toEqual(["claude-code", "codex", "opencode"]);
+    expect(existsSync(path.join(dir, "harness.lock.json"))).toBe(true);
+    expect(existsSync(path.join(src, "harness.lock.json"))).toBe(false);
+    expect(harness(["check", "--installed"], src).code).toBe(0);
+    expect(harness(["build", "-q"], src).code).toBe(0);
+    expect(existsSync(path.join(dir, "out/claude-code"))).toBe(true);
+    expect(existsSync(path.join(src, "out"))).toBe(false);
+    expect(harness(["uninstall"], src).code).toBe(0);
+    expect(Object.fromEntries(Object.entries(snapshot(dir)).filter(([f]) => !f.startsWith("out/")))).toEqual(before);
+  });
+
+  it('a package.json "harness" key marks the root and names the roles folder', () => {
+    const dir = team({ "package.json": '{ "name": "team", "harness": { "roles": "agents/roles" } }\n' });
+    mkdirSync(path.join(dir, "agents"));
+    renameSync(path.join(dir, "roles"), path.join(dir, "agents/roles"));
+    const r = harness(["check", "--installed"], path.join(dir, "src"));
+    expect(r.stderr).toContain("harness.lock.json is missing"); // it read agents/roles: no E_ROLES_DIR
+    expect(harness(["install", "-q", "--host", "claude-code"], path.join(dir, "src")).code).toBe(0);
+    expect(JSON.parse(read(dir, "harness.lock.json")).source.roles).toBe("agents/roles");
+  });
+
+  it("with no roles anywhere, the hint points at the project root, and init from src/ refuses instead of creating src/roles/", () => {
+    const dir = team();
+    renameSync(path.join(dir, "roles"), path.join(dir, "elsewhere"));
+    const src = path.join(dir, "src");
+    const r = harness(["build"], src);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`This is a subfolder of the project at ${dir}: run \`harness init\` there`);
+    const init = harness(["init"], src);
+    expect(init.code).toBe(2);
+    expect(init.stderr).toContain(`this is a subfolder of the project at ${dir}; harness init writes roles/ in the project root.`);
+    expect(existsSync(path.join(src, "roles"))).toBe(false);
+    expect(harness(["init"], dir).code).toBe(0);
+    expect(existsSync(path.join(dir, "roles/pipeline.yaml"))).toBe(true);
+    expect(harness(["build", "-q"], src).code).toBe(0);
+    expect(existsSync(path.join(src, "out"))).toBe(false);
+  });
+});
+
+describe("init's next steps (F03)", () => {
+  it("say harness install and check --installed, never copying out/, and point at a page that exists and ships", () => {
+    const r = harness(["init"], tempDir());
+    expect(r.stdout).toContain("npx harness install");
+    expect(r.stdout).toContain("npx harness check --installed");
+    expect(r.stdout).not.toMatch(/copy|Using the output/);
+    expect(r.stdout).toContain(INSTALL_DOC);
+    const doc = INSTALL_DOC.split(" ")[0]!;
+    expect(existsSync(path.join(ROOT, doc))).toBe(true);
+    expect(JSON.parse(read(ROOT, "package.json")).files).toContain(doc.split("/")[0]);
+    const readme = read(ROOT, "README.md");
+    for (const section of ["Role format", "Pipeline format"]) expect(readme).toMatch(new RegExp(`^## ${section}`, "m"));
+  });
+});
+
+describe("install's messages", () => {
+  it("outside git: a warning, and the install still works (F13); inside git: no warning", () => {
+    const outside = team({}, false);
+    const r = harness(["install", "--host", "claude-code"], outside);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^\.: warning W_NOT_GIT is not in a git repository\. The stage-end audit works from git/);
+    expect(harness(["install", "--host", "claude-code"], team()).stderr).toBe("");
+  });
+
+  it("a team agent named like a role: an error first, with rename or harness import as the way out, nothing written (F05)", () => {
+    const dir = team({ ".claude/agents/onyx.md": "---\nname: onyx\ndescription: The team's reviewer.\n---\n\nReview.\n" });
+    const before = snapshot(dir);
+    const r = harness(["install", ...HOSTS3], dir);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines[0]).toBe(
+      '.claude/agents/onyx.md:1:1: error W_NOT_OWNED exists and harness did not write it (harness never overwrites a file it does not own). Role "onyx" would be installed here, over the team\'s own. Rename the role (roles/onyx.md and its stages in pipeline.yaml), or adopt the team\'s agent into roles/ with `harness import --from claude-code`.',
+    );
+    expect(lines.at(-1)).toBe("Nothing was installed. Resolve the error(s) above, then run harness install again.");
+    expect(r.stderr).not.toMatch(/move it away|--force|delete/i);
+    expect(snapshot(dir)).toEqual(before);
+    const check = harness(["check", "--installed"], dir);
+    expect(check.stderr).not.toContain("move it away");
+  });
+
+  it("--dry-run: the blocking problem first, a line per host, under 10 lines; -v prints the diff (F19)", () => {
+    const dir = team({ ".claude/agents/onyx.md": "mine\n" });
+    const r = harness(["install", "--dry-run", ...HOSTS3], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split("\n")[0]).toMatch(/^\.claude\/agents\/onyx\.md:1:1: error W_NOT_OWNED /);
+    expect(r.stdout.trimEnd().split("\n").map((l) => l.split(/\s+/)[0])).toEqual(["claude-code", "codex", "opencode"]);
+    expect(r.stderr).toContain("install would stop on the error(s) above; nothing was written (dry run).");
+    expect((r.stdout + r.stderr).trimEnd().split("\n").length).toBeLessThan(10);
+    const v = harness(["install", "--dry-run", "-v", ...HOSTS3], dir);
+    expect(v.stdout).toContain("+++ b/.claude/settings.json");
+    const u = harness(["install", "-q", ...HOSTS3], team());
+    expect(u.code).toBe(0);
+  });
+});
+
+describe("the AGENTS.md block (F09)", () => {
+  it("speaks to a pipeline run only under scope pipeline, to every agent under scope repository", () => {
+    const dir = team();
+    expect(harness(["install", "-q", ...HOSTS3], dir).code).toBe(0);
+    const block = read(dir, "AGENTS.md");
+    expect(block).toContain("## Rules for every Pebble run\n\nThey bind the Pebble orchestrator and its roles during a run (policies.scope: pipeline); any other session in this project is not bound by them.\n");
+    expect(block).not.toContain("Rules for every agent");
+    const repo = repositoryScope(team());
+    expect(harness(["install", "-q", ...HOSTS3], repo).code).toBe(0);
+    expect(read(repo, "AGENTS.md")).toContain("## Rules for every agent\n\nThey bind every session and agent in this project (policies.scope: repository).\n");
+  });
+});
+
+describe("a host taken off pipeline.yaml (F17)", () => {
+  it("build removes its out/ folder, check --installed reports it, install removes its files, uninstall gives the rest back", () => {
+    const dir = team();
+    const before = snapshot(dir);
+    expect(harness(["build", "-q"], dir).code).toBe(0);
+    expect(harness(["install", "-q", ...HOSTS3], dir).code).toBe(0);
+    const yml = path.join(dir, "roles/pipeline.yaml");
+    const text = read(dir, "roles/pipeline.yaml");
+    const without = text.replace(/^ {2}opencode:\n(?: {4}.*\n)+/m, "");
+    expect(without).not.toBe(text);
+    writeFileSync(yml, without);
+    const b = harness(["build"], dir);
+    expect(b.stdout).toMatch(/^opencode\s+out\/opencode: removed \(roles\/pipeline\.yaml no longer lists it\)$/m);
+    expect(existsSync(path.join(dir, "out/opencode"))).toBe(false);
+    const check = harness(["check", "--installed"], dir);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toMatch(/E_DRIFT \.opencode\/agents\/jade\.md is recorded in harness\.lock\.json but roles\/ no longer produce it\. Run `harness install` to remove it/);
+    const r = harness(["install", "--host", "claude-code", "--host", "codex"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^opencode\s+from \.: no longer listed in pipeline\.yaml: 0 created, 1 updated, \d+ removed, 0 unchanged · shared: opencode\.json \(merged\)$/m);
+    expect(existsSync(path.join(dir, ".opencode/agents/jade.md"))).toBe(false);
+    expect(read(dir, "opencode.json")).toBe(TEAM_FILES["opencode.json"]);
+    expect(read(dir, "AGENTS.md")).not.toContain("OpenCode");
+    expect(harness(["check", "--installed"], dir).code).toBe(0);
+    expect(harness(["uninstall"], dir).code).toBe(0);
+    expect(Object.fromEntries(Object.entries(snapshot(dir)).filter(([f]) => !f.startsWith("out/")))).toEqual(before);
+  });
+
+  it("an out/ folder holding the team's own file is left alone, with a warning", () => {
+    const dir = team();
+    expect(harness(["build", "-q"], dir).code).toBe(0);
+    writeFileSync(path.join(dir, "out/opencode/notes.md"), "mine\n");
+    writeFileSync(path.join(dir, "roles/pipeline.yaml"), read(dir, "roles/pipeline.yaml").replace(/^ {2}opencode:\n(?: {4}.*\n)+/m, ""));
+    const b = harness(["build"], dir);
+    expect(b.stderr).toMatch(/^out\/opencode: warning W_ORPHANED_HOST a harness build for "opencode", .* holds 1 file\(s\) harness did not write or that were edited \(notes\.md\), so harness left the folder alone/m);
+    expect(existsSync(path.join(dir, "out/opencode/.opencode/agents/jade.md"))).toBe(true);
+  });
+});
