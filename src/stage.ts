@@ -13,6 +13,7 @@ import { listFiles, MANIFEST_FILE, manifestFrom, pruneEmptyDirs, readManifest, s
 export interface StagedFile {
   path: string;
   sha256: string;
+  executable: boolean;
   staged: string | null;
 }
 
@@ -164,7 +165,7 @@ export class HostStager {
         else if (sha256(text) !== this.manifest!.files[f.path]) this.edited.push(f.path);
       }
     }
-    return { path: f.path, sha256: hash, staged: same || this.refused ? null : this.staging.write(this.host, f.path, bytes, f.executable) };
+    return { path: f.path, sha256: hash, executable: f.executable, staged: same || this.refused ? null : this.staging.write(this.host, f.path, bytes, f.executable) };
   };
 
   plan(files: readonly StagedFile[], warnings: readonly string[]): WritePlan | PlanProblem {

@@ -3,17 +3,21 @@
 // error, or a warning the previous build did not report, remembered in the manifest), or with -v.
 import path from "node:path";
 import { lossInfo } from "../adapter/fidelity.js";
-import { builtHostFolders } from "../fileset.js";
-import { applyPlans, HostStager, isFolderOrMissing, NOT_A_FOLDER, Staging, type PlanProblem, type WritePlan } from "../stage.js";
+import { applyPlans, HostStager, isFolderOrMissing, NOT_A_FOLDER, Staging, type PlanProblem, type StagedFile, type WritePlan } from "../stage.js";
+import { builtHostFolders, manifestFrom, MANIFEST_FILE, sha256 } from "../fileset.js";
+import { outputLines } from "../cache/digest.js";
+import { startRecording } from "../cache/record.js";
 import { displayPath } from "../load/load.js";
 import { isBlocking } from "../losses.js";
-import { color, out, err } from "../ui.js";
-import { commandLine, prepare, type CommonOptions } from "./prepare.js";
+import { color, out, err, keepOutput } from "../ui.js";
+import { commandLine, prepare, type CommonOptions, type Prepared } from "./prepare.js";
 import { acceptanceYaml, lossKey, printHostLosses, printWarnings } from "./report.js";
-import { UsageError } from "../errors.js";
+import { UsageError, type Diagnostic } from "../errors.js";
 import { ignoredWarning } from "../gitignore.js";
 
 export interface BuildOptions extends CommonOptions {
+  /** The command line a cached no-op is recorded for (default: this process's). */
+  argv?: readonly string[];
   quiet?: boolean;
   verbose?: boolean;
   force?: boolean;
@@ -23,6 +27,7 @@ export interface BuildOptions extends CommonOptions {
 export async function build(options: BuildOptions): Promise<number> {
   // Files are staged as they are rendered (stage.ts); out/ itself changes only in applyPlans.
   const outDir = path.resolve(options.out);
+  const recorder = startRecording(path.resolve(options.roles), options.argv);
   if (!isFolderOrMissing(outDir)) throw new UsageError(`${displayPath(outDir)}: error E_OUT_DIR ${NOT_A_FOLDER}`);
   const staging = new Staging(outDir);
   const stagers = new Map<string, HostStager>();
@@ -45,9 +50,27 @@ export async function build(options: BuildOptions): Promise<number> {
   } finally {
     staging.discard(); // after applyPlans it holds only empty folders
   }
+  const ignored = options.quiet ? null : ignoredWarning(prepared.outDir, `Commit it anyway by adding "!/${path.basename(prepared.outDir)}/" after that line, build into another --out, or use \`harness install\` and \`harness check --installed\`.`);
+  const code = printBuild(prepared, plans, options, ignored);
+  // What the same command prints when it runs again on what was just written: nothing to write,
+  // and the warnings just recorded in the manifests are no longer new.
+  if (recorder && plans.every((p) => p.stray.length === 0)) {
+    const again = plans.map((p) => ({ ...p, write: [], remove: [], previousWarnings: [...new Set(prepared.warningKeys(p.host))].sort() }));
+    const { lines } = keepOutput(false, () => printBuild(prepared, again, options, ignored));
+    const hosts: Record<string, string> = {};
+    for (const o of prepared.outputs) {
+      const manifest = manifestFrom(o.adapter.id, o.files, prepared.warningKeys(o.adapter.id));
+      hosts[o.adapter.id] = outputLines([...o.files, { path: MANIFEST_FILE, sha256: sha256(manifest), executable: false }]);
+    }
+    recorder.save({ out: prepared.outDir, hosts, printed: lines, code });
+  }
+  return code;
+}
+
+/** The summary: a line per host, the losses that need the user, strays and orphaned hosts. Returns the exit code. */
+function printBuild(prepared: Prepared<StagedFile>, plans: readonly WritePlan[], options: BuildOptions, ignored: Diagnostic | null): number {
   const blocking = prepared.losses.filter(isBlocking);
   if (!options.quiet) {
-    const ignored = ignoredWarning(prepared.outDir, `Commit it anyway by adding "!/${path.basename(prepared.outDir)}/" after that line, build into another --out, or use \`harness install\` and \`harness check --installed\`.`);
     printWarnings(ignored ? [...prepared.warnings, ignored] : prepared.warnings);
     for (const plan of plans) {
       const o = prepared.outputs.find((x) => x.adapter.id === plan.host)!;
