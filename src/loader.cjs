@@ -41,7 +41,8 @@ function roleFiles(dir) {
     return 0; // no readable roles folder (init, --version, a typo the command reports): nothing large to run
   }
 }
-if (roleFiles(rolesDir(process.argv.slice(2))) <= SMALL_PIPELINE) {
+// Watch mode rebuilds again and again in one process: there the optimising compiler pays back.
+if (!process.argv.includes("--watch") && roleFiles(rolesDir(process.argv.slice(2))) <= SMALL_PIPELINE) {
   v8.setFlagsFromString("--no-opt");
   v8.setFlagsFromString("--no-incremental-marking");
 }

@@ -25,6 +25,11 @@ export interface BuildOptions extends CommonOptions {
 
 /** Returns the exit code: 0 ok, 1 unaccepted error-level losses (files are still written, and the summary says so). */
 export async function build(options: BuildOptions): Promise<number> {
+  return (await buildOnce(options)).code;
+}
+
+/** One build: the exit code and what it wrote (watch mode reports the counts). */
+export async function buildOnce(options: BuildOptions): Promise<{ code: number; plans: WritePlan[] }> {
   // Files are staged as they are rendered (stage.ts); out/ itself changes only in applyPlans.
   const outDir = path.resolve(options.out);
   const recorder = startRecording(path.resolve(options.roles), options.argv);
@@ -64,7 +69,7 @@ export async function build(options: BuildOptions): Promise<number> {
     }
     recorder.save({ out: prepared.outDir, hosts, printed: lines, code });
   }
-  return code;
+  return { code, plans };
 }
 
 /** The summary: a line per host, the losses that need the user, strays and orphaned hosts. Returns the exit code. */
