@@ -23,7 +23,7 @@ export const MAPPING_FILE = "MAPPING.md";
 export function compileHost(pipeline: PipelineIR, adapter: Adapter): HostOutput;
 export function compileHost<F extends { path: string }>(pipeline: PipelineIR, adapter: Adapter, keep: (file: RenderedFile) => F): HostOutput<F>;
 export function compileHost(pipeline: PipelineIR, adapter: Adapter, keep: (file: RenderedFile) => { path: string } = (f) => f): HostOutput<{ path: string }> {
-  const key = memo && JSON.stringify(pipeline);
+  const key = memo && memoKey(pipeline);
   const kept = memo?.get(adapter.id);
   if (kept && kept.key === key) return { adapter, files: kept.files.map(keep), fidelity: kept.fidelity, prompts: kept.prompts };
   const rendered: RenderedFile[] = [];
@@ -40,6 +40,12 @@ export function compileHost(pipeline: PipelineIR, adapter: Adapter, keep: (file:
 let memo: Map<string, { key: string; files: RenderedFile[]; fidelity: FidelityRecord[]; prompts: Record<string, string> }> | null = null;
 export function useCompileMemo(on: boolean): void {
   memo = on ? new Map() : null;
+}
+const keys = new WeakMap<PipelineIR, string>(); // one serialisation per pipeline, not one per host
+function memoKey(pipeline: PipelineIR): string {
+  let key = keys.get(pipeline);
+  if (key === undefined) keys.set(pipeline, (key = JSON.stringify(pipeline)));
+  return key;
 }
 
 function compileFresh(pipeline: PipelineIR, adapter: Adapter, keep: (file: RenderedFile) => { path: string }): HostOutput<{ path: string }> {

@@ -60,14 +60,34 @@ export class Staging {
       mkdirSync(folder, { recursive: true });
       this.made.add(folder);
     }
-    writeFileSync(file, content);
+    try {
+      writeFileSync(file, content);
+    } catch (error) {
+      // A kept folder (watch mode) that someone removed since: make it again.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(file, content);
+    }
     if (executable) chmodSync(file, 0o755);
     return file;
+  }
+
+  /**
+   * After applyPlans, keep the (now empty) staging folders for the next build of this process
+   * (watch mode: making and removing them was most of a rebuild's file-system time). A host folder
+   * that was moved into place whole took its staged folders with it.
+   */
+  keepFolders(plans: readonly WritePlan[]): void {
+    for (const plan of plans) {
+      if (!plan.whole) continue;
+      for (const folder of this.made) if (folder === plan.whole || folder.startsWith(`${plan.whole}${path.sep}`)) this.made.delete(folder);
+    }
   }
 
   /** Remove the staging folder, and out/ too when this build created it and it is still empty. */
   discard(): void {
     if (this.made.size === 0) return;
+    this.made.clear();
     rmSync(this.root, { recursive: true, force: true });
     if (!this.created) return;
     for (let dir = this.outDir; ; dir = path.dirname(dir)) {

@@ -18,6 +18,8 @@ import { ignoredWarning } from "../gitignore.js";
 export interface BuildOptions extends CommonOptions {
   /** The command line a cached no-op is recorded for (default: this process's). */
   argv?: readonly string[];
+  /** Watch mode: one staging folder for every rebuild of the process (discarded when it stops). */
+  staging?: Staging;
   quiet?: boolean;
   verbose?: boolean;
   force?: boolean;
@@ -34,7 +36,8 @@ export async function buildOnce(options: BuildOptions): Promise<{ code: number; 
   const outDir = path.resolve(options.out);
   const recorder = startRecording(path.resolve(options.roles), options.argv);
   if (!isFolderOrMissing(outDir)) throw new UsageError(`${displayPath(outDir)}: error E_OUT_DIR ${NOT_A_FOLDER}`);
-  const staging = new Staging(outDir);
+  const staging = options.staging ?? new Staging(outDir);
+  let applied = false;
   const stagers = new Map<string, HostStager>();
   const plans: WritePlan[] = [];
   let prepared;
@@ -52,8 +55,11 @@ export async function buildOnce(options: BuildOptions): Promise<{ code: number; 
     }
     if (problems.length) throw new UsageError(problems.map((p) => `${displayPath(p.dir)}: error E_OUT_DIR ${p.message}`).join("\n"));
     applyPlans(plans);
+    applied = true;
   } finally {
-    staging.discard(); // after applyPlans it holds only empty folders
+    // after applyPlans it holds only empty folders; watch mode keeps them for its next rebuild
+    if (applied && options.staging) staging.keepFolders(plans);
+    else staging.discard();
   }
   const ignored = options.quiet ? null : ignoredWarning(prepared.outDir, `Commit it anyway by adding "!/${path.basename(prepared.outDir)}/" after that line, build into another --out, or use \`harness install\` and \`harness check --installed\`.`);
   const code = printBuild(prepared, plans, options, ignored);

@@ -116,18 +116,28 @@ const stamp = () => new Date().toISOString().slice(11, 19);
 /** `harness build --watch`. */
 export async function watchBuild(options: BuildOptions): Promise<number> {
   const { build, buildOnce } = await import("./build.js");
-  return watchRoles({
-    roles: options.roles,
-    first: () => build(options),
-    again: async () => {
-      const { code, plans } = await buildOnce({ ...options, quiet: true });
+  const { Staging } = await import("../stage.js");
+  let staging: InstanceType<typeof Staging> | undefined;
+  const done = watchRoles(
+    {
+      roles: options.roles,
+      first: () => build(options),
+      again: async () => {
+        staging ??= new Staging(path.resolve(options.out));
+        const { code, plans } = await buildOnce({ ...options, quiet: true, staging });
       const written = plans.reduce((n, p) => n + p.write.length, 0);
       const removed = plans.reduce((n, p) => n + p.remove.length, 0);
       const where = plans.filter((p) => p.write.length || p.remove.length).map((p) => p.host);
       const what = written || removed ? `${written} written, ${removed} removed${where.length ? ` in ${where.join(", ")}` : ""}` : "no change";
-      return { code, summary: code ? `${what}; exit 1 (the lines above say why)` : what };
+        return { code, summary: code ? `${what}; exit 1 (the lines above say why)` : what };
+      },
     },
-  });
+  );
+  try {
+    return await done;
+  } finally {
+    staging?.discard();
+  }
 }
 
 /** `harness install --watch`. */
