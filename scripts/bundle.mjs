@@ -37,7 +37,7 @@ await build({
   ...common,
   format: "esm",
   banner: { js: "import{createRequire as __harnessRequire}from'node:module';const require=__harnessRequire(import.meta.url);" },
-  entryPoints: { "json-schema": "src/schema/json-schema.ts" },
+  entryPoints: { "json-schema": "src/schema/json-schema.ts", reference: "src/schema/reference.ts" },
   outdir: "dist/tools",
 });
 
