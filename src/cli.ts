@@ -120,6 +120,17 @@ program
   .action(async () => run(async () => (await import("./commands/hosts.js")).hosts(registry)));
 
 program
+  .command("report")
+  .description("write one static HTML page: every host × role × constraint coloured by level (how, loss, proof), the accepted losses, and the recorded runs (.harness/runs/) as timelines")
+  .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
+  .option("--out <file>", "the HTML file to write", "out/report.html")
+  .option("--host <id>", "only this host (repeatable)", collect)
+  .option("--open", "open the page in the default browser")
+  .option("-q, --quiet", "print nothing but errors")
+  .addHelpText("after", "\nExamples:\n  harness report\n  harness report --out report.html --open\n\nExit codes: 0 written, 2 invalid input or usage (nothing written).")
+  .action(async (opts) => run(async () => (await import("./commands/report-page.js")).reportPage({ ...opts, registry })));
+
+program
   .command("explain")
   .description("explain a loss code (L_…) or diagnostic code (E_…, W_…): what it means and what to do")
   .argument("<code>", "e.g. L_SCOPE_INSTRUCTED or E_DRIFT")
