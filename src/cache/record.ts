@@ -2,7 +2,8 @@
 // it stores what a run of the same command line in the same state prints (see digest.ts). The key
 // and the roles digest are taken before the run reads anything, so an edit during the run leaves an
 // entry that no later state matches.
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { cacheable, cacheDir, cacheKey, CACHE_FORMAT, entryFile, outTop, rolesDigest, type NoopEntry, type PrintedLine } from "./digest.js";
 import { probes, resetProbes } from "./probes.js";
 import { BUILD_ID } from "./replay.js";
@@ -29,9 +30,19 @@ export function startRecording(rolesDir: string, argv: readonly string[] = proce
         mkdirSync(dir, { recursive: true });
         writeFileSync(tmp, JSON.stringify(entry));
         renameSync(tmp, file);
+        prune(dir);
       } catch {
         // a read-only node_modules: no cache, the next run does the full work
       }
     },
   };
+}
+
+/** One entry per command line and folder: keep the most recent ones, so the folder stays small. */
+const KEEP = 64;
+function prune(dir: string): void {
+  const names = readdirSync(dir).filter((n) => n.startsWith("noop-") && n.endsWith(".json"));
+  if (names.length <= KEEP) return;
+  const aged = names.map((n) => ({ n, t: statSync(path.join(dir, n)).mtimeMs })).sort((a, b) => b.t - a.t);
+  for (const { n } of aged.slice(KEEP)) rmSync(path.join(dir, n), { force: true });
 }
