@@ -2,10 +2,12 @@
 // every row alike; median and min–max wall time and median CPU (user+sys) in milliseconds from bash's
 // `time` (GNU time counts in steps of 10 ms, too coarse for a 60 ms floor), peak RSS from GNU time.
 //
-//   node bench/bench.mjs [--runs 15] [--scale-runs 5] [--sizes 8,100,1000] [--peers DIR] [--only a,b]
+//   node bench/bench.mjs [--runs 15] [--scale-runs 5] [--sizes 8,100,1000] [--peers DIR] [--only bundled,watch,guard,scale]
 //
 // Sections (--only): "bundled" (the 8-role roles/: build no-op and cold, a bare Node process creating
-// the cold build's files, check, install when the CLI has it; rulesync and ruler with --peers),
+// the cold build's files, check, install when the CLI has it; rulesync and ruler with --peers; the
+// no-op build and check are answered by the cached no-op, since the bench runs where node_modules/ is),
+// "watch" (build --watch: the rebuild after a one-role edit, as its line reports, beside node -e 0),
 // "guard" (the emitted Claude Code hook per call at 8 and the largest size), "scale" (cold builds of
 // generated pipelines). --peers DIR is a folder made by bench/peers.sh (pinned rulesync and ruler,
 // Node 22, their 8-role projects).
@@ -129,6 +131,8 @@ if (only.includes("bundled")) {
     cold("harness build (cold, empty out/)", "roles", path.join(tmp, "out-cold")),
     createFiles("node: create the same files, nothing else (this disk's part of a cold build)", out, path.join(tmp, "out-plain")),
     { name: "harness check", base: "node -e 0", args: harness("check", "-q", "--out", out) },
+    { name: "harness build (no change, full run: HARNESS_NO_CACHE=1)", base: "node -e 0", args: harness("build", "-q", "--out", out), env: { ...process.env, HARNESS_NO_CACHE: "1" } },
+    { name: "harness check (full run: HARNESS_NO_CACHE=1)", base: "node -e 0", args: harness("check", "-q", "--out", out), env: { ...process.env, HARNESS_NO_CACHE: "1" } },
   ];
   const help = measure({ args: harness("--help") }).stdout;
   if (/^\s+install\b/m.test(help)) {
