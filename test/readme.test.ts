@@ -89,7 +89,7 @@ describe("README", () => {
         const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
         let stderr = "";
         child.stderr.on("data", (d) => (stderr += d));
-        for (const end = Date.now() + 20_000; !stderr.includes("watching ") && Date.now() < end; ) await new Promise((r) => setTimeout(r, 25));
+        for (const end = Date.now() + 60_000; !stderr.includes("watching ") && Date.now() < end; ) await new Promise((r) => setTimeout(r, 25));
         expect(stderr).toContain("watching ");
         child.kill("SIGINT");
         expect(await new Promise((r) => child.on("exit", r))).toBe(0);
@@ -98,7 +98,7 @@ describe("README", () => {
       if (command === "init") mkdirSync(dir, { recursive: true });
       const r = harness(args, dir);
       expect(r.code, `harness ${args.join(" ")}\n${r.stdout}\n${r.stderr}`).toBe(0);
-    });
+    }, 90_000); // a whole process or two each; generous for a loaded machine
 
   it("names only commands the CLI has (or that are pending)", () => {
     const table = readme.slice(readme.indexOf("## Commands"), readme.indexOf("## Documentation"));

@@ -20,7 +20,7 @@ function start(args: string[], cwd: string) {
   });
   child.stderr.on("data", (d) => (stderr += d));
   const until = async (test: () => boolean, what: string) => {
-    for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (test()) return;
+    for (const end = Date.now() + 45_000; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (test()) return;
     throw new Error(`timed out waiting for ${what}\nstdout:\n${lines.join("\n")}\nstderr:\n${stderr}`);
   };
   return {
@@ -89,7 +89,7 @@ describe("harness build --watch", () => {
     expect(await w.exit()).toBe(0);
     expect(w.stderr()).toMatch(/stopped watching\n$/);
     expect(readdirSync(path.join(dir, "out")).filter((n) => n.startsWith(".harness-staging"))).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it("harness install --watch keeps the installed files in step", async () => {
     const dir = tempDir();
@@ -109,5 +109,5 @@ describe("harness build --watch", () => {
     }
     expect(await w.exit()).toBe(0);
     expect(harness(["check", "--installed"], dir).code).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });

@@ -37,7 +37,6 @@ export async function watchRoles(target: WatchTarget, signal?: AbortSignal): Pro
   const changed = new Set<string>();
 
   const rebuild = async () => {
-    timer = null;
     if (running) {
       dirty = true; // one more rebuild when this one ends
       return;
@@ -60,7 +59,15 @@ export async function watchRoles(target: WatchTarget, signal?: AbortSignal): Pro
   };
   const schedule = () => {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void rebuild(), DEBOUNCE_MS);
+    timer = setTimeout(fire, DEBOUNCE_MS);
+  };
+  // A process that was not scheduled for a while wakes with its timer due and more events queued:
+  // let the event loop read them first (they schedule a new timer), and rebuild only if none came.
+  const fire = () => {
+    timer = null;
+    setImmediate(() => {
+      if (timer === null) void rebuild();
+    });
   };
 
   let watcher: FSWatcher;
@@ -72,20 +79,22 @@ export async function watchRoles(target: WatchTarget, signal?: AbortSignal): Pro
   } catch {
     throw new UsageError(`${displayPath(rolesDir)}: cannot watch this folder. Pass --roles with a folder that holds pipeline.yaml.`);
   }
+  // The handlers are in place before the line that says so (a Ctrl-C right after it must stop cleanly).
+  let stopped!: () => void;
+  const done = new Promise<void>((resolve) => (stopped = resolve));
+  const stop = () => {
+    watcher.close();
+    if (timer) clearTimeout(timer);
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    // A rebuild in flight finishes (its writes are atomic either way) before the process ends.
+    void (running ?? Promise.resolve()).then(() => stopped());
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  signal?.addEventListener("abort", stop);
   err(color.dim(`watching ${displayPath(rolesDir)}/ (Ctrl-C stops)`));
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      watcher.close();
-      if (timer) clearTimeout(timer);
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      // A rebuild in flight finishes (its writes are atomic either way) before the process ends.
-      void (running ?? Promise.resolve()).then(() => resolve());
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-    signal?.addEventListener("abort", stop);
-  });
+  await done;
   useParseMemo(false);
   useCompileMemo(false);
   err(color.dim("stopped watching"));
