@@ -2,10 +2,12 @@
 // every row alike; median and min–max wall time and median CPU (user+sys) in milliseconds from bash's
 // `time` (GNU time counts in steps of 10 ms, too coarse for a 60 ms floor), peak RSS from GNU time.
 //
-//   node bench/bench.mjs [--runs 15] [--scale-runs 5] [--sizes 8,100,1000] [--peers DIR] [--only a,b]
+//   node bench/bench.mjs [--runs 15] [--scale-runs 5] [--sizes 8,100,1000] [--peers DIR] [--only bundled,watch,guard,scale]
 //
 // Sections (--only): "bundled" (the 8-role roles/: build no-op and cold, a bare Node process creating
-// the cold build's files, check, install when the CLI has it; rulesync and ruler with --peers),
+// the cold build's files, check, install when the CLI has it; rulesync and ruler with --peers; the
+// no-op build and check are answered by the cached no-op, since the bench runs where node_modules/ is),
+// "watch" (build --watch: the rebuild after a one-role edit, as its line reports, beside node -e 0),
 // "guard" (the emitted Claude Code hook per call at 8 and the largest size), "scale" (cold builds of
 // generated pipelines). --peers DIR is a folder made by bench/peers.sh (pinned rulesync and ruler,
 // Node 22, their 8-role projects).
@@ -27,7 +29,7 @@ const runs = Number(opt("runs", 15));
 const scaleRuns = Number(opt("scale-runs", 5));
 const sizes = opt("sizes", "8,100,1000").split(",").map(Number);
 const peers = opt("peers") && path.resolve(opt("peers"));
-const only = opt("only", "bundled,guard,scale").split(",");
+const only = opt("only", "bundled,watch,guard,scale").split(",");
 const node = process.execPath;
 const cli = path.join(root, "dist/cli/cli.js");
 if (!existsSync(cli)) throw new Error("build first: npm run build");
@@ -129,6 +131,8 @@ if (only.includes("bundled")) {
     cold("harness build (cold, empty out/)", "roles", path.join(tmp, "out-cold")),
     createFiles("node: create the same files, nothing else (this disk's part of a cold build)", out, path.join(tmp, "out-plain")),
     { name: "harness check", base: "node -e 0", args: harness("check", "-q", "--out", out) },
+    { name: "harness build (no change, full run: HARNESS_NO_CACHE=1)", base: "node -e 0", args: harness("build", "-q", "--out", out), env: { ...process.env, HARNESS_NO_CACHE: "1" } },
+    { name: "harness check (full run: HARNESS_NO_CACHE=1)", base: "node -e 0", args: harness("check", "-q", "--out", out), env: { ...process.env, HARNESS_NO_CACHE: "1" } },
   ];
   const help = measure({ args: harness("--help") }).stdout;
   if (/^\s+install\b/m.test(help)) {
@@ -166,6 +170,49 @@ if (only.includes("bundled")) {
     const g = r["rulesync generate (4 targets)"];
     console.log(`\nrulesync generate ÷ harness: build no change ${(g.wall / r["harness build (no change)"].wall).toFixed(2)}×, cold ${(g.wall / r["harness build (cold, empty out/)"].wall).toFixed(2)}×; rulesync --check ÷ harness check ${(r["rulesync generate --check"].wall / r["harness check"].wall).toFixed(2)}× (wall medians)`);
   }
+}
+
+// ---- watch mode: a one-role edit, the rebuild's own time (its "rebuilt in N ms" line) ----
+if (only.includes("watch")) {
+  const { spawn } = await import("node:child_process");
+  const project = path.join(tmp, "watch");
+  cpSync(path.join(root, "roles"), path.join(project, "roles"), { recursive: true });
+  const child = spawn(node, [cli, "build", "--watch", "-q"], { cwd: project, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+  let buffer = "";
+  const waiters = [];
+  child.stdout.on("data", (d) => {
+    buffer += d;
+    for (let i; (i = buffer.indexOf("\n")) >= 0; ) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      waiters.shift()?.(line);
+    }
+  });
+  const ready = new Promise((resolve) => child.stderr.on("data", (d) => String(d).includes("watching") && resolve()));
+  await ready;
+  const floor = [];
+  const rebuild = [];
+  const jade = path.join(project, "roles/jade.md");
+  for (let i = 0; i < runs + 1; i++) {
+    const f = measure({ args: [node, "-e", "0"] });
+    const line = new Promise((resolve) => waiters.push(resolve));
+    writeFileSync(jade, `${readFileSync(jade, "utf8")}\nOne more line (${i}).\n`);
+    const m = /rebuilt in (\d+) ms/.exec(await line);
+    if (!m) throw new Error("watch: no rebuild line");
+    if (i > 0) {
+      floor.push(f.wall);
+      rebuild.push(Number(m[1]) / 1000);
+    }
+  }
+  child.kill("SIGINT");
+  await new Promise((resolve) => child.on("exit", resolve));
+  const row = (name, xs, base) => ({ name, base, wall: median(xs), min: Math.min(...xs), max: Math.max(...xs), cpu: NaN, rss: NaN, n: xs.length });
+  console.log(`\n### build --watch: one-role edit (roles/jade.md), ${runs} rebuilds\n`);
+  console.log("| what | wall s median (min–max) | × node -e 0 |");
+  console.log("|---|---|---|");
+  const f = row("node -e 0 (whole process, between edits)", floor);
+  const r = row("rebuild (in the watching process, as its line reports)", rebuild);
+  for (const x of [f, r]) console.log(`| ${x.name} | ${x.wall.toFixed(3)} (${x.min.toFixed(3)}–${x.max.toFixed(3)}) | ${x === f ? "—" : `${(x.wall / f.wall).toFixed(2)}×`} |`);
 }
 
 // ---- generated pipelines: trees for the guard and the scaling rows ----

@@ -28,6 +28,8 @@ await build({
   outdir: "dist/cli",
   plugins: [lazyBuiltins({ child_process: ["spawn", "spawnSync"] })],
 });
+// The cached no-op (src/cache/replay.ts), alone: the loader runs it before it loads main.cjs.
+await build({ ...common, format: "cjs", entryPoints: { replay: "src/cache/replay.ts" }, outExtension: { ".js": ".cjs" }, outdir: "dist/cli", plugins: [lazyBuiltins({ child_process: ["spawnSync"] })] });
 writeFileSync(path.join(dist, "cli/package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 copyFileSync(path.join(root, "src/loader.cjs"), path.join(dist, "cli/cli.js"));
 chmodSync(path.join(dist, "cli/cli.js"), 0o755);
@@ -35,7 +37,7 @@ await build({
   ...common,
   format: "esm",
   banner: { js: "import{createRequire as __harnessRequire}from'node:module';const require=__harnessRequire(import.meta.url);" },
-  entryPoints: { "json-schema": "src/schema/json-schema.ts" },
+  entryPoints: { "json-schema": "src/schema/json-schema.ts", reference: "src/schema/reference.ts" },
   outdir: "dist/tools",
 });
 

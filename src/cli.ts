@@ -57,8 +57,9 @@ common(program.command("build"))
   .option("-q, --quiet", "print nothing but errors")
   .option("-v, --verbose", "list every loss, accepted and info-level ones too")
   .option("--force", "overwrite generated files that were edited by hand since harness wrote them")
-  .addHelpText("after", "\nExamples:\n  harness build\n  harness build --host claude-code --out generated\n\nExit codes: 0 ok, 1 unaccepted error-level losses (the files are still written, and the build says so), 2 invalid input or usage (nothing written).")
-  .action(async (opts) => run(async () => (await import("./commands/build.js")).build({ ...opts, registry })));
+  .option("--watch", "rebuild whenever a file in the roles folder changes, one line per rebuild (Ctrl-C stops)")
+  .addHelpText("after", "\nExamples:\n  harness build\n  harness build --watch\n  harness build --host claude-code --out generated\n\nExit codes: 0 ok, 1 unaccepted error-level losses (the files are still written, and the build says so), 2 invalid input or usage (nothing written).")
+  .action(async (opts) => run(async () => (opts.watch ? (await import("./commands/watch.js")).watchBuild({ ...opts, registry }) : (await import("./commands/build.js")).build({ ...opts, registry }))));
 
 common(program.command("check"))
   .description("compile in memory and compare with out/ (or, with --installed, with the files harness installed); exit 1 on drift (changed, missing or stray files)")
@@ -80,8 +81,9 @@ program
   .option("--force", "overwrite parts harness owns that were edited by hand, and take over conflicting keys (uninstall gives them back)")
   .option("--json", "print the plan and result as JSON on stdout")
   .option("-q, --quiet", "print nothing but problems")
-  .addHelpText("after", "\nExamples:\n  harness install\n  harness install --host claude-code --host codex --dry-run -v\n  harness install --into ../app\n\nExit codes: 0 installed, 1 something was kept (hand edits, conflicts, files harness does not own) or unaccepted losses, 2 invalid input or usage (nothing written).")
-  .action(async (opts) => run(async () => (await import("./commands/install.js")).install({ ...opts, registry, version: version() })));
+  .option("--watch", "install again whenever a file in the roles folder changes, one line each (Ctrl-C stops)")
+  .addHelpText("after", "\nExamples:\n  harness install\n  harness install --watch\n  harness install --host claude-code --host codex --dry-run -v\n  harness install --into ../app\n\nExit codes: 0 installed, 1 something was kept (hand edits, conflicts, files harness does not own) or unaccepted losses, 2 invalid input or usage (nothing written).")
+  .action(async (opts) => run(async () => (opts.watch ? (await import("./commands/watch.js")).watchInstall({ ...opts, registry, version: version() }) : (await import("./commands/install.js")).install({ ...opts, registry, version: version() }))));
 
 program
   .command("uninstall")
@@ -133,6 +135,17 @@ program
   .command("hosts")
   .description("print what every registered host can enforce (capabilities, missing tools, real-host proofs)")
   .action(async () => run(async () => (await import("./commands/hosts.js")).hosts(registry)));
+
+program
+  .command("report")
+  .description("write one static HTML page: every host × role × constraint coloured by level (how, loss, proof), the accepted losses, and the recorded runs (.harness/runs/) as timelines")
+  .option("--roles <dir>", "folder with pipeline.yaml and one .md per role", "roles")
+  .option("--out <file>", "the HTML file to write", "out/report.html")
+  .option("--host <id>", "only this host (repeatable)", collect)
+  .option("--open", "open the page in the default browser")
+  .option("-q, --quiet", "print nothing but errors")
+  .addHelpText("after", "\nExamples:\n  harness report\n  harness report --out report.html --open\n\nExit codes: 0 written, 2 invalid input or usage (nothing written).")
+  .action(async (opts) => run(async () => (await import("./commands/report-page.js")).reportPage({ ...opts, registry })));
 
 program
   .command("explain")

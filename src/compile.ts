@@ -24,6 +24,32 @@ export const MAPPING_FILE = "MAPPING.md";
 export function compileHost(pipeline: PipelineIR, adapter: Adapter): HostOutput;
 export function compileHost<F extends { path: string }>(pipeline: PipelineIR, adapter: Adapter, keep: (file: RenderedFile) => F): HostOutput<F>;
 export function compileHost(pipeline: PipelineIR, adapter: Adapter, keep: (file: RenderedFile) => { path: string } = (f) => f): HostOutput<{ path: string }> {
+  const key = memo && memoKey(pipeline);
+  const kept = memo?.get(adapter.id);
+  if (kept && kept.key === key) return { adapter, files: kept.files.map(keep), fidelity: kept.fidelity, prompts: kept.prompts };
+  const rendered: RenderedFile[] = [];
+  const output = compileFresh(pipeline, adapter, (f) => {
+    if (memo) rendered.push(f);
+    return keep(f);
+  });
+  if (memo && key) memo.set(adapter.id, { key, files: rendered.sort((a, b) => byCodeUnit(a.path, b.path)), fidelity: output.fidelity, prompts: output.prompts });
+  return output;
+}
+
+// Watch mode keeps each host's last compilation: a rebuild whose pipeline IR (every role, stage and
+// setting, positions included) is what that host last compiled reuses its files.
+let memo: Map<string, { key: string; files: RenderedFile[]; fidelity: FidelityRecord[]; prompts: Record<string, string> }> | null = null;
+export function useCompileMemo(on: boolean): void {
+  memo = on ? new Map() : null;
+}
+const keys = new WeakMap<PipelineIR, string>(); // one serialisation per pipeline, not one per host
+function memoKey(pipeline: PipelineIR): string {
+  let key = keys.get(pipeline);
+  if (key === undefined) keys.set(pipeline, (key = JSON.stringify(pipeline)));
+  return key;
+}
+
+function compileFresh(pipeline: PipelineIR, adapter: Adapter, keep: (file: RenderedFile) => { path: string }): HostOutput<{ path: string }> {
   const raw = adapter.lower(pipeline);
   const lowered = { ...raw, fidelity: settleRoleFeatures(adapter, pipeline, raw.fidelity) };
   const files: { path: string }[] = [];

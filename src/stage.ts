@@ -13,6 +13,7 @@ import { listFiles, MANIFEST_FILE, manifestFrom, pruneEmptyDirs, readManifest, s
 export interface StagedFile {
   path: string;
   sha256: string;
+  executable: boolean;
   staged: string | null;
 }
 
@@ -59,14 +60,34 @@ export class Staging {
       mkdirSync(folder, { recursive: true });
       this.made.add(folder);
     }
-    writeFileSync(file, content);
+    try {
+      writeFileSync(file, content);
+    } catch (error) {
+      // A kept folder (watch mode) that someone removed since: make it again.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(file, content);
+    }
     if (executable) chmodSync(file, 0o755);
     return file;
+  }
+
+  /**
+   * After applyPlans, keep the (now empty) staging folders for the next build of this process
+   * (watch mode: making and removing them was most of a rebuild's file-system time). A host folder
+   * that was moved into place whole took its staged folders with it.
+   */
+  keepFolders(plans: readonly WritePlan[]): void {
+    for (const plan of plans) {
+      if (!plan.whole) continue;
+      for (const folder of this.made) if (folder === plan.whole || folder.startsWith(`${plan.whole}${path.sep}`)) this.made.delete(folder);
+    }
   }
 
   /** Remove the staging folder, and out/ too when this build created it and it is still empty. */
   discard(): void {
     if (this.made.size === 0) return;
+    this.made.clear();
     rmSync(this.root, { recursive: true, force: true });
     if (!this.created) return;
     for (let dir = this.outDir; ; dir = path.dirname(dir)) {
@@ -164,7 +185,7 @@ export class HostStager {
         else if (sha256(text) !== this.manifest!.files[f.path]) this.edited.push(f.path);
       }
     }
-    return { path: f.path, sha256: hash, staged: same || this.refused ? null : this.staging.write(this.host, f.path, bytes, f.executable) };
+    return { path: f.path, sha256: hash, executable: f.executable, staged: same || this.refused ? null : this.staging.write(this.host, f.path, bytes, f.executable) };
   };
 
   plan(files: readonly StagedFile[], warnings: readonly string[]): WritePlan | PlanProblem {

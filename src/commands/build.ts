@@ -3,17 +3,26 @@
 // error, or a warning the previous build did not report, remembered in the manifest), or with -v.
 import path from "node:path";
 import { lossInfo } from "../adapter/fidelity.js";
-import { builtHostFolders, removeBuiltHost } from "../fileset.js";
-import { applyPlans, HostStager, isFolderOrMissing, NOT_A_FOLDER, Staging, type PlanProblem, type WritePlan } from "../stage.js";
+import { applyPlans, HostStager, isFolderOrMissing, NOT_A_FOLDER, Staging, type PlanProblem, type StagedFile, type WritePlan } from "../stage.js";
+import { builtHostFolders, removeBuiltHost, manifestFrom, MANIFEST_FILE, sha256 } from "../fileset.js";
+import { outputLines } from "../cache/digest.js";
+import { startRecording } from "../cache/record.js";
 import { displayPath } from "../load/load.js";
 import { isBlocking } from "../losses.js";
-import { color, out, err } from "../ui.js";
-import { commandLine, prepare, type CommonOptions } from "./prepare.js";
+import { color, out, err, keepOutput } from "../ui.js";
+import { commandLine, prepare, type CommonOptions, type Prepared } from "./prepare.js";
 import { acceptanceYaml, lossKey, printHostLosses, printWarnings } from "./report.js";
-import { UsageError } from "../errors.js";
+import { UsageError, type Diagnostic } from "../errors.js";
 import { ignoredWarning } from "../gitignore.js";
 
+/** A host folder the pipeline no longer targets, and the files build had to leave in it. */
+type Leftover = { name: string; dir: string; host: string; left: string[] };
+
 export interface BuildOptions extends CommonOptions {
+  /** The command line a cached no-op is recorded for (default: this process's). */
+  argv?: readonly string[];
+  /** Watch mode: one staging folder for every rebuild of the process (discarded when it stops). */
+  staging?: Staging;
   quiet?: boolean;
   verbose?: boolean;
   force?: boolean;
@@ -21,10 +30,17 @@ export interface BuildOptions extends CommonOptions {
 
 /** Returns the exit code: 0 ok, 1 unaccepted error-level losses (files are still written, and the summary says so). */
 export async function build(options: BuildOptions): Promise<number> {
+  return (await buildOnce(options)).code;
+}
+
+/** One build: the exit code and what it wrote (watch mode reports the counts). */
+export async function buildOnce(options: BuildOptions): Promise<{ code: number; plans: WritePlan[] }> {
   // Files are staged as they are rendered (stage.ts); out/ itself changes only in applyPlans.
   const outDir = path.resolve(options.out);
+  const recorder = startRecording(path.resolve(options.roles), options.argv);
   if (!isFolderOrMissing(outDir)) throw new UsageError(`${displayPath(outDir)}: error E_OUT_DIR ${NOT_A_FOLDER}`);
-  const staging = new Staging(outDir);
+  const staging = options.staging ?? new Staging(outDir);
+  let applied = false;
   const stagers = new Map<string, HostStager>();
   const plans: WritePlan[] = [];
   let prepared;
@@ -42,15 +58,37 @@ export async function build(options: BuildOptions): Promise<number> {
     }
     if (problems.length) throw new UsageError(problems.map((p) => `${displayPath(p.dir)}: error E_OUT_DIR ${p.message}`).join("\n"));
     applyPlans(plans);
+    applied = true;
   } finally {
-    staging.discard(); // after applyPlans it holds only empty folders
+    // after applyPlans it holds only empty folders; watch mode keeps them for its next rebuild
+    if (applied && options.staging) staging.keepFolders(plans);
+    else staging.discard();
   }
-  const blocking = prepared.losses.filter(isBlocking);
-  // A host taken off pipeline.yaml's list loses its out/ folder: the files harness wrote, nothing else.
+  const ignored = options.quiet ? null : ignoredWarning(prepared.outDir, `Commit it anyway by adding "!/${path.basename(prepared.outDir)}/" after that line, build into another --out, or use \`harness install\` and \`harness check --installed\`.`);
+  // A host taken off pipeline.yaml's targets loses its out/ folder: the files harness wrote, nothing else.
   const orphans = options.host?.length ? [] : builtHostFolders(prepared.outDir).filter((f) => !plans.some((p) => p.host === f.name || p.host === f.host));
-  const leftovers = orphans.map((f) => ({ ...f, left: removeBuiltHost(f.dir) }));
+  const leftovers: Leftover[] = orphans.map((f) => ({ ...f, left: removeBuiltHost(f.dir) }));
+  const code = printBuild(prepared, plans, options, ignored, leftovers);
+  // What the same command prints when it runs again on what was just written: nothing to write,
+  // and the warnings just recorded in the manifests are no longer new.
+  if (recorder && plans.every((p) => p.stray.length === 0)) {
+    const again = plans.map((p) => ({ ...p, write: [], remove: [], previousWarnings: [...new Set(prepared.warningKeys(p.host))].sort() }));
+    // a folder that kept files is still there (and warned about) the next time; a removed one is not
+    const { lines } = keepOutput(false, () => printBuild(prepared, again, options, ignored, leftovers.filter((f) => f.left.length)));
+    const hosts: Record<string, string> = {};
+    for (const o of prepared.outputs) {
+      const manifest = manifestFrom(o.adapter.id, o.files, prepared.warningKeys(o.adapter.id));
+      hosts[o.adapter.id] = outputLines([...o.files, { path: MANIFEST_FILE, sha256: sha256(manifest), executable: false }]);
+    }
+    recorder.save({ out: prepared.outDir, hosts, printed: lines, code });
+  }
+  return { code, plans };
+}
+
+/** The summary: a line per host, the losses that need the user, strays and orphaned hosts. Returns the exit code. */
+function printBuild(prepared: Prepared<StagedFile>, plans: readonly WritePlan[], options: BuildOptions, ignored: Diagnostic | null, leftovers: readonly Leftover[]): number {
+  const blocking = prepared.losses.filter(isBlocking);
   if (!options.quiet) {
-    const ignored = ignoredWarning(prepared.outDir, `Commit it anyway by adding "!/${path.basename(prepared.outDir)}/" after that line, build into another --out, or use \`harness install\` and \`harness check --installed\`.`);
     printWarnings(ignored ? [...prepared.warnings, ignored] : prepared.warnings);
     for (const plan of plans) {
       const o = prepared.outputs.find((x) => x.adapter.id === plan.host)!;

@@ -1,15 +1,20 @@
 // harness check: compile in memory and compare with out/. Exit 1 on drift; writes nothing.
 import { createTwoFilesPatch } from "diff";
 import { UsageError } from "../errors.js";
-import { builtHostFolders, findDrift, type Drift } from "../fileset.js";
+import path from "node:path";
+import { outputLines } from "../cache/digest.js";
+import { startRecording } from "../cache/record.js";
+import { builtHostFolders, findDrift, manifestFor, sha256, type Drift } from "../fileset.js";
 import { displayPath } from "../load/load.js";
 import { isBlocking } from "../losses.js";
-import { color, out, err } from "../ui.js";
-import { commandLine, prepare, type CommonOptions } from "./prepare.js";
+import { color, out, err, keepOutput } from "../ui.js";
+import { commandLine, prepare, type CommonOptions, type Prepared } from "./prepare.js";
 import { formatLoss, printWarnings } from "./report.js";
 import { ignoredWarning } from "../gitignore.js";
 
 export interface CheckOptions extends CommonOptions {
+  /** The command line a cached no-op is recorded for (default: this process's). */
+  argv?: readonly string[];
   json?: boolean;
   quiet?: boolean;
   maxDiffLines?: number;
@@ -35,9 +40,24 @@ function orphanedHosts(outDir: string, built: readonly string[], known: readonly
 }
 
 export async function check(options: CheckOptions): Promise<number> {
+  const recorder = startRecording(path.resolve(options.roles), options.argv);
   const prepared = await prepare(options);
   const drift = prepared.outputs.flatMap((o) => findDrift(o.adapter.id, prepared.hostDir(o.adapter.id), o.files, prepared.warningKeys(o.adapter.id)));
   if (!options.host?.length) drift.push(...orphanedHosts(prepared.outDir, prepared.outputs.map((o) => o.adapter.id), Object.keys(options.registry)));
+  const { result: code, lines } = keepOutput(true, () => printCheck(prepared, drift, options));
+  // In sync: the same command in the same state prints the same, so a replay may answer for it.
+  if (recorder && drift.length === 0) {
+    const hosts: Record<string, string> = {};
+    for (const o of prepared.outputs) {
+      const all = [...o.files, manifestFor(o.adapter.id, o.files, prepared.warningKeys(o.adapter.id))];
+      hosts[o.adapter.id] = outputLines(all.map((f) => ({ path: f.path, sha256: sha256(f.content), executable: f.executable })));
+    }
+    recorder.save({ out: prepared.outDir, hosts, printed: lines, code });
+  }
+  return code;
+}
+
+function printCheck(prepared: Prepared, drift: Drift[], options: CheckOptions): number {
   const blocking = prepared.losses.filter(isBlocking);
   const where = (d: Drift) => (d.path ? `${displayPath(prepared.hostDir(d.host))}/${d.path}` : displayPath(prepared.hostDir(d.host)));
   const rolesDir = prepared.pipeline.rolesDir;

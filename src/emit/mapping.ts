@@ -22,6 +22,19 @@ export function lossRemedy(code: LossCode): string {
   return info.limit ? `host limit (no role change fixes it): ${info.fix ?? "accept it"}` : (info.fix ?? "");
 }
 
+/** The real-host test that proves a level of a constraint on this host ("" when none does). MAPPING.md and the report cite it. */
+export function proofFor(adapter: Adapter, pipeline: PipelineIR, level: FidelityLevel, constraint: Constraint): string {
+  const test =
+    level === "guard"
+      ? (adapter.guardProofs?.[constraint] ?? adapter.proofs[constraint])
+      : level === "native"
+        ? adapter.proofs[constraint]
+        : level === "audit"
+          ? adapter.auditProofs?.[constraint]
+          : undefined;
+  return test ? proofCell(pipeline, adapter.id, constraint, test, level === "audit" ? "audit-out.test.ts" : "enforce-out.test.ts") : "";
+}
+
 export function renderMapping(adapter: Adapter, pipeline: PipelineIR, fidelity: readonly FidelityRecord[], gaps: readonly string[] = []): string {
   const { program, version } = adapter.checkedAgainst;
   const docsOnly = adapter.checkedAgainst.basis === "docs";
@@ -39,17 +52,7 @@ export function renderMapping(adapter: Adapter, pipeline: PipelineIR, fidelity: 
     "| role | constraint | level | how | loss | proven by |",
     "| --- | --- | --- | --- | --- | --- |",
   ];
-  const proofOf = (level: FidelityLevel, constraint: Constraint): string => {
-    const test =
-      level === "guard"
-        ? (adapter.guardProofs?.[constraint] ?? adapter.proofs[constraint])
-        : level === "native"
-          ? adapter.proofs[constraint]
-          : level === "audit"
-            ? adapter.auditProofs?.[constraint]
-            : undefined;
-    return cell(test ? proofCell(pipeline, adapter.id, constraint, test, level === "audit" ? "audit-out.test.ts" : "enforce-out.test.ts") : "");
-  };
+  const proofOf = (level: FidelityLevel, constraint: Constraint): string => cell(proofFor(adapter, pipeline, level, constraint));
   // One proof cell per level and constraint: a host has a few dozen, a 1,000-role pipeline ~13,000 rows.
   const proofs = new Map<FidelityLevel, Map<Constraint, string>>();
   for (const r of fidelity) {

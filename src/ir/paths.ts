@@ -1,7 +1,7 @@
 // Warnings for paths that are valid globs but almost certainly mean something else: `src` written
 // for the folder matches one file called `src`, so the role could write nothing inside it.
-import { statSync } from "node:fs";
 import path from "node:path";
+import { isDirectory } from "../cache/probes.js";
 import type { Diagnostic } from "../errors.js";
 import { locate } from "../load/yaml-source.js";
 import type { YamlSource } from "../load/yaml-source.js";
@@ -11,13 +11,6 @@ import type { ValidProject } from "./validate.js";
 /** Names that are folders in nearly every project; a file of that name is the rare case. */
 const FOLDER_NAMES = new Set(["src", "lib", "app", "apps", "test", "tests", "spec", "docs", "doc", "packages", "scripts", "bin", "build", "dist", "out", "config", "public", "assets", "e2e", "infra", "deploy", "notes", "drafts", "articles", "content", "pages", "components", "internal", "cmd", "pkg"]);
 
-function isDirectory(file: string): boolean {
-  try {
-    return statSync(file).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** A plain path with no glob syntax that is a folder here, or is named like one. */
 export function looksLikeFolder(entry: string, cwd: string): boolean {

@@ -6,6 +6,7 @@ import type { Diagnostic } from "../errors.js";
 import { InputError } from "../errors.js";
 import { parseYamlSource, type YamlSource } from "./yaml-source.js";
 import { projectTop } from "../project-root.js";
+import { memoParse, nextParseRound } from "./parse-memo.js";
 
 export const PIPELINE_FILE = "pipeline.yaml";
 
@@ -69,7 +70,9 @@ export function loadProject(dir: string, cwd = process.cwd()): LoadedProject {
     ]);
   }
   const pipelineText = normalizeText(readFileSync(pipelinePath, "utf8"));
-  const parsedPipeline = parseYamlSource(displayPath(pipelinePath, cwd), pipelineText, 0);
+  nextParseRound();
+  const shownPipeline = displayPath(pipelinePath, cwd);
+  const parsedPipeline = memoParse(shownPipeline, pipelineText, 0, () => parseYamlSource(shownPipeline, pipelineText, 0));
   diagnostics.push(...parsedPipeline.errors);
 
   const roles: LoadedRole[] = [];
@@ -118,7 +121,7 @@ function splitRoleFile(file: string, id: string, text: string, diagnostics: Diag
     return null;
   }
   const frontMatter = split.matter.replace(/^\n/, "");
-  const parsed = parseYamlSource(file, frontMatter, 1);
+  const parsed = memoParse(file, frontMatter, 1, () => parseYamlSource(file, frontMatter, 1));
   diagnostics.push(...parsed.errors);
   const bodyLine = 1 + frontMatter.split("\n").length + 1;
   return { id, source: parsed.source, body: split.content.replace(/^\n+/, "").trimEnd() + "\n", bodyLine };

@@ -4,8 +4,13 @@ import { compileHost, type HostOutput } from "../../src/compile.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 
+// One read per roles folder for a worker's test files (the IR is never mutated; tests that change
+// a pipeline copy it). A folder a test edits is a fresh temp folder, so its path is new.
+const read = new Map<string, PipelineIR>();
 export function readRoles(dir: string): PipelineIR {
-  return readPipeline(dir, { knownHosts: HOST_IDS }).pipeline;
+  let pipeline = read.get(dir);
+  if (!pipeline) read.set(dir, (pipeline = readPipeline(dir, { knownHosts: HOST_IDS }).pipeline));
+  return pipeline;
 }
 
 export async function compileAll(dir: string, hosts: readonly string[] = HOST_IDS): Promise<{ pipeline: PipelineIR; outputs: HostOutput[] }> {
