@@ -157,14 +157,15 @@ function guardRoleCommand(st, argv, shown) {
   const k = guardFirstMatch(policy, sh.k, forms);
   if (k) return guardOut("ask", who + " wants to run " + shown + " (its shell rules ask for " + k + ").");
   const git = name === "git" ? guardGit(argv) : null;
-  const exact = git ? (git.safe ? [git.normal] : []) : argv[0] === name ? [argv] : [];
-  const bad = guardForbidden(argv);
-  const a = bad ? null : guardFirstMatch(policy, sh.a, exact);
-  if (a) return guardOut("allow");
+  // allow rules match the command as written (git: minus harmless global options), by its bare name
+  const exact = git ? (git.safe ? git.normal : null) : argv[0] === name ? argv : null;
+  const a = exact ? guardAllowMatch(policy, sh.a, exact) : { why: null };
+  if (a.pat) return guardOut("allow");
   if (git && !guardGitReadOnly(git.normal)) return guardOut("deny", who + " may not run " + shown + " (git " + (git.normal[1] || "") + " changes the repository; roles run read-only git only). Report \"blocked\" instead.");
-  if (!bad && argv[0] === name && guardReadOnly(argv)) return guardOut("allow");
-  const why = bad ? "it carries " + bad + ", a write or exec option" : "no shell rule of its role allows it";
-  if (sh.def === "allow" && !bad) return guardOut("allow");
+  if (exact && !git && guardReadOnly(exact)) return guardOut("allow");
+  const known = exact ? guardArgsWhy(exact, git ? 2 : 1) : "it is not written by its bare name";
+  const why = a.why || (sh.def === "allow" ? known : null) || "no shell rule of its role allows it";
+  if (sh.def === "allow" && known === null) return guardOut("allow");
   if (sh.def === "deny") return guardOut("deny", who + " may not run " + shown + " (" + why + "; its allowed commands: " + (sh.a.map((x) => policy.pats[x]).join(", ") || "none") + "). Report \"blocked\" instead.");
   return guardOut("ask", who + " wants to run " + shown + " (" + why + "; the default is ask).");
 }
@@ -172,18 +173,21 @@ function guardRoleCommand(st, argv, shown) {
 function guardOrchCommand(st, argv, shown) {
   const policy = st.policy, who = st.label;
   const name = guardBase(argv[0]);
-  const bad = guardForbidden(argv);
-  if (!bad && argv[0] === name && guardFirstMatch(policy, policy.orch.x, [argv])) return guardOut("allow");
+  const git = name === "git" ? guardGit(argv) : null;
+  const exact = git ? (git.safe ? git.normal : null) : argv[0] === name ? argv : null;
+  // its own exceptions to the pipeline's deny list (git stash push *), with options known safe
+  if (exact && guardAllowMatch(policy, policy.orch.x, exact).pat) return guardOut("allow");
   if (GUARD_WRAPPERS.has(name)) return guardUnmodelledOut(st, shown, name + " runs another command");
   const forms = guardForms(argv);
   const d = guardFirstMatch(policy, policy.deny, forms);
   if (d) return guardOut("deny", who + " may not run " + shown + " (no pipeline agent may run " + d + "). Leave this step to the human, or report \"blocked\".");
-  const git = name === "git" ? guardGit(argv) : null;
   if (git && !guardGitReadOnly(git.normal)) return guardOut("deny", who + " may not run " + shown + " (git " + (git.normal[1] || "") + " changes the repository; the orchestrator runs read-only git and its own exceptions only). Leave this step to the human.");
-  const exact = git ? (git.safe ? [git.normal] : []) : argv[0] === name ? [argv] : [];
-  if (!bad && (guardFirstMatch(policy, policy.orch.a, exact) || (argv[0] === name && guardReadOnly(argv)))) return guardOut("allow");
+  const a = exact ? guardAllowMatch(policy, policy.orch.a, exact) : { why: null };
+  if (a.pat) return guardOut("allow");
+  if (exact && !git && guardReadOnly(exact)) return guardOut("allow");
+  const known = exact && !git && Object.prototype.hasOwnProperty.call(GUARD_SPECS, name) ? guardArgsWhy(exact, 1) : null;
   // not "none": in acceptEdits mode Claude Code itself runs some file commands (sed -i, cp) unasked
-  return guardOut("ask", who + " wants to run " + shown + " (" + (bad ? "it carries " + bad + ", a write or exec option" : "not among the commands the pipeline runs") + "); the human decides.");
+  return guardOut("ask", who + " wants to run " + shown + " (" + (a.why || known || "not among the commands the pipeline runs") + "); the human decides.");
 }
 
 function guardSpawn(st, target) {
