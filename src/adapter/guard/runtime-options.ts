@@ -13,6 +13,7 @@
 // (two values, the next words), `-#` (a bare number, `head -5`). Styles, as each parser reads them:
 //   g  getopt_long, argparse, clap, lexopt, git: `--name=v` / `--name v`, short clusters `-xvk2`
 //   w  one dash per word (Go's flag package, find): `-name v` = `--name v` = `-name=v`, no clusters
+//   x  xxd: one dash, whole words only (xxd reads `-len` as `-l`, so `-l64` and `-len` are refused)
 //   t  tsc: `-` or `--`, names case-insensitive, no `=`; a flag takes a following true/false
 //   y  yargs, cac (jest, vitest): camelCase = kebab-case, no clusters; a flag takes a following true/false
 //   n  nopt (npm): exact names, no clusters; a flag takes a following true/false
@@ -41,7 +42,7 @@ const GUARD_SPECS = {
   tr: "g 2 -c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1",
   nl: "g 1 -b= -d= -f= -h= -i= -l= -n= -s= -v= -w= -p --body-numbering= --number-format= --number-separator= --starting-line-number= --number-width= --line-increment=",
   column: "g * -t -x -n -e -c= -s= -o= -N= -R= -J -l= --table --fillrows --table-columns= --separator= --output-separator= --output-width=",
-  xxd: "g 1 -a -b -C -E -e -i -p -u -d -R= -c= -g= -l= -o= -s= -n=",
+  xxd: "x 1 -a -b -C -E -e -i -p -u -d -R= -c= -g= -l= -o= -s= -n=",
   jq: "g * -r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input --exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream --indent= -f= --from-file= --arg=2 --argjson=2 --slurpfile=2 --rawfile=2 --args --jsonargs",
   md5sum: "g * -b -c -t -z -w --binary --check --text --tag --zero --ignore-missing --quiet --status --strict --warn",
   basename: "g * -a -s= -z --multiple --suffix= --zero",
@@ -131,9 +132,9 @@ function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
     }
     if (i < trusted) continue;
     if (s.num && /^-\d+$/.test(a)) continue;
-    const long = a.startsWith("--") || s.style === "w" || s.style === "t";
+    const long = a.startsWith("--") || s.style === "w" || s.style === "t" || s.style === "x";
     if (long) {
-      const eq = s.style === "t" ? -1 : a.indexOf("=");
+      const eq = s.style === "t" || s.style === "x" ? -1 : a.indexOf("=");
       const name = eq < 0 ? a : a.slice(0, eq);
       const key = guardOptKey(s.style, name);
       const ar = s.opts.get(key);
