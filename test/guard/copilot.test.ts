@@ -109,8 +109,11 @@ describe("Copilot guard: apply_patch (toolArgs is the patch text)", () => {
     expect(decide("jade", input("apply_patch", patch("*** Update File: src/a.ts", "@@", "-x", "+y", "*** Move to: tests/a2.test.ts"))).kind).toBe("deny");
     expect(decide("jade", input("apply_patch", patch("*** Add File: src/x.ts", "+a", "*** Delete File: tests/a.test.ts"))).kind).toBe("deny");
   });
-  it("a hunk line that looks like a directive cannot hide a file: hunk lines start with +, -, space or @@", () => {
-    expect(decide("jade", input("apply_patch", patch("*** Add File: src/x.ts", "+*** Add File: tests/evil.test.ts")))).toEqual({ kind: "allow" });
+  // Copilot's patch parser is not published: a hunk line that would read as a directive once its
+  // marker or white space is stripped is refused (issue 22), not guessed to be content
+  it("a hunk line that looks like a directive cannot hide a file: the patch is refused", () => {
+    for (const hidden of ["+*** Add File: tests/evil.test.ts", " *** Add File: tests/evil.test.ts", "-\t*** update file: tests/a.test.ts"])
+      expect(decide("jade", input("apply_patch", patch("*** Add File: src/x.ts", hidden))).kind, hidden).toBe("deny");
     expect(fs.existsSync(path.join(P, "tests/evil.test.ts"))).toBe(false);
   });
   const refused: [string, unknown][] = [

@@ -201,25 +201,37 @@ function guardSpawn(st, target) {
   return guardOut("allow");
 }
 
-// For hosts whose write tool takes a patch (Copilot's and Codex's apply_patch).
-// The files an apply_patch text touches: { paths } or { error }. Every line that starts with "*** " is a
-// directive (hunk lines start with +, -, space or @@); an unknown directive is refused, not skipped.
+// For hosts whose write tool takes a patch (Copilot's and Codex's apply_patch). The files an apply_patch
+// text touches: { paths } or { error }. The guard reads only the canonical shape, exactly: a line is a
+// directive (*** Begin Patch, *** Add File: P, *** Update File: P, *** Delete File: P, *** Move to: P,
+// *** End of File, *** End Patch) or a hunk line (+, -, space, @@, empty). Codex's parser trims the
+// lines it reads as headers (Unicode white space, U+0085 included) and Copilot's is not published,
+// so any other line that could read as a directive once trimmed, and any file name with white space
+// or a control character at either end, is refused: the patch, not the directive, is skipped.
+const GUARD_PATCH_LOOSE = /^[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]*\*\*\*[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]*(add|update|delete|move|end|begin)/i;
+const GUARD_PATCH_EDGE = /^[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]|[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]$|[\u0000-\u001f\u007f-\u009f]/;
 function guardPatchPaths(text) {
   if (typeof text !== "string") return { error: "apply_patch arguments are not the patch text" };
-  if (text.includes("\r")) return { error: "the patch holds carriage returns" };
+  if (/[\r\u2028\u2029]/.test(text)) return { error: "the patch holds carriage returns or Unicode line separators" };
   const lines = text.split("\n");
   let i = 0;
   while (i < lines.length && lines[i] === "") i++;
+  let end = lines.length;
+  while (end > i && lines[end - 1] === "") end--;
   if (lines[i] !== "*** Begin Patch") return { error: "the patch does not start with *** Begin Patch" };
+  if (end - 1 <= i || lines[end - 1] !== "*** End Patch") return { error: "the patch does not end with *** End Patch" };
   const paths = [];
-  for (const line of lines.slice(i + 1)) {
-    if (!line.startsWith("*** ")) continue;
-    if (line === "*** End Patch" || line === "*** End of File" || line === "*** Begin Patch") continue;
+  for (const line of lines.slice(i + 1, end - 1)) {
     const m = /^\*\*\* (Add File|Update File|Delete File|Move to): (.*)$/.exec(line);
-    if (!m) return { error: "the patch has a directive the guard does not know (" + guardLine(line, 80) + ")" };
-    const p = m[2];
-    if (p === "" || p !== p.trim()) return { error: "a file name in the patch is empty or has surrounding spaces" };
-    paths.push(p);
+    if (m) {
+      const p = m[2];
+      if (p === "" || GUARD_PATCH_EDGE.test(p)) return { error: "a file name in the patch is empty, or has white space or a control character at an end" };
+      paths.push(p);
+      continue;
+    }
+    if (line === "*** End of File" || line === "@@" || line.startsWith("@@ ")) continue;
+    if (line === "" || ((line[0] === "+" || line[0] === "-" || line[0] === " ") && !GUARD_PATCH_LOOSE.test(line.slice(1)) && !GUARD_PATCH_LOOSE.test(line))) continue;
+    return { error: "the patch has a line the guard does not read exactly (" + guardLine(JSON.stringify(line), 80) + ")" };
   }
   if (!paths.length) return { error: "the patch names no file" };
   return { paths };
