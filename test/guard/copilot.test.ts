@@ -190,12 +190,15 @@ describe("Copilot guard script, through node", () => {
 
   it("the off switch counts only from the environment, not while a Copilot settings file names it", () => {
     const raw = JSON.stringify(input("bash", { command: "git push" }, "jade"));
-    expect(run("jade", raw, { HARNESS_GUARD_OFF: "1" }).stdout).toBe("");
+    const env = { PATH: process.env.PATH ?? "", HOME: path.join(root, "home"), COPILOT_PROJECT_DIR: P, HARNESS_GUARD_OFF: "1" };
+    const onHost = () => spawnSync(process.execPath, ["-e", `process.exit(require("child_process").spawnSync("/bin/sh", ["-c", process.argv[1]], { input: ${JSON.stringify(raw)}, stdio: ["pipe", "inherit", "inherit"] }).status)`, `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(P, GUARD_PATH))} jade; exit $?`], { encoding: "utf8", cwd: P, env });
+    expect(onHost().stdout, "the host started with the switch").toBe("");
+    expect(JSON.parse(run("jade", raw, { HARNESS_GUARD_OFF: "1" }).stdout), "not started with it: put in after (settings env)").toMatchObject({ permissionDecision: "deny" });
     const home = path.join(root, "home", ".copilot");
     fs.mkdirSync(home, { recursive: true });
     fs.writeFileSync(path.join(home, "settings.json"), JSON.stringify({ env: { HARNESS_GUARD_OFF: "1" } }));
     try {
-      expect(JSON.parse(run("jade", raw, { HARNESS_GUARD_OFF: "1" }).stdout)).toMatchObject({ permissionDecision: "deny" });
+      expect(JSON.parse(onHost().stdout)).toMatchObject({ permissionDecision: "deny" });
     } finally {
       fs.rmSync(path.join(home, "settings.json"));
     }
