@@ -215,7 +215,7 @@ describe.runIf(has("npm"))("the guard against the real npm", () => {
         unsafe++;
         expect(kind("jade", ["npm", ...args]), `npm ${args.join(" ")} reads ${seen}`).not.toBe("allow");
       }),
-      { numRuns: 10, seed: 22 },
+      { numRuns: 10, seed: 22, examples: [[["--node-opt=--no-warnings/MARK"]], [["--userconf", "--no-warnings/MARK"]]] },
     );
     expect(unsafe).toBeGreaterThan(0);
   }, 300_000);
