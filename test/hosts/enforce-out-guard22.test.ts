@@ -10,12 +10,14 @@ import { runClaudeScripted, runCodexScripted, type ScriptedRun } from "./lib/scr
 import type { Conversation, ModelRequest, Step } from "./lib/stubs.js";
 
 function explain(r: ScriptedRun): string {
-  return [
+  const text = [
     `exit ${r.result.code} in ${r.result.durationMs} ms${r.result.timedOut ? " (TIMED OUT)" : ""}`,
     `stub requests: ${r.stub.log.map((l) => `${l.conversation ?? "-"}#${l.step}`).join(" ")}`,
     `tool results:\n  | ${r.stub.toolResultTexts().map((t) => t.slice(0, 400)).join("\n  | ")}`,
     `stderr: ${r.result.stderr.slice(-2000)}`,
   ].join("\n");
+  if (process.env.HARNESS_HOSTS_VERBOSE) process.stderr.write(`--- ${r.env.root}\n${text}\n`);
+  return text;
 }
 const ranToEnd = (r: ScriptedRun, conv: string, steps: number, why: string) =>
   expect(r.stub.log.some((l) => l.conversation === conv && l.step === steps), `${conv} did not run its ${steps} step(s)\n${why}`).toBe(true);
@@ -46,6 +48,9 @@ describe.concurrent("claude-code: issue 22", () => {
       ranToEnd(r, "jade", 3, why);
       expect(r.exists("tests/sorted.test.ts"), `sort --out= ran\n${why}`).toBe(false);
       expect(r.exists("tests/planted.txt"), `npm --node-options ran role code\n${why}`).toBe(false);
+      // the guard held them (not only the stage-end audit, which would restore the files afterwards)
+      expect(results(r), why).toMatch(/harness guard: jade wants to run "sort --out=tests\/sorted\.test\.ts src\/x\.ts" \(it carries --out=tests\/sorted\.test\.ts, which the guard does not know to be safe for sort/);
+      expect(results(r), why).toMatch(/harness guard: jade wants to run "npm test --node-options=[^"]*" \(it carries --node-options=/);
       expect(results(r), `jade's own npm test did not run\n${why}`).toMatch(/SCENE-TESTS-RAN/);
     } finally {
       r.dispose();

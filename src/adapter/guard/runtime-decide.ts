@@ -164,7 +164,8 @@ function guardRoleCommand(st, argv, shown) {
   if (git && !guardGitReadOnly(git.normal)) return guardOut("deny", who + " may not run " + shown + " (git " + (git.normal[1] || "") + " changes the repository; roles run read-only git only). Report \"blocked\" instead.");
   if (exact && !git && guardReadOnly(exact)) return guardOut("allow");
   const known = exact ? guardArgsWhy(exact, git ? 2 : 1) : "it is not written by its bare name";
-  const why = a.why || (sh.def === "allow" ? known : null) || "no shell rule of its role allows it";
+  const readOnlyName = !git && (Object.prototype.hasOwnProperty.call(GUARD_SPECS, name) || name === "printf");
+  const why = a.why || (sh.def === "allow" || readOnlyName ? known : null) || "no shell rule of its role allows it";
   if (sh.def === "allow" && known === null) return guardOut("allow");
   if (sh.def === "deny") return guardOut("deny", who + " may not run " + shown + " (" + why + "; its allowed commands: " + (sh.a.map((x) => policy.pats[x]).join(", ") || "none") + "). Report \"blocked\" instead.");
   return guardOut("ask", who + " wants to run " + shown + " (" + why + "; the default is ask).");
