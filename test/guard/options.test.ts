@@ -57,7 +57,11 @@ describe("spellings the red team used are never allowed", () => {
     "git diff --outp=tests/x", "git log --outpu=tests/x", "git show --output-indicator-new=x --ext", "git grep --open-files=sh x", "git grep -Osh x", "git diff --textconv", "git status --porcelain=v1 --untracked-files=all --xyz",
     "git config --get --file=/tmp/x a.b", "git config --get-regexp --add x y",
     // apply_patch through the shell (Codex reads it as a patch)
-    "apply_patch '*** Begin Patch'",
+    "apply_patch '*** Begin Patch'", "applypatch x",
+    // variants beyond the red team's
+    "date 010112002030", "date -s 2030-01-01", "date --set=2030-01-01", "printf -v x y", "find . -fprint0 tests/x", "find . -execdir sh ;", "rg --pre=./x foo", "rg --pre-glob=* foo", "ugrep --save-config", "ugrep --config=x foo",
+    "git --no-pager diff --output tests/x", "git log -p --ext-diff", "git blame --ext", "npm test --silent=false", "npx vitest --silent false", "npx vitest --environment=./x.js", "npx vitest --config=./x.ts", "npx jest --config x.js",
+    "npx tsc --noEmit --project src/tsconfig.json", "npx tsc --noEmit --incremental", "npx tsc --noEmit --tsBuildInfoFile .claude/x", "pytest -p no:cacheprovider", "pytest -c /dev/null", "pytest --confcutdir=/", "cargo test --config=build.rustc=x",
   ];
   it.each(CALLERS)("for %s", (as) => {
     const allowed = never.filter((c) => kind(as, c) === "allow");

@@ -43,7 +43,12 @@ function guardArgsWhy(argv, trusted) {
 function guardReadArgs(name, argv, t) {
   if (GUARD_ANY_ARGS.has(name)) return null;
   if (name === "printf") return argv.slice(Math.max(1, t)).find((w) => w.startsWith("-")) || null;
-  if (Object.prototype.hasOwnProperty.call(GUARD_SPECS, name)) return guardReadOpts(GUARD_SPECS[name], argv, 1, t).bad;
+  if (Object.prototype.hasOwnProperty.call(GUARD_SPECS, name)) {
+    const r = guardReadOpts(GUARD_SPECS[name], argv, 1, t);
+    // date reads a positional word that is not +FORMAT as a time to set the clock to
+    if (r.bad === null && name === "date") { const p = r.pos.find((k) => k >= t && !argv[k].startsWith("+")); if (p !== undefined) return argv[p]; }
+    return r.bad;
+  }
   if (name === "git") return guardReadGit(argv, t);
   if (name === "npm" || name === "pnpm" || name === "yarn") return guardReadScripts(name, argv, 1, t);
   if (name === "npx") {
