@@ -58,27 +58,25 @@ function ccFail(why) { ccFinish({ kind: "deny", reason: "harness guard: " + why 
 process.on("uncaughtException", (e) => ccFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"));
 
 // Claude Code copies a settings file's "env" into the environment of hooks, and code an agent's test
-// run executes could write one (the user's settings are outside the project, where the stage-end
-// audit cannot look). The switch counts only when no settings file names it: then it can only have
-// come from the environment Claude Code was started with.
-function ccOffFromSettings() {
+// run executes could write one: the switch counts only as guardOffHonoured (runtime-off) says.
+function ccSettingsFiles() {
   const files = [];
-  const home = process.env.CLAUDE_CONFIG_DIR || (process.env.HOME ? path.join(process.env.HOME, ".claude") : null);
-  if (home) files.push(path.join(home, "settings.json"), path.join(home, "settings.local.json"));
+  const homes = [guardHome(), process.env.HOME].filter((h) => typeof h === "string" && h !== "");
+  const dirs = homes.map((h) => path.join(h, ".claude"));
+  if (process.env.CLAUDE_CONFIG_DIR) dirs.push(process.env.CLAUDE_CONFIG_DIR);
+  for (const d of dirs) files.push(path.join(d, "settings.json"), path.join(d, "settings.local.json"));
+  for (const h of homes) files.push(path.join(h, ".claude.json"));
   const project = process.env.CLAUDE_PROJECT_DIR;
   if (project) files.push(path.join(project, ".claude", "settings.json"), path.join(project, ".claude", "settings.local.json"));
-  files.push("/etc/claude-code/managed-settings.json");
-  for (const f of files) {
-    let text;
-    try { text = fs.readFileSync(f, "utf8"); } catch (e) { if (e && e.code === "ENOENT") continue; return true; }
-    if (text.includes(POLICY.off)) return true;
+  for (const d of ["/etc/claude-code", "/Library/Application Support/ClaudeCode"]) {
+    files.push(path.join(d, "managed-settings.json"));
+    try { for (const f of fs.readdirSync(path.join(d, "managed-settings.d"))) files.push(path.join(d, "managed-settings.d", f)); } catch (e) { /* none */ }
   }
-  return false;
+  return files;
 }
 
 function ccMain() {
-  const off = process.env[POLICY.off];
-  if (typeof off === "string" && /^(1|true|yes|on)$/i.test(off.trim()) && !ccOffFromSettings()) return ccFinish({ kind: "none", reason: "harness guard: OFF (" + POLICY.off + " is set in the environment Claude Code started with); pipeline limits are not enforced" });
+  if (process.env[POLICY.off] !== undefined && guardOffHonoured(POLICY.off, ccSettingsFiles())) return ccFinish({ kind: "none", reason: "harness guard: OFF (" + POLICY.off + " is set in the environment Claude Code started with); pipeline limits are not enforced" });
   const as = process.argv[2] === undefined ? null : process.argv[2];
   let scriptProject = null;
   try {

@@ -17,6 +17,7 @@
 // over it (real-host test). So nothing in settings.json may deny what a role or the orchestrator is
 // allowed: session-wide denies are emitted (scope repository only) only where no allow rule could
 // meet them; the guard holds the rest.
+import { GUARD_SHARED_GAPS } from "../../src/adapter/guard/gaps.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { GUARD_OFF_ENV, compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
@@ -48,6 +49,7 @@ export const GUARD_GAPS: readonly string[] = [
   "case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled (file effects: the stage-end audit)",
   "Claude Code's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may",
   "scope pipeline: the orchestrator's limits bind the session from /<pipeline> on (command front-matter hooks stay active for the rest of the session); stages run without that command are bound only by their roles' own limits",
+  ...GUARD_SHARED_GAPS,
 ];
 
 export function compileClaudePolicy(pipeline: PipelineIR): GuardPolicy {

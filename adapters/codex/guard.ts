@@ -8,6 +8,7 @@
 // wherever they are spawned; the orchestrator's session, an ordinary session and agents of any other
 // role are left to Codex (policies.scope pipeline). Nothing in the input an agent controls switches it
 // off: the only way out is a hook Codex does not run (not trusted).
+import { GUARD_SHARED_GAPS } from "../../src/adapter/guard/gaps.js";
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
@@ -33,6 +34,7 @@ export const GUARD_GAPS: readonly string[] = [
   "a role with no shell tool may still run read-only commands (cat, rg, ls, read-only git): Codex has no other way to read a file",
   "the orchestrator's session, main-session roles (skills in it) and agents of no pipeline role are not guarded: Codex names no role for the session's own calls, so nothing tells a pipeline run from an ordinary session. An agent the orchestrator starts with a built-in type (default, worker, explorer) is bound by neither the guard nor the audit",
   "the hook runs (node, a few tens of milliseconds) before every tool call of every Codex session in the project, and answers nothing for calls it does not bind",
+  ...GUARD_SHARED_GAPS,
 ];
 
 /**

@@ -77,25 +77,20 @@ function cpFinish(d) {
 function cpFail(why) { cpFinish({ kind: "deny", reason: "harness guard: " + why + "; refusing (fail closed)." }); }
 process.on("uncaughtException", (e) => cpFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"));
 
-// The switch counts only when no Copilot settings file names it (user or repository settings, which
-// an agent's test run could write): then it can only have come from the environment Copilot started with.
-function cpOffFromSettings() {
+// Copilot copies settings into the environment of hooks too: the switch counts only as
+// guardOffHonoured (runtime-off) says, over the user's and the repository's settings files.
+function cpSettingsFiles() {
   const files = [];
-  const home = process.env.COPILOT_HOME || (process.env.HOME ? path.join(process.env.HOME, ".copilot") : null);
-  if (home) for (const f of ["config.json", "settings.json", "settings.local.json"]) files.push(path.join(home, f));
+  const homes = [guardHome(), process.env.HOME].filter((h) => typeof h === "string" && h !== "").map((h) => path.join(h, ".copilot"));
+  if (process.env.COPILOT_HOME) homes.push(process.env.COPILOT_HOME);
+  for (const d of homes) for (const f of ["config.json", "settings.json", "settings.local.json"]) files.push(path.join(d, f));
   const project = process.env.COPILOT_PROJECT_DIR;
   if (project) files.push(path.join(project, ".github", "copilot", "settings.json"), path.join(project, ".github", "copilot", "settings.local.json"));
-  for (const f of files) {
-    let text;
-    try { text = fs.readFileSync(f, "utf8"); } catch (e) { if (e && e.code === "ENOENT") continue; return true; }
-    if (text.includes(POLICY.off)) return true;
-  }
-  return false;
+  return files;
 }
 
 function cpMain() {
-  const off = process.env[POLICY.off];
-  if (typeof off === "string" && /^(1|true|yes|on)$/i.test(off.trim()) && !cpOffFromSettings()) return cpFinish({ kind: "none", reason: "harness guard: OFF (" + POLICY.off + " is set in the environment Copilot started with); pipeline limits are not enforced" });
+  if (process.env[POLICY.off] !== undefined && guardOffHonoured(POLICY.off, cpSettingsFiles())) return cpFinish({ kind: "none", reason: "harness guard: OFF (" + POLICY.off + " is set in the environment Copilot started with); pipeline limits are not enforced" });
   const as = process.argv[2] === undefined ? null : process.argv[2];
   let scriptProject = null;
   try {

@@ -16,6 +16,7 @@
 // A hook's `allow` also overrides the session's --deny-tool flags (measured), so the guard is the
 // authority for what it allows; the launchers' flags bind what it leaves to Copilot (no output) and
 // every agent whose hooks Copilot did not load (an untrusted folder: agent hooks need persistent trust).
+import { GUARD_SHARED_GAPS } from "../../src/adapter/guard/gaps.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { GUARD_OFF_ENV, compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
@@ -44,6 +45,7 @@ export const GUARD_GAPS: readonly string[] = [
   "the orchestrator is bound when it runs as its agent (the launcher, copilot --agent, the agent picker); /<pipeline> as a skill in an ordinary session runs its steps unguarded (each role it starts is still bound)",
   "VS Code and the cloud agent were not checked: they may ignore hooks in agent front matter",
   "Copilot CLI 1.0.102's create tool refuses a file whose folder does not exist: the orchestrator makes the folders the roles' write scopes name (mkdir -p, allowed exactly); a role that needs a new folder deeper in its scope needs mkdir in its shell rules, and a role without a shell tool cannot make one",
+  ...GUARD_SHARED_GAPS,
 ];
 
 /**

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODEX_GUARD_CALL } from "../../adapters/codex/guard-runtime.js";
 import { GUARD_PATH, compileCodexPolicy, guardHookCommand, renderGuard } from "../../adapters/codex/guard.js";
@@ -141,5 +142,99 @@ describe("Codex guard: the script and its hook command", () => {
     const missing = sh(root, JSON.stringify(input("Bash", { command: "npm test" }, "jade")));
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/the guard script failed \(exit 1\); blocking \(fail closed\)/);
+  });
+});
+
+// Codex 0.171.0's own apply_patch parser (codex-rs/apply-patch/src/parser.rs, lenient mode), ported
+// line for line: the files it would touch, or null when it refuses the patch.
+const RUST_WS = "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const rustTrim = (s: string) => s.replace(new RegExp(`^[${RUST_WS}]+|[${RUST_WS}]+$`, "g"), "");
+function rustLines(s: string): string[] {
+  const out = s.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  if (s.endsWith("\n") || s === "") out.pop();
+  return out;
+}
+function codexPatchPaths(patch: string): string[] | null {
+  let lines = rustLines(rustTrim(patch));
+  const strict = (ls: string[]) => ls.length >= 1 && rustTrim(ls[0]!) === "*** Begin Patch" && rustTrim(ls[ls.length - 1]!) === "*** End Patch" && ls.length >= 2;
+  if (!strict(lines)) {
+    const [first, last] = [lines[0], lines[lines.length - 1]];
+    if (!(["<<EOF", "<<'EOF'", '<<"EOF"'].includes(first ?? "") && last?.endsWith("EOF") && lines.length >= 4 && strict(lines.slice(1, -1)))) return null;
+    lines = lines.slice(1, -1);
+  }
+  let rest = lines.slice(1, -1);
+  const paths: string[] = [];
+  while (rest.length) {
+    const first = rustTrim(rest[0]!);
+    if (first.startsWith("*** Add File: ")) {
+      paths.push(first.slice(14));
+      let n = 1;
+      while (n < rest.length && rest[n]!.startsWith("+")) n++;
+      rest = rest.slice(n);
+    } else if (first.startsWith("*** Delete File: ")) {
+      paths.push(first.slice(17));
+      rest = rest.slice(1);
+    } else if (first.startsWith("*** Update File: ")) {
+      paths.push(first.slice(17));
+      let r = rest.slice(1);
+      if (r[0]?.startsWith("*** Move to: ")) { paths.push(r[0].slice(13)); r = r.slice(1); }
+      let chunks = 0;
+      while (r.length) {
+        if (rustTrim(r[0]!) === "") { r = r.slice(1); continue; }
+        if (r[0]!.startsWith("*")) break;
+        let start = 0;
+        if (r[0] === "@@" || r[0]!.startsWith("@@ ")) start = 1;
+        else if (chunks > 0) return null;
+        if (start >= r.length) return null;
+        let parsed = 0;
+        for (const line of r.slice(start)) {
+          if (line === "*** End of File") { if (parsed === 0) return null; parsed++; break; }
+          if (line === "" || " +-".includes(line[0]!)) { parsed++; continue; }
+          if (parsed === 0) return null;
+          break;
+        }
+        chunks++;
+        r = r.slice(start + parsed);
+      }
+      if (!chunks) return null;
+      rest = r;
+    } else return null;
+  }
+  return paths;
+}
+
+describe("Codex guard: apply_patch read as Codex reads it (issue 22)", () => {
+  const parse = (text: string) => (new Function("fs", "path", "POLICY", `${GUARD_RUNTIME}\nreturn guardPatchPaths;`)(fs, path, policy) as (t: string) => { paths?: string[]; error?: string })(text);
+  it("the red team's patch: a header with one leading space after an Add File hunk", () => {
+    const text = ["*** Begin Patch", "*** Add File: src/ok.ts", "+ok", " *** Add File: tests/evil.test.ts", "+evil", "*** End Patch"].join("\n");
+    expect(codexPatchPaths(text)).toEqual(["src/ok.ts", "tests/evil.test.ts"]);
+    expect(parse(text).paths).toBeUndefined();
+    expect(decide(input("Bash", { command: heredoc(text) }, "jade")).kind).toBe("deny");
+  });
+  it("every file Codex's parser would touch is a file the guard checks, for any patch the guard accepts", () => {
+    const ws = fc.constantFrom("", " ", "\t", "\u0085", "\u00a0", "\u3000", "\u2028");
+    const file = fc.constantFrom("src/x.ts", "tests/evil.test.ts", ".codex/hooks.json", " src/y.ts");
+    const head = (h: string) => fc.tuple(fc.oneof(fc.constant(""), ws), file, fc.oneof(fc.constant(""), ws)).map(([a, f, b]) => a + h + f + b);
+    const noise = fc.constantFrom("+*** Add File: tests/e.ts", " *** Delete File: tests/a.test.ts", "*** add file: tests/e.ts", "", "x", "*** End of File");
+    const hunk = fc.oneof(
+      fc.tuple(head("*** Add File: "), fc.constantFrom(["+x"], ["+x", "+y"])).map(([h, ls]) => [h, ...ls]),
+      head("*** Delete File: ").map((h) => [h]),
+      fc.tuple(head("*** Update File: "), fc.option(head("*** Move to: ")), fc.constantFrom(["@@", "-old", "+x"], [" ctx", "+x"], ["@@ fn", "-a", "+b", "*** End of File"])).map(([h, m, ls]) => [h, ...(m ? [m] : []), ...ls]),
+      noise.map((n) => [n]),
+    );
+    const line = hunk;
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 5 }), fc.constantFrom("", "\n"), (body, tail) => {
+        const text = ["*** Begin Patch", ...body.flat(), "*** End Patch"].join("\n") + tail;
+        const codex = codexPatchPaths(text);
+        const guard = parse(text);
+        if (!guard.paths || codex === null) return;
+        accepted++;
+        for (const p of codex) expect(guard.paths, `Codex touches ${JSON.stringify(p)} in ${JSON.stringify(text)}`).toContain(p);
+      }),
+      { numRuns: 3000, seed: 22 },
+    );
+    expect(accepted).toBeGreaterThan(100);
   });
 });

@@ -109,8 +109,11 @@ describe("Copilot guard: apply_patch (toolArgs is the patch text)", () => {
     expect(decide("jade", input("apply_patch", patch("*** Update File: src/a.ts", "@@", "-x", "+y", "*** Move to: tests/a2.test.ts"))).kind).toBe("deny");
     expect(decide("jade", input("apply_patch", patch("*** Add File: src/x.ts", "+a", "*** Delete File: tests/a.test.ts"))).kind).toBe("deny");
   });
-  it("a hunk line that looks like a directive cannot hide a file: hunk lines start with +, -, space or @@", () => {
-    expect(decide("jade", input("apply_patch", patch("*** Add File: src/x.ts", "+*** Add File: tests/evil.test.ts")))).toEqual({ kind: "allow" });
+  // Copilot's patch parser is not published: a hunk line that would read as a directive once its
+  // marker or white space is stripped is refused (issue 22), not guessed to be content
+  it("a hunk line that looks like a directive cannot hide a file: the patch is refused", () => {
+    for (const hidden of ["+*** Add File: tests/evil.test.ts", " *** Add File: tests/evil.test.ts", "-\t*** update file: tests/a.test.ts"])
+      expect(decide("jade", input("apply_patch", patch("*** Add File: src/x.ts", hidden))).kind, hidden).toBe("deny");
     expect(fs.existsSync(path.join(P, "tests/evil.test.ts"))).toBe(false);
   });
   const refused: [string, unknown][] = [
@@ -187,12 +190,15 @@ describe("Copilot guard script, through node", () => {
 
   it("the off switch counts only from the environment, not while a Copilot settings file names it", () => {
     const raw = JSON.stringify(input("bash", { command: "git push" }, "jade"));
-    expect(run("jade", raw, { HARNESS_GUARD_OFF: "1" }).stdout).toBe("");
+    const env = { PATH: process.env.PATH ?? "", HOME: path.join(root, "home"), COPILOT_PROJECT_DIR: P, HARNESS_GUARD_OFF: "1" };
+    const onHost = () => spawnSync(process.execPath, ["-e", `process.exit(require("child_process").spawnSync("/bin/sh", ["-c", process.argv[1]], { input: ${JSON.stringify(raw)}, stdio: ["pipe", "inherit", "inherit"] }).status)`, `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(P, GUARD_PATH))} jade; exit $?`], { encoding: "utf8", cwd: P, env });
+    expect(onHost().stdout, "the host started with the switch").toBe("");
+    expect(JSON.parse(run("jade", raw, { HARNESS_GUARD_OFF: "1" }).stdout), "not started with it: put in after (settings env)").toMatchObject({ permissionDecision: "deny" });
     const home = path.join(root, "home", ".copilot");
     fs.mkdirSync(home, { recursive: true });
     fs.writeFileSync(path.join(home, "settings.json"), JSON.stringify({ env: { HARNESS_GUARD_OFF: "1" } }));
     try {
-      expect(JSON.parse(run("jade", raw, { HARNESS_GUARD_OFF: "1" }).stdout)).toMatchObject({ permissionDecision: "deny" });
+      expect(JSON.parse(onHost().stdout)).toMatchObject({ permissionDecision: "deny" });
     } finally {
       fs.rmSync(path.join(home, "settings.json"));
     }

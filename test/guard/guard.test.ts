@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUARDED_TOOLS_MATCHER, GUARD_GAPS, GUARD_OFF_ENV, GUARD_PATH, ORCHESTRATOR, compileClaudePolicy, guardHookCommand, renderGuard } from "../../adapters/claude-code/guard.js";
 import { ROLES, pebble } from "./fixture.js";
-import { type Decision, type Project, guardEnv, inProcess, makeProject, payload, runGuard, runProcess } from "./helpers.js";
+import { type Decision, type Project, guardEnv, inProcess, makeProject, payload, runGuard, runProcess, runUnderHost } from "./helpers.js";
 
 const pipeline = pebble();
 const decide = inProcess(pipeline);
@@ -303,37 +303,58 @@ describe("malformed input fails closed", () => {
 // ---------------------------------------------------------------- off switch
 
 describe("off switch: the launching session's environment only", () => {
+  // the host started with the environment the hook gets: the switch came from the person who started it
+  const onHost = (env: NodeJS.ProcessEnv, hostEnv: NodeJS.ProcessEnv = env) => runUnderHost(P.script, forbidden(), env, "jade", hostEnv);
   const forbidden = () => payload({ tool: "Write", input: { file_path: path.join(P.dir, "tests/a.test.ts"), content: "" }, role: "jade", cwd: P.dir });
 
   it.concurrent.each(["1", "true", "YES", "on"])(`${GUARD_OFF_ENV}=%s lets everything through with a notice`, async (v) => {
-    const r = await runGuard(P.script, forbidden(), guardEnv(P.dir, { [GUARD_OFF_ENV]: v }), "jade");
+    const r = await onHost(guardEnv(P.dir, { [GUARD_OFF_ENV]: v }));
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(new RegExp(`^harness guard: OFF \\(${GUARD_OFF_ENV} is set in the environment Claude Code started with\\); pipeline limits are not enforced\\n$`));
   });
 
   it.concurrent.each(["0", "", "no"])(`${GUARD_OFF_ENV}=%j does not switch it off`, async (v) => {
-    const r = await runGuard(P.script, forbidden(), guardEnv(P.dir, { [GUARD_OFF_ENV]: v }), "jade");
+    const r = await onHost(guardEnv(P.dir, { [GUARD_OFF_ENV]: v }));
     expect(r.code).toBe(2);
+  });
+
+  it("a switch the host did not start with does not count (a settings file's env, however it spells the key)", async () => {
+    const env = guardEnv(P.dir, { [GUARD_OFF_ENV]: "1" });
+    expect((await onHost(env, guardEnv(P.dir))).code, "put in by the host after it started (its settings' env)").toBe(2);
+    expect((await runGuard(P.script, forbidden(), env, "jade")).code, "no host started with it").toBe(2);
+    const home = fs.mkdtempSync(path.join(P.dir, "..", "harness-home-"));
+    try {
+      fs.mkdirSync(path.join(home, ".claude"));
+      const envHome = guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: home });
+      fs.writeFileSync(path.join(home, ".claude", "settings.json"), '{"env":{"HARNESS_GUARD_\\u004fFF":"1"}}');
+      expect((await onHost(envHome)).code, "a JSON escape of the key").toBe(2);
+      fs.writeFileSync(path.join(home, ".claude", "settings.json"), '{"env":{"harness_guard_off":"1"}}');
+      expect((await onHost(envHome)).code, "another case").toBe(2);
+      fs.writeFileSync(path.join(home, ".claude", "settings.json"), "{not json");
+      expect((await onHost(envHome)).code, "a file that does not parse").toBe(2);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("a settings file that sets it does not count: only the environment Claude Code was started with", async () => {
     const home = fs.mkdtempSync(path.join(P.dir, "..", "harness-home-"));
     const settings = JSON.stringify({ env: { [GUARD_OFF_ENV]: "1" } });
     try {
-      const clean = await runGuard(P.script, forbidden(), guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: home }), "jade");
+      const clean = await onHost(guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: home }));
       expect(clean.code, "the switch itself still works with no settings file naming it").toBe(0);
       // code run by an allowed test command could write the user's settings, outside the project
       fs.mkdirSync(path.join(home, ".claude"));
       fs.writeFileSync(path.join(home, ".claude", "settings.json"), settings);
-      expect((await runGuard(P.script, forbidden(), guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: home }), "jade")).code).toBe(2);
+      expect((await onHost(guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: home }))).code).toBe(2);
       const config = path.join(home, "config");
       fs.mkdirSync(config);
       fs.writeFileSync(path.join(config, "settings.json"), settings);
-      expect((await runGuard(P.script, forbidden(), guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: P.dir, CLAUDE_CONFIG_DIR: config }), "jade")).code).toBe(2);
+      expect((await onHost(guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: P.dir, CLAUDE_CONFIG_DIR: config }))).code).toBe(2);
       fs.writeFileSync(path.join(P.dir, ".claude", "settings.local.json"), settings);
       try {
-        expect((await runGuard(P.script, forbidden(), guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: path.join(home, "none") }), "jade")).code).toBe(2);
+        expect((await onHost(guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: path.join(home, "none") }))).code).toBe(2);
       } finally {
         fs.rmSync(path.join(P.dir, ".claude", "settings.local.json"));
       }

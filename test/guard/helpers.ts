@@ -142,3 +142,15 @@ export function runGuard(script: string, input: unknown, env: NodeJS.ProcessEnv,
   const dir = env.CLAUDE_PROJECT_DIR;
   return runProcess(process.execPath, as ? [script, as] : [script], text, env, dir && fs.existsSync(dir) ? dir : undefined);
 }
+
+/**
+ * Run the guard the way a host does: a host process started with `hostEnv` runs the hook through
+ * `/bin/sh -c` with `env` (the host's environment plus what its settings' `env` adds).
+ */
+export function runUnderHost(script: string, input: unknown, env: NodeJS.ProcessEnv, as: string | null | undefined, hostEnv: NodeJS.ProcessEnv): Promise<RunResult> {
+  const text = typeof input === "string" ? input : JSON.stringify(input);
+  const host = `const r = require("child_process").spawnSync("/bin/sh", ["-c", process.argv[1]], { input: require("fs").readFileSync(0), env: JSON.parse(process.argv[2]), stdio: ["pipe", "inherit", "inherit"] }); process.exit(r.status === null ? 1 : r.status);`;
+  const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}${as ? ` ${as}` : ""}; exit $?`;
+  const dir = env.CLAUDE_PROJECT_DIR ?? env.COPILOT_PROJECT_DIR;
+  return runProcess(process.execPath, ["-e", host, hook, JSON.stringify(env)], text, hostEnv, dir && fs.existsSync(dir) ? dir : undefined);
+}

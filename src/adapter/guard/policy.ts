@@ -79,6 +79,21 @@ export function anyDepth(glob: string): string[] {
   return glob.startsWith("**/") ? [glob] : [glob, `**/${glob}`];
 }
 
+/**
+ * Every host's settings and hook files in a project (issue 22): whatever a pipeline's never_write says,
+ * no guard lets a call write one, so no host's enforcement can be switched off from a session of
+ * another. Files in the user's home are outside the project, which the guard never lets a call write.
+ */
+export const HOST_SETTINGS_FILES: readonly string[] = [
+  ".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
+  ".codex/config.toml", ".codex/hooks.json",
+  ".github/copilot/settings.json", ".github/copilot/settings.local.json", ".github/hooks/**", ".vscode/settings.json", ".vscode/mcp.json",
+  ".gemini/settings.json", ".gemini/policies/**",
+  ".cursor/cli.json", ".cursor/hooks.json", ".cursor/mcp.json",
+  "opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc",
+  "kilo.json", "kilo.jsonc", ".kilo/kilo.json", ".kilo/kilo.jsonc",
+];
+
 const sorted = (xs: Iterable<string>): string[] => [...xs].sort(byCodeUnit);
 
 export interface GuardPolicyOptions {
@@ -130,7 +145,7 @@ export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOption
     return g;
   };
   const p = pipeline.policies;
-  const protect = opts.protect.map((g) => glob(g, `${g} (keeps the harness guard in place)`));
+  const protect = [...new Set([...opts.protect, ...HOST_SETTINGS_FILES.flatMap(anyDepth)])].map((g) => glob(g, `${g} (keeps the harness guard in place)`));
   const never = p.neverWrite.flatMap((g) => anyDepth(g).map((x) => glob(x, label(g))));
   const pipelineNever = new Set(p.neverWrite);
   const pipelineDeny = new Set(p.shellDeny);

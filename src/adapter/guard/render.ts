@@ -10,11 +10,14 @@ import { sortKeys } from "../../emit/render.js";
 import type { GuardPolicy } from "./policy.js";
 import { GUARD_COMMANDS_SOURCE } from "./runtime-commands.js";
 import { GUARD_DECIDE_SOURCE } from "./runtime-decide.js";
+import { GUARD_OFF_SOURCE } from "./runtime-off.js";
+import { GUARD_OPTIONS_SOURCE } from "./runtime-options.js";
 import { GUARD_PATHS_SOURCE } from "./runtime-paths.js";
+import { GUARD_PROGRAMS_SOURCE } from "./runtime-programs.js";
 import { GUARD_SHELL_SOURCE } from "./runtime-shell.js";
 
 /** The host-neutral runtime: defines guardDecide(policy, call) and its helpers; no side effects. */
-export const GUARD_RUNTIME = [GUARD_SHELL_SOURCE, GUARD_COMMANDS_SOURCE, GUARD_PATHS_SOURCE, GUARD_DECIDE_SOURCE].map((s) => s.trim()).join("\n\n");
+export const GUARD_RUNTIME = [GUARD_SHELL_SOURCE, GUARD_OPTIONS_SOURCE, GUARD_PROGRAMS_SOURCE, GUARD_COMMANDS_SOURCE, GUARD_PATHS_SOURCE, GUARD_DECIDE_SOURCE, GUARD_OFF_SOURCE].map((s) => s.trim()).join("\n\n");
 
 export interface GuardScript {
   header: readonly string[];

@@ -169,14 +169,16 @@ function guardRoleCommand(st, argv, shown) {
   const k = guardFirstMatch(policy, sh.k, forms);
   if (k) return guardOut("ask", who + " wants to run " + shown + " (its shell rules ask for " + k + ").");
   const git = name === "git" ? guardGit(argv) : null;
-  const exact = git ? (git.safe ? [git.normal] : []) : argv[0] === name ? [argv] : [];
-  const bad = guardForbidden(argv);
-  const a = bad ? null : guardFirstMatch(policy, sh.a, exact);
-  if (a) return guardOut("allow");
+  // allow rules match the command as written (git: minus harmless global options), by its bare name
+  const exact = git ? (git.safe ? git.normal : null) : argv[0] === name ? argv : null;
+  const a = exact ? guardAllowMatch(policy, sh.a, exact) : { why: null };
+  if (a.pat) return guardOut("allow");
   if (git && !guardGitReadOnly(git.normal)) return guardOut("deny", who + " may not run " + shown + " (git " + (git.normal[1] || "") + " changes the repository; roles run read-only git only). Report \"blocked\" instead.");
-  if (!bad && argv[0] === name && guardReadOnly(argv)) return guardOut("allow");
-  const why = bad ? "it carries " + bad + ", a write or exec option" : "no shell rule of its role allows it";
-  if (sh.def === "allow" && !bad) return guardOut("allow");
+  if (exact && !git && guardReadOnly(exact)) return guardOut("allow");
+  const known = exact ? guardArgsWhy(exact, git ? 2 : 1) : "it is not written by its bare name";
+  const readOnlyName = !git && (Object.prototype.hasOwnProperty.call(GUARD_SPECS, name) || name === "printf");
+  const why = a.why || (sh.def === "allow" || readOnlyName ? known : null) || "no shell rule of its role allows it";
+  if (sh.def === "allow" && known === null) return guardOut("allow");
   if (sh.def === "deny") return guardOut("deny", who + " may not run " + shown + " (" + why + "; its allowed commands: " + (sh.a.map((x) => policy.pats[x]).join(", ") || "none") + "). Report \"blocked\" instead.");
   return guardOut("ask", who + " wants to run " + shown + " (" + why + "; the default is ask).");
 }
@@ -184,18 +186,21 @@ function guardRoleCommand(st, argv, shown) {
 function guardOrchCommand(st, argv, shown) {
   const policy = st.policy, who = st.label;
   const name = guardBase(argv[0]);
-  const bad = guardForbidden(argv);
-  if (!bad && argv[0] === name && guardFirstMatch(policy, policy.orch.x, [argv])) return guardOut("allow");
+  const git = name === "git" ? guardGit(argv) : null;
+  const exact = git ? (git.safe ? git.normal : null) : argv[0] === name ? argv : null;
+  // its own exceptions to the pipeline's deny list (git stash push *), with options known safe
+  if (exact && guardAllowMatch(policy, policy.orch.x, exact).pat) return guardOut("allow");
   if (GUARD_WRAPPERS.has(name)) return guardUnmodelledOut(st, shown, name + " runs another command");
   const forms = guardForms(argv);
   const d = guardFirstMatch(policy, policy.deny, forms);
   if (d) return guardOut("deny", who + " may not run " + shown + " (no pipeline agent may run " + d + "). Leave this step to the human, or report \"blocked\".");
-  const git = name === "git" ? guardGit(argv) : null;
   if (git && !guardGitReadOnly(git.normal)) return guardOut("deny", who + " may not run " + shown + " (git " + (git.normal[1] || "") + " changes the repository; the orchestrator runs read-only git and its own exceptions only). Leave this step to the human.");
-  const exact = git ? (git.safe ? [git.normal] : []) : argv[0] === name ? [argv] : [];
-  if (!bad && (guardFirstMatch(policy, policy.orch.a, exact) || (argv[0] === name && guardReadOnly(argv)))) return guardOut("allow");
+  const a = exact ? guardAllowMatch(policy, policy.orch.a, exact) : { why: null };
+  if (a.pat) return guardOut("allow");
+  if (exact && !git && guardReadOnly(exact)) return guardOut("allow");
+  const known = exact && !git && Object.prototype.hasOwnProperty.call(GUARD_SPECS, name) ? guardArgsWhy(exact, 1) : null;
   // not "none": in acceptEdits mode Claude Code itself runs some file commands (sed -i, cp) unasked
-  return guardOut("ask", who + " wants to run " + shown + " (" + (bad ? "it carries " + bad + ", a write or exec option" : "not among the commands the pipeline runs") + "); the human decides.");
+  return guardOut("ask", who + " wants to run " + shown + " (" + (a.why || known || "not among the commands the pipeline runs") + "); the human decides.");
 }
 
 function guardSpawn(st, target) {
@@ -210,25 +215,37 @@ function guardSpawn(st, target) {
   return guardOut("allow");
 }
 
-// For hosts whose write tool takes a patch (Copilot's and Codex's apply_patch).
-// The files an apply_patch text touches: { paths } or { error }. Every line that starts with "*** " is a
-// directive (hunk lines start with +, -, space or @@); an unknown directive is refused, not skipped.
+// For hosts whose write tool takes a patch (Copilot's and Codex's apply_patch). The files an apply_patch
+// text touches: { paths } or { error }. The guard reads only the canonical shape, exactly: a line is a
+// directive (*** Begin Patch, *** Add File: P, *** Update File: P, *** Delete File: P, *** Move to: P,
+// *** End of File, *** End Patch) or a hunk line (+, -, space, @@, empty). Codex's parser trims the
+// lines it reads as headers (Unicode white space, U+0085 included) and Copilot's is not published,
+// so any other line that could read as a directive once trimmed, and any file name with white space
+// or a control character at either end, is refused: the patch, not the directive, is skipped.
+const GUARD_PATCH_LOOSE = /^[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]*\*\*\*[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]*(add|update|delete|move|end|begin)/i;
+const GUARD_PATCH_EDGE = /^[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]|[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]$|[\u0000-\u001f\u007f-\u009f]/;
 function guardPatchPaths(text) {
   if (typeof text !== "string") return { error: "apply_patch arguments are not the patch text" };
-  if (text.includes("\r")) return { error: "the patch holds carriage returns" };
+  if (/[\r\u2028\u2029]/.test(text)) return { error: "the patch holds carriage returns or Unicode line separators" };
   const lines = text.split("\n");
   let i = 0;
   while (i < lines.length && lines[i] === "") i++;
+  let end = lines.length;
+  while (end > i && lines[end - 1] === "") end--;
   if (lines[i] !== "*** Begin Patch") return { error: "the patch does not start with *** Begin Patch" };
+  if (end - 1 <= i || lines[end - 1] !== "*** End Patch") return { error: "the patch does not end with *** End Patch" };
   const paths = [];
-  for (const line of lines.slice(i + 1)) {
-    if (!line.startsWith("*** ")) continue;
-    if (line === "*** End Patch" || line === "*** End of File" || line === "*** Begin Patch") continue;
+  for (const line of lines.slice(i + 1, end - 1)) {
     const m = /^\*\*\* (Add File|Update File|Delete File|Move to): (.*)$/.exec(line);
-    if (!m) return { error: "the patch has a directive the guard does not know (" + guardLine(line, 80) + ")" };
-    const p = m[2];
-    if (p === "" || p !== p.trim()) return { error: "a file name in the patch is empty or has surrounding spaces" };
-    paths.push(p);
+    if (m) {
+      const p = m[2];
+      if (p === "" || GUARD_PATCH_EDGE.test(p)) return { error: "a file name in the patch is empty, or has white space or a control character at an end" };
+      paths.push(p);
+      continue;
+    }
+    if (line === "*** End of File" || line === "@@" || line.startsWith("@@ ")) continue;
+    if (line === "" || ((line[0] === "+" || line[0] === "-" || line[0] === " ") && !GUARD_PATCH_LOOSE.test(line.slice(1)) && !GUARD_PATCH_LOOSE.test(line))) continue;
+    return { error: "the patch has a line the guard does not read exactly (" + guardLine(JSON.stringify(line), 80) + ")" };
   }
   if (!paths.length) return { error: "the patch names no file" };
   return { paths };

@@ -140,6 +140,13 @@ function guardPatCompile(p) {
   guardPatCache.set(p, c);
   return c;
 }
+// How many leading words of p it names literally: those words are the author's own.
+function guardPatTrusted(p) {
+  const toks = guardPatCompile(p);
+  let n = 0;
+  while (n < toks.length && (toks[n].lit !== undefined || toks[n].stem !== undefined)) n++;
+  return n;
+}
 function guardWordOk(t, w) {
   if (t.lit !== undefined) return w === t.lit;
   if (t.stem !== undefined) return w === t.stem || (w.startsWith(t.stem) && "=:.".includes(w[t.stem.length]));

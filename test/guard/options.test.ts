@@ -1,0 +1,226 @@
+// Options by allow list (issue 22, item 1): a command a role may run without asking carries only
+// options the guard knows to be safe, in every spelling the program accepts. The tables below are the
+// red team's spellings; the properties ask each program's real parser (GNU sort/uniq/file/xxd, tsc,
+// vitest's CLI parser, npm) and check that the guard never allows a spelling the program reads as a
+// write, an exec or an option outside the safe list.
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ORCHESTRATOR } from "../../adapters/claude-code/guard.js";
+import { PEBBLE_ROLES } from "../helpers/cli.js";
+import { readRoles } from "../helpers/compile.js";
+import { inProcess, payload } from "./helpers.js";
+
+const pipeline = readRoles(PEBBLE_ROLES);
+const decide = inProcess(pipeline);
+let root: string;
+let P: string;
+beforeAll(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "harness-options-")));
+  P = path.join(root, "proj");
+  fs.mkdirSync(path.join(P, "src"), { recursive: true });
+  fs.writeFileSync(path.join(P, "package.json"), "{}\n");
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const quote = (w: string) => (/^[A-Za-z0-9_./=:@+%,-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`);
+function kind(as: string, argv: string[] | string): string {
+  const command = typeof argv === "string" ? argv : argv.map(quote).join(" ");
+  const role = as === ORCHESTRATOR ? {} : { role: as };
+  return decide(JSON.stringify(payload({ tool: "Bash", input: { command }, ...role, cwd: P })), { CLAUDE_PROJECT_DIR: P }, as).kind;
+}
+const CALLERS = ["jade", "mica", "quartz", "onyx", "coral", ORCHESTRATOR];
+
+describe("spellings the red team used are never allowed", () => {
+  const never = [
+    // GNU getopt_long prefixes
+    "sort --out=src/x src/a.ts", "sort --outp src/x src/a.ts", "sort --compress-prog=sh -S 1 src/a.ts", "sort --compress=sh src/a.ts", "sort -T /tmp src/a.ts", "sort -bo src/x src/a.ts",
+    "file --comp -m src/magic", "file -Cm src/magic", "uniq src/a.ts tests/out.txt", "xxd src/a.ts tests/out.txt", "xxd -r src/a.hex",
+    "tree -o tests/t.txt", "tree -R -H x",
+    // npm's nopt: prefixes, config by option, script arguments
+    "npm test --userconf=./.pebble/npmrc", "npm test --node-options=--require=./.pebble/spec.md", "npm test --node-opt=--require=./x", "npm test --script-shell=./x.sh", "npm run test --prefix=/tmp",
+    "npm test -- --reporter ./x.js", "npm test -- -u", "npm run test:unit -- --coverage", "npm test --if-present false", "npm test --loglevel -u",
+    // tsc reads names case-insensitively, with one or two dashes, booleans with a following true/false, and @response files
+    "npx tsc --OUTDIR tests", "npx tsc -outdir tests", "npx tsc --noEmit false", "npx tsc --NoEmit FALSE", "npx tsc @args.txt --noEmit", "npx tsc src/a.ts", "npx tsc -p src/tsconfig.json", "npx tsc --build",
+    // vitest (cac) and jest (yargs): camel = kebab, values read as options, boolean values
+    "npx vitest --reporter=./evil.js", "npx vitest --reporter ./evil.js", "npx vitest run -t -u", "npx vitest --testNamePattern -u", "npx vitest --output-file=x", "npx vitest run --coverage.enabled", "npx vitest -ut x",
+    "npx jest --ci false", "npx jest --test-results-processor ./x", "npx jest --update-snapshot", "npx jest -ci",
+    // pytest (argparse prefixes, plugins, warning filters that import modules)
+    "pytest --junitx=tests/r.xml", "pytest -W error::x.Y", "pytest -xp evil", "pytest --rootd=/tmp", "python -m pytest --basetemp=tests", "python -c 'print(1)'",
+    // go, cargo
+    "go test -args -test.coverprofile=tests/c.out ./...", "go test -ldflags=-extld=./x ./...", "go test --exec=./x ./...", "go test -C /tmp ./...",
+    "cargo test -- --logfile tests/x", "cargo test --manifest-path /tmp/Cargo.toml", "cargo build -Zunstable-options",
+    // git: parse-options prefixes of write and exec options
+    "git diff --outp=tests/x", "git log --outpu=tests/x", "git show --output-indicator-new=x --ext", "git grep --open-files=sh x", "git grep -Osh x", "git diff --textconv", "git status --porcelain=v1 --untracked-files=all --xyz",
+    "git config --get --file=/tmp/x a.b", "git config --get-regexp --add x y",
+    // apply_patch through the shell (Codex reads it as a patch)
+    "apply_patch '*** Begin Patch'", "applypatch x",
+    // variants beyond the red team's
+    "date 010112002030", "date -s 2030-01-01", "date --set=2030-01-01", "printf -v x y", "find . -fprint0 tests/x", "find . -execdir sh ;", "rg --pre=./x foo", "rg --pre-glob=* foo", "ugrep --save-config", "ugrep --config=x foo",
+    "git --no-pager diff --output tests/x", "git log -p --ext-diff", "git blame --ext", "npm test --silent=false", "npx vitest --silent false", "npx vitest --environment=./x.js", "npx vitest --config=./x.ts", "npx jest --config x.js",
+    "npx tsc --noEmit --project src/tsconfig.json", "npx tsc --noEmit --incremental", "npx tsc --noEmit --tsBuildInfoFile .claude/x", "pytest -p no:cacheprovider", "pytest -c /dev/null", "pytest --confcutdir=/", "cargo test --config=build.rustc=x",
+  ];
+  it.each(CALLERS)("for %s", (as) => {
+    const allowed = never.filter((c) => kind(as, c) === "allow");
+    expect(allowed, `${as} may run:\n${allowed.join("\n")}`).toEqual([]);
+  });
+
+  it("while the spellings the programs document stay allowed", () => {
+    const ok: [string, string][] = [
+      ["jade", "sort -u -k 2 -t , src/a.ts"], ["jade", "sort --reverse --key=2 src/a.ts"], ["jade", "uniq -c src/a.ts"], ["jade", "xxd -l 64 src/a.ts"], ["jade", "file -b --mime-type src/a.ts"],
+      ["jade", "npx tsc --noEmit"], ["jade", "npx tsc --NOEMIT"], ["jade", "npx tsc -noEmit --pretty src/a.ts"], ["jade", "npx tsc --noEmit -p"].slice(0, 0) as never,
+      ["jade", "npx vitest run src --reporter=verbose"], ["jade", "npx vitest run --pass-with-no-tests -t foo"], ["jade", "npx jest --ci --runInBand"], ["jade", "npx jest --run-in-band"],
+      ["jade", "npm test --if-present"], ["jade", "npm test -- --run"], ["jade", "npm run test --silent"], ["jade", "pytest -xq -k foo tests"], ["jade", "go test -v -count=1 -run=TestX ./..."],
+      ["jade", "cargo test --release -- --nocapture --test-threads=1"], ["jade", "git diff --stat --cached"], ["jade", "git status --porcelain=v1 -uall"],
+      [ORCHESTRATOR, "git stash push -u -m pre-run"], [ORCHESTRATOR, "npm run lint --if-present"], ["onyx", "git log --oneline -5"], ["onyx", "npm audit --json"],
+    ].filter((x) => x.length) as [string, string][];
+    const blocked = ok.filter(([as, c]) => kind(as, c) !== "allow");
+    expect(blocked.map(([as, c]) => `${as}: ${c}`)).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------- real parsers
+
+const has = (bin: string) => spawnSync("sh", ["-c", `command -v ${bin}`]).status === 0;
+/** long and short options a GNU program lists in --help */
+function helpOptions(bin: string): { long: string[]; short: string[] } {
+  const help = execFileSync(bin, ["--help"], { encoding: "utf8" });
+  return { long: [...new Set(help.match(/--[a-z][a-z0-9-]+/g) ?? [])], short: [...new Set((help.match(/(?<![\w-])-[A-Za-z](?![\w-])/g) ?? []).map((s) => s[1]!))] };
+}
+/** a word a GNU program may read as an option: a full or abbreviated long name, with or without a value, or a cluster */
+const gnuWord = (o: { long: string[]; short: string[] }) =>
+  fc.oneof(
+    fc.tuple(fc.constantFrom(...o.long), fc.nat(), fc.constantFrom("", "=OUT", " OUT")).map(([n, k, v]) => (n.slice(0, 3 + (k % (n.length - 2))) + v).split(" ")),
+    fc.tuple(fc.array(fc.constantFrom(...o.short), { minLength: 1, maxLength: 3 }), fc.constantFrom("", "OUT", " OUT")).map(([cs, v]) => `-${cs.join("")}${v}`.split(" ")),
+    fc.constantFrom(["OUT"], ["in.txt"], ["--"]),
+  );
+
+describe.each([
+  { bin: "sort", extra: [] as string[] },
+  { bin: "uniq", extra: [] },
+  { bin: "xxd", extra: [] },
+  { bin: "file", extra: [] },
+].filter((c) => has(c.bin)))("the guard against the real $bin", ({ bin }) => {
+  it("never allows a spelling that makes it write a file", () => {
+    const o = bin === "xxd" ? { long: ["-revert", "-cols", "-len", "-postscript", "-include"], short: [..."abcCeEgilnoprsuRd"] } : helpOptions(bin);
+    const dir = fs.mkdtempSync(path.join(root, `${bin}-`));
+    let wrote = 0;
+    fc.assert(
+      fc.property(fc.array(gnuWord(o), { minLength: 1, maxLength: 3 }), (words) => {
+        const args = [...words.flat(), "in.txt"];
+        for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f), { recursive: true, force: true });
+        fs.writeFileSync(path.join(dir, "in.txt"), "b\na\na\n");
+        fs.writeFileSync(path.join(dir, "OUT"), "0\tstring\tHELLO\thello\n"); // a magic source file for `file -C -m OUT`
+        const before = new Map(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]));
+        spawnSync(bin, args, { cwd: dir, input: "b\na\n", timeout: 3000, stdio: ["pipe", "ignore", "ignore"] });
+        const after = fs.readdirSync(dir);
+        const changed = after.length !== before.size || after.some((f) => before.get(f) !== fs.readFileSync(path.join(dir, f), "utf8"));
+        if (changed) wrote++;
+        if (changed) expect(kind("jade", [bin, ...args]), `${bin} ${args.join(" ")} wrote a file`).not.toBe("allow");
+      }),
+      { numRuns: 200, seed: 22 },
+    );
+    expect(wrote, "the generator never produced a writing spelling: the property tests nothing").toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe.runIf(fs.existsSync("node_modules/.bin/tsc"))("the guard against the real tsc", () => {
+  // what the guard may let tsc read: no emit location, no project, no build, no profile
+  const SAFE = new Set(["noEmit", "pretty", "listFiles", "listFilesOnly", "showConfig", "strict", "skipLibCheck", "noErrorTruncation", "diagnostics", "extendedDiagnostics", "explainFiles", "traceResolution", "noUnusedLocals", "noUnusedParameters", "noImplicitAny", "noImplicitReturns", "strictNullChecks", "exactOptionalPropertyTypes", "noUncheckedIndexedAccess", "noFallthroughCasesInSwitch", "allowJs", "checkJs", "esModuleInterop", "resolveJsonModule", "isolatedModules", "target", "module", "lib", "jsx", "moduleResolution", "types"]);
+  const names = ["outDir", "outFile", "declarationDir", "tsBuildInfoFile", "incremental", "composite", "generateCpuProfile", "rootDir", "declaration", "noEmit", "pretty", "strict", "target", "listFiles", "project", "build"];
+  const caseMix = (s: string, bits: number) => [...s].map((c, i) => ((bits >> i) & 1 ? c.toUpperCase() : c.toLowerCase())).join("");
+  const word = fc.oneof(
+    fc.tuple(fc.constantFrom("-", "--"), fc.constantFrom(...names), fc.integer({ min: 0, max: 0xffff }), fc.constantFrom("", "=x")).map(([d, n, b, v]) => [d + caseMix(n, b) + v]),
+    fc.constantFrom(["OUT"], ["false"], ["TRUE"], ["@resp.txt"], ["es2020"], ["a.ts"]),
+  );
+  it("never allows a spelling tsc reads as an option outside the safe list, or files without --noEmit", () => {
+    const dir = fs.mkdtempSync(path.join(root, "tsc-"));
+    fs.writeFileSync(path.join(dir, "tsconfig.json"), '{"files":[]}\n');
+    fs.writeFileSync(path.join(dir, "resp.txt"), "--outDir OUT\n");
+    fs.writeFileSync(path.join(dir, "a.ts"), "export const a = 1;\n");
+    const tsc = path.resolve("node_modules/.bin/tsc");
+    let unsafe = 0;
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 3 }), (words) => {
+        const args = words.flat();
+        const r = spawnSync(tsc, [...args, "--showConfig"], { cwd: dir, encoding: "utf8", timeout: 10_000 });
+        if (r.status !== 0) return; // tsc refused the command line
+        const shown = JSON.parse(r.stdout) as { compilerOptions?: Record<string, unknown>; files?: string[] };
+        const opts = shown.compilerOptions ?? {};
+        const bad = Object.keys(opts).filter((k) => !SAFE.has(k) || (k === "noEmit" && opts[k] !== true));
+        if (!opts.noEmit && (shown.files ?? []).length) bad.push("files without --noEmit");
+        if (!bad.length) return;
+        unsafe++;
+        expect(kind("jade", ["npx", "tsc", ...args]), `npx tsc ${args.join(" ")} reads ${bad.join(", ")}`).not.toBe("allow");
+      }),
+      { numRuns: 60, seed: 22 },
+    );
+    expect(unsafe).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe("the guard against vitest's own CLI parser", () => {
+  const SAFE = new Set(["--", "color", "run", "passWithNoTests", "allowOnly", "silent", "hideSkippedTests", "globals", "logHeapUsage", "expandSnapshotDiff", "fileParallelism", "changed", "t", "testNamePattern", "reporter", "bail", "maxWorkers", "minWorkers", "testTimeout", "hookTimeout", "project", "shard", "mode"]);
+  const BUILTIN = new Set(["default", "basic", "verbose", "dot", "tree", "tap", "tap-flat", "hanging-process", "github-actions", "minimal", "agent"]);
+  const names = ["update", "u", "outputFile", "output-file", "reporter", "config", "c", "root", "r", "dir", "t", "testNamePattern", "test-name-pattern", "run", "silent", "coverage", "coverage.reportsDirectory", "passWithNoTests", "pass-with-no-tests", "globalSetup", "environment", "api", "ui", "watch", "no-color", "bail"];
+  const word = fc.oneof(
+    fc.tuple(fc.constantFrom(...names), fc.constantFrom("", "=x", "=./evil.js", "=verbose")).map(([n, v]) => [(n.length === 1 ? "-" : "--") + n + v]),
+    fc.tuple(fc.array(fc.constantFrom("u", "t", "r", "c"), { minLength: 2, maxLength: 3 })).map(([cs]) => [`-${cs.join("")}`]),
+    fc.constantFrom(["-u"], ["false"], ["true"], ["./evil.js"], ["verbose"], ["run"], ["watch"], ["src"]),
+  );
+  it("never allows a spelling vitest reads as an option outside the safe list or a reporter module", async () => {
+    const { parseCLI } = (await import("vitest/node")) as { parseCLI: (argv: string[]) => { filter: string[]; options: Record<string, unknown> } };
+    let unsafe = 0;
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 4 }), (words) => {
+        const args = words.flat();
+        let parsed;
+        try {
+          parsed = parseCLI(["vitest", ...args]);
+        } catch {
+          return; // vitest refuses the command line
+        }
+        const bad = Object.keys(parsed.options).filter((k) => !SAFE.has(k));
+        const reporters = ([] as unknown[]).concat(parsed.options.reporter ?? []);
+        if (reporters.some((r) => typeof r !== "string" || !BUILTIN.has(r))) bad.push("reporter module");
+        if (["watch", "dev", "bench"].includes(args[0] ?? "")) bad.push("a long-running command");
+        if (!bad.length) return;
+        unsafe++;
+        expect(kind("jade", ["npx", "vitest", ...args]), `npx vitest ${args.join(" ")} reads ${bad.join(", ")}`).not.toBe("allow");
+      }),
+      { numRuns: 500, seed: 22 },
+    );
+    expect(unsafe).toBeGreaterThan(20);
+  }, 120_000);
+});
+
+describe.runIf(has("npm"))("the guard against the real npm", () => {
+  it("never allows a spelling npm reads as node-options, a config file, a prefix or a script shell", () => {
+    const dir = fs.mkdtempSync(path.join(root, "npm-"));
+    const show = "const e=process.env;console.log('SEEN='+JSON.stringify([e.NODE_OPTIONS,e.npm_config_userconfig,e.npm_config_script_shell,e.npm_config_globalconfig,e.npm_config_prefix,e.npm_config_local_prefix].filter((v)=>v&&v.includes('MARK'))))";
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "t", private: true, scripts: { test: `node -e "${show}"` } }));
+    const names = ["node-options", "userconfig", "script-shell", "globalconfig", "prefix", "if-present", "silent"];
+    const word = fc.tuple(fc.constantFrom(...names), fc.nat(), fc.constantFrom("upper", "lower", "under"), fc.constantFrom("=", " ")).map(([n, k, c, sep]) => {
+      let w = n.slice(0, 4 + (k % (n.length - 3)));
+      if (c === "upper") w = w.toUpperCase();
+      if (c === "under") w = w.replaceAll("-", "_");
+      return `--${w}${sep}--no-warnings/MARK`.split(" ");
+    });
+    let unsafe = 0;
+    fc.assert(
+      fc.property(word, (w) => {
+        const args = ["test", ...w];
+        const r = spawnSync("npm", args, { cwd: dir, encoding: "utf8", timeout: 20_000, env: { ...process.env, npm_config_update_notifier: "false" } });
+        const seen = /SEEN=(\[.*\])/.exec(r.stdout)?.[1];
+        if (!seen || seen === "[]") return;
+        unsafe++;
+        expect(kind("jade", ["npm", ...args]), `npm ${args.join(" ")} reads ${seen}`).not.toBe("allow");
+      }),
+      { numRuns: 10, seed: 22, examples: [[["--node-opt=--no-warnings/MARK"]], [["--userconf", "--no-warnings/MARK"]]] },
+    );
+    expect(unsafe).toBeGreaterThan(0);
+  }, 300_000);
+});
