@@ -29,6 +29,8 @@ export function qwenFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r: 
     if (sub) rec({ constraint: "spawn", level: "native", how: role.canSpawn ? "agent tool granted" : `disallowedTools: ${SPAWN_TOOL}`, field: "tools" });
     else rec({ constraint: "spawn", level: "instructed", how: "main session: the orchestrator's thread must start agents (the guard lets it start pipeline roles only)", loss: "L_SPAWN_INSTRUCTED", field: "tools" });
     rec({ constraint: "isolation", level: "native", how: sub ? `.qwen/agents/${role.id}.md (own context)` : `main session via /${role.id}`, field: "isolation" });
+    // the agent tool takes an isolation argument per call, but an agent file cannot ask for a worktree
+    if (role.worktree) rec({ constraint: "isolation", level: "lost", how: "no worktree field in an agent file: the subagent shares the session's checkout", loss: "L_WORKTREE_UNSUPPORTED", field: "worktree" });
     const model = sub ? modelFor(pipeline, role) : undefined;
     rec(model ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" } : { constraint: "model", level: "lost", how: sub ? "no model: the session's model" : "main session: the session's model", loss: "L_MODEL_UNMAPPED", field: "model" });
     rec({ constraint: "temperature", level: "lost", how: `no temperature field (${role.temperature.class})`, loss: "L_TEMPERATURE", field: "temperature" });
