@@ -113,13 +113,14 @@ export const QwenCodeAdapter: Adapter = {
   capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: QWEN_TOOLS,
   proofs: {
-    tools: "qwen-code: subagent chalk gets exactly its tools and its own context, no agent tool",
-    isolation: "qwen-code: subagent chalk gets exactly its tools and its own context, no agent tool",
-    spawn: "qwen-code: subagent chalk gets exactly its tools and its own context, no agent tool",
+    tools: "qwen-code: subagent chalk gets exactly its tools, its model and its own context, no agent tool",
+    isolation: "qwen-code: subagent chalk gets exactly its tools, its model and its own context, no agent tool",
+    spawn: "qwen-code: subagent chalk gets exactly its tools, its model and its own context, no agent tool",
     "write-scope": "qwen-code: guard refuses jade writing tests/ and lets it write src/",
     "never-write": "qwen-code: guard refuses jade writing tests/ and lets it write src/",
     shell: "qwen-code: guard refuses git commit and git push for subagent jade and runs its npm test",
     "git-deny": "qwen-code: guard refuses git commit and git push for subagent jade and runs its npm test",
+    model: "qwen-code: subagent chalk gets exactly its tools, its model and its own context, no agent tool",
     "max-turns": "qwen-code: maxTurns caps subagent jade's turns",
   },
   lower(pipeline: PipelineIR): Lowered {

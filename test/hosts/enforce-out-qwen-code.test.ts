@@ -63,7 +63,7 @@ describe.runIf(REGISTERED_HOSTS.includes("qwen-code")).concurrent("qwen-code: th
   const run = async (o: Omit<Parameters<typeof runQwenScripted>[0], "bin" | "tree">) =>
     runQwenScripted({ bin: hostBin("qwen-code"), tree: await emittedTree("qwen-code"), prompt: `${MAIN_ONLY}: go`, timeoutMs: 150_000, ...o });
 
-  it("qwen-code: subagent chalk gets exactly its tools and its own context, no agent tool", async () => {
+  it("qwen-code: subagent chalk gets exactly its tools, its model and its own context, no agent tool", async () => {
     const r = await run({ files: { "docs/a.md": "# a\n" }, script: (p) => delegate("chalk", "You are Chalk", [read(path.join(p, "docs/a.md"))]) });
     try {
       const why = explain(r);
@@ -72,10 +72,12 @@ describe.runIf(REGISTERED_HOSTS.includes("qwen-code")).concurrent("qwen-code: th
       expect(reqs.length, why).toBeGreaterThan(0);
       for (const q of reqs) {
         expect([...q.tools].sort(), why).toEqual(["edit", "glob", "grep_search", "read_file", "write_file"]);
+        expect(q.body.model, `chalk's model (hosts.qwen-code.models.fast)\n${why}`).toBe("qwen3-coder-flash");
         expect(JSON.stringify(q.body.messages), `chalk saw the main session's conversation\n${why}`).not.toContain(MAIN_ONLY);
       }
       // the main thread has the agent tool: the subagent's lack of it is its role's, not the session's
       expect(requestsOf(r.stub, "main")[0]?.tools, why).toContain("agent");
+      expect(requestsOf(r.stub, "main")[0]?.body.model, why).toBe("stub-model");
     } finally {
       r.dispose();
     }
