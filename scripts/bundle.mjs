@@ -26,7 +26,7 @@ await build({
   entryPoints: { main: "src/cli.ts" },
   outExtension: { ".js": ".cjs" },
   outdir: "dist/cli",
-  plugins: [lazyBuiltins({ child_process: ["spawn", "spawnSync"] })],
+  plugins: [lazyBuiltins({ child_process: ["execFile", "spawn", "spawnSync"] })],
 });
 writeFileSync(path.join(dist, "cli/package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 copyFileSync(path.join(root, "src/loader.cjs"), path.join(dist, "cli/cli.js"));

@@ -110,7 +110,7 @@ function instructions(pipeline: PipelineIR): HostFile {
 export const ClaudeCodeAdapter: Adapter = {
   id: HOST_ID,
   displayName: "Claude Code",
-  checkedAgainst: { program: "Claude Code", version: "2.1.332" },
+  checkedAgainst: { program: "Claude Code", version: "2.1.332", bin: "claude" },
   docs: [
     "https://code.claude.com/docs/en/sub-agents",
     "https://code.claude.com/docs/en/permissions",

@@ -104,7 +104,7 @@ function agentsMd(pipeline: PipelineIR): HostFile {
 export const CopilotAdapter: Adapter = {
   id: HOST_ID,
   displayName: "GitHub Copilot",
-  checkedAgainst: { program: "GitHub Copilot CLI", version: "1.0.102" },
+  checkedAgainst: { program: "GitHub Copilot CLI", version: "1.0.102", bin: "copilot" },
   docs: [
     "https://docs.github.com/en/copilot/reference/custom-agents-configuration",
     "https://docs.github.com/en/copilot/how-tos/use-copilot-agents/use-copilot-cli",

@@ -35,7 +35,7 @@ export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined
 export const KiloAdapter: Adapter = {
   id: HOST_ID,
   displayName: "Kilo",
-  checkedAgainst: { program: "Kilo CLI", version: "7.7.7" },
+  checkedAgainst: { program: "Kilo CLI", version: "7.7.7", bin: "kilo" },
   docs: [
     "https://kilo.ai/docs/customize/custom-subagents (Kilo-Org/kilocode packages/kilo-docs/pages/customize/custom-subagents.md)",
     "https://kilo.ai/docs/customize/agent-permissions (agent-permissions.md)",

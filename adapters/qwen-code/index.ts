@@ -104,7 +104,7 @@ function instructions(pipeline: PipelineIR): HostFile {
 export const QwenCodeAdapter: Adapter = {
   id: HOST_ID,
   displayName: "Qwen Code",
-  checkedAgainst: { program: "Qwen Code", version: "0.24.4" },
+  checkedAgainst: { program: "Qwen Code", version: "0.24.4", bin: "qwen" },
   docs: [
     "https://qwenlm.github.io/qwen-code-docs/en/users/features/sub-agents/",
     "https://qwenlm.github.io/qwen-code-docs/en/users/features/hooks/",

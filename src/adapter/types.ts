@@ -55,6 +55,8 @@ export interface CheckedAgainst {
    * "not proven on the real host". Default "real-host".
    */
   basis?: "real-host" | "docs";
+  /** the host CLI's executable name, looked up on PATH by `harness hosts --check` (real-host hosts) */
+  bin?: string;
 }
 
 export interface Lowered {
