@@ -32,6 +32,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   E_HOST_RESERVED_NAME: "A role (or the pipeline, which names the orchestrator) has a name a host reserves for itself: Kilo treats agents named architect or plan as its plan mode and silently denies them every edit. Rename the role, or build without that host.",
   E_HOST_MODEL_ALIAS: "A host's model id under hosts.<host>.models is another host's alias: Copilot CLI fails a subagent whose model is a Claude Code alias (haiku, sonnet, opus). Write the host's full model id.",
   E_LOCK: "harness.lock.json (what install owns) is not valid. Restore it from git, or move it away if another tool wrote it.",
+  W_HOST_HOME_OVERRIDE: "check --installed found a user-level agent of the same name as an installed one (Copilot CLI: ~/.copilot/agents/<name>.agent.md), which the host loads instead of the project's: the role's tools and guard hook do not apply. Rename or remove the user's agent.",
   W_CONFLICT: "A key in a shared file has your value where harness needs another: install keeps yours and reports it; --force takes it over (uninstall gives your value back).",
   W_HAND_EDIT: "A part harness installed was edited by hand since: install keeps the edit and reports it; --force overwrites it.",
   W_NOT_OWNED: "A file harness would install exists and harness did not write it: install never overwrites it, not even with --force. Move it away.",

@@ -19,6 +19,8 @@
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { InputError, type Diagnostic } from "../../src/errors.js";
+import fs from "node:fs";
+import nodePath from "node:path";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { COPILOT_AUDIT_PROOFS, withCopilotAudit } from "./audit.js";
 import { copilotFidelity } from "./fidelity.js";
@@ -82,6 +84,25 @@ export function modelAliasErrors(pipeline: PipelineIR): Diagnostic[] {
       field: `hosts.${HOST_ID}.models.${tier}`,
       message: `"${id}" is a Claude Code alias, and Copilot CLI fails a subagent whose model is one. Write Copilot's full model id (e.g. claude-sonnet-4.6, claude-haiku-4.5), or remove the tier to use the session's model.`,
     }));
+}
+
+/**
+ * An agent of the same name in the user's agents folder ($COPILOT_HOME/agents, by default
+ * ~/.copilot/agents) overrides the repository's (GitHub's CLI docs): that role would run without its
+ * tools list and guard hook. One line per installed agent that is shadowed.
+ */
+export function homeAgentOverrides(paths: readonly string[], env: Readonly<Record<string, string | undefined>>): string[] {
+  const home = env.COPILOT_HOME || (env.HOME ? nodePath.join(env.HOME, ".copilot") : null);
+  if (!home) return [];
+  const dir = nodePath.join(home, "agents");
+  const out: string[] = [];
+  for (const p of paths) {
+    const m = /^\.github\/agents\/([^/]+)\.agent\.md$/.exec(p);
+    if (!m) continue;
+    for (const f of [`${m[1]}.agent.md`, `${m[1]}.md`])
+      if (fs.existsSync(nodePath.join(dir, f))) out.push(`${nodePath.join(dir, f)} overrides ${p}: Copilot CLI loads the user's agent of that name instead, without the role's tools and guard hook. Rename or remove it.`);
+  }
+  return out;
 }
 
 function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): HostFile {
@@ -149,6 +170,7 @@ export const CopilotAdapter: Adapter = {
     "git-deny": GUARD_PROOF_SUBAGENT,
   },
   auditProofs: COPILOT_AUDIT_PROOFS,
+  installedWarnings: homeAgentOverrides,
   lower(pipeline: PipelineIR): Lowered {
     const aliases = modelAliasErrors(pipeline);
     if (aliases.length) throw new InputError(aliases);

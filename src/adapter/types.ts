@@ -94,4 +94,10 @@ export interface Adapter {
    */
   guardProofs?: Readonly<Partial<Record<Constraint, string>>>;
   lower(pipeline: PipelineIR): Lowered;
+  /**
+   * `harness check --installed`: what outside the project changes what the host loads of the installed
+   * files (a user-level agent of the same name, …), one warning line each. `paths`: the installed
+   * files of this host; `env`: the environment to find the user's config with. Read only.
+   */
+  installedWarnings?(paths: readonly string[], env: Readonly<Record<string, string | undefined>>): string[];
 }
