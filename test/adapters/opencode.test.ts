@@ -316,7 +316,7 @@ describe("lowering decisions", () => {
   });
   it("declares every canonical tool and the pinned version", () => {
     expect(OpenCodeAdapter.tools).toEqual({ read: "read", grep: "grep", glob: "glob", edit: "edit", write: "write", bash: "bash", "web-fetch": "webfetch", "web-search": "websearch", todo: "todowrite", "ask-human": "question", "spawn-agent": "task" });
-    expect(OpenCodeAdapter.checkedAgainst).toEqual({ program: "OpenCode", version: "1.18.33" });
+    expect(OpenCodeAdapter.checkedAgainst).toEqual({ program: "OpenCode", version: "1.18.33", bin: "opencode" });
   });
 });
 
