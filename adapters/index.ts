@@ -10,6 +10,7 @@ export const HOSTS: AdapterRegistry = {
   "gemini-cli": async () => (await import("./gemini-cli/index.js")).GeminiCliAdapter,
   kilo: async () => (await import("./kilo/index.js")).KiloAdapter,
   opencode: async () => (await import("./opencode/index.js")).OpenCodeAdapter,
+  "qwen-code": async () => (await import("./qwen-code/index.js")).QwenCodeAdapter,
 };
 
 export const HOST_IDS: readonly string[] = Object.keys(HOSTS);

@@ -26,7 +26,7 @@ await build({
   entryPoints: { main: "src/cli.ts" },
   outExtension: { ".js": ".cjs" },
   outdir: "dist/cli",
-  plugins: [lazyBuiltins({ child_process: ["spawn", "spawnSync"] })],
+  plugins: [lazyBuiltins({ child_process: ["execFile", "spawn", "spawnSync"] })],
 });
 // The cached no-op (src/cache/replay.ts), alone: the loader runs it before it loads main.cjs.
 await build({ ...common, format: "cjs", entryPoints: { replay: "src/cache/replay.ts" }, outExtension: { ".js": ".cjs" }, outdir: "dist/cli", plugins: [lazyBuiltins({ child_process: ["spawnSync"] })] });

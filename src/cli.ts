@@ -134,7 +134,8 @@ program
 program
   .command("hosts")
   .description("print what every registered host can enforce (capabilities, missing tools, real-host proofs)")
-  .action(async () => run(async () => (await import("./commands/hosts.js")).hosts(registry)));
+  .option("--check", "print each host's pinned version, the version of its CLI on PATH, and whether they differ")
+  .action(async (opts: { check?: boolean }) => run(async () => (await import("./commands/hosts.js")).hosts(registry, opts)));
 
 program
   .command("report")

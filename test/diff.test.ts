@@ -24,7 +24,7 @@ describe("harness diff", () => {
     const quartz = diffHosts(pipeline, outputs, "quartz").roles[0]!;
     const row = (c: string) => quartz.constraints.find((x) => x.constraint === c)!;
     expect(row("write-scope").sides["claude-code"]!.map((s) => s.level)).toEqual(["guard", "audit"]);
-    expect(row("write-scope").sides["claude-code"]![0]).toEqual({ level: "guard", how: ".claude/hooks/harness-guard.cjs in .claude/agents/quartz.md front matter" });
+    expect(row("write-scope").sides["claude-code"]![0]).toEqual({ level: "guard", how: ".claude/hooks/harness-guard.cjs in .claude/agents/quartz.md front matter, and in settings.json on agent_type \"quartz\"" });
     expect(row("write-scope").sides["claude-code"]![1]!.how).toMatch(/^\.claude\/hooks\/harness-audit\.mjs: .*SubagentStop/);
     expect(row("write-scope").sides.codex!.map((s) => s.level)).toEqual(["guard", "audit", "native"]);
     expect(row("write-scope").sides.codex![0]!.how).toMatch(/^\.codex\/hooks\/harness-guard\.cjs \(PreToolUse in \.codex\/hooks\.json.*agent_type is "quartz"/);

@@ -18,7 +18,10 @@ function claudeAsksBeforeWriting(glob: string): boolean {
 export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r: RoleIR) => string): FidelityRecord[] {
   const out: FidelityRecord[] = [];
   const scoped = pipeline.policies.scope === "pipeline";
-  const where = (role: RoleIR) => (scoped ? `${GUARD_PATH} in .claude/agents/${role.id}.md${role.isolation === "main" ? ` and /${role.id}` : ""} front matter` : `${GUARD_PATH} on agent_type "${role.id}"`);
+  const where = (role: RoleIR) =>
+    scoped
+      ? `${GUARD_PATH} in .claude/agents/${role.id}.md${role.isolation === "main" ? ` and /${role.id}` : ""} front matter${role.isolation === "subagent" ? `, and in settings.json on agent_type "${role.id}"` : ""}`
+      : `${GUARD_PATH} on agent_type "${role.id}"`;
   for (const role of pipeline.roles) {
     const rec = (r: Omit<FidelityRecord, "role">) => out.push({ role: role.id, ...r });
     const tools = claudeTools(role);

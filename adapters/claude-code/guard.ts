@@ -9,7 +9,9 @@
 //   the rest of that session, and never inside the subagents it starts;
 // - settings.json: every session in the project.
 // policies.scope `pipeline` (default) uses the first two: each role carries its own hook, the
-// pipeline's command carries the orchestrator's, and an ordinary session runs no guard at all.
+// pipeline's command carries the orchestrator's, and an ordinary session is not bound. settings.json
+// adds a second layer for role subagents only (no argument: a role by its agent_type, nothing else),
+// so a role stays guarded where front-matter hooks do not fire (anthropics/claude-code#95650).
 // `repository` uses one settings.json hook: roles by agent_type, every main thread is the
 // orchestrator, any other agent is refused.
 //
@@ -65,7 +67,7 @@ function header(pipeline: PipelineIR): string[] {
       ? "Wired in the front matter of .claude/agents/<role>.md (argument: the role) and of the pipeline's commands"
       : "Wired in .claude/settings.json (PreToolUse, every tool); the roles are told apart by agent_type,",
     pipeline.policies.scope === "pipeline"
-      ? `(argument: ${ORCHESTRATOR} or a main-session role). Ordinary sessions run no guard.`
+      ? `(argument: ${ORCHESTRATOR} or a main-session role), and in .claude/settings.json for role subagents by agent_type. Ordinary sessions are not bound.`
       : "every main thread is the orchestrator, and any other agent may only read.",
     "Output: exit 2 + one stderr line = deny; permissionDecision allow / ask on stdout; nothing = no opinion.",
     "Shell commands are read exactly or not at all: anything with $, backticks, globs, braces, ~, subshells,",

@@ -83,8 +83,11 @@ function mainRoleCommand(pipeline: PipelineIR, role: RoleIR): HostFile {
 function settings(pipeline: PipelineIR): HostFile {
   const p = pipeline.policies;
   const base = { $schema: "https://json.schemastore.org/claude-code-settings.json" };
-  // scope pipeline: settings.json binds every session, so it carries none of the pipeline's limits
-  if (p.scope === "pipeline") return { path: ".claude/settings.json", kind: "json", install: { mode: "merge" }, data: base };
+  // scope pipeline: settings.json binds every session, so it carries none of the pipeline's limits,
+  // only a second guard layer for role subagents keyed on agent_type (a role's own front-matter hook is
+  // the first; some builds do not fire those, anthropics/claude-code#95650): a session or agent that
+  // is not a pipeline role gets no opinion from it
+  if (p.scope === "pipeline") return { path: ".claude/settings.json", kind: "json", install: { mode: "merge" }, data: { ...base, hooks: guardHooks() } };
   return {
     path: ".claude/settings.json",
     kind: "json",
@@ -130,7 +133,7 @@ function instructions(pipeline: PipelineIR): HostFile {
 export const ClaudeCodeAdapter: Adapter = {
   id: HOST_ID,
   displayName: "Claude Code",
-  checkedAgainst: { program: "Claude Code", version: "2.1.332" },
+  checkedAgainst: { program: "Claude Code", version: "2.1.332", bin: "claude" },
   docs: [
     "https://code.claude.com/docs/en/sub-agents",
     "https://code.claude.com/docs/en/permissions",

@@ -98,7 +98,7 @@ function agentsMd(pipeline: PipelineIR): HostFile {
 export const CodexAdapter: Adapter = {
   id: HOST_ID,
   displayName: "Codex",
-  checkedAgainst: { program: "Codex", version: "0.171.0" },
+  checkedAgainst: { program: "Codex", version: "0.171.0", bin: "codex" },
   docs: [
     "https://developers.openai.com/codex/subagents",
     "https://developers.openai.com/codex/skills",

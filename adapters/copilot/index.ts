@@ -19,6 +19,9 @@
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import { hostModel } from "../../src/adapter/model.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { InputError, type Diagnostic } from "../../src/errors.js";
+import fs from "node:fs";
+import nodePath from "node:path";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { COPILOT_AUDIT_PROOFS, withCopilotAudit } from "./audit.js";
 import { copilotFidelity } from "./fidelity.js";
@@ -64,6 +67,45 @@ function vocabulary(pipeline: PipelineIR): HostVocabulary {
 
 const toolsOf = (role: RoleIR) => [...new Set(role.tools.filter((t) => t !== "spawn-agent" || role.canSpawn).map((t) => COPILOT_TOOLS[t]).filter((t): t is NonNullable<typeof t> => t !== null))];
 
+/**
+ * Claude Code's model aliases: Copilot CLI 1.0.105 fails a subagent whose `model:` is one (anchors-3 §4),
+ * so a Copilot model id must be the full name (claude-sonnet-4.6). A build error at the tier's line.
+ */
+export const CLAUDE_ALIASES: readonly string[] = ["haiku", "sonnet", "opus", "opusplan", "inherit"];
+
+export function modelAliasErrors(pipeline: PipelineIR): Diagnostic[] {
+  const models = pipeline.hosts[HOST_ID]?.models ?? {};
+  const f = pipeline.source.fields;
+  return Object.entries(models)
+    .filter(([, id]) => typeof id === "string" && CLAUDE_ALIASES.includes(id.trim().toLowerCase()))
+    .map(([tier, id]) => ({
+      code: "E_HOST_MODEL_ALIAS",
+      severity: "error" as const,
+      position: { file: pipeline.source.file, ...(f[`hosts.${HOST_ID}.models.${tier}`] ?? f[`hosts.${HOST_ID}.models`] ?? f[`hosts.${HOST_ID}`] ?? { line: 1, column: 1 }) },
+      field: `hosts.${HOST_ID}.models.${tier}`,
+      message: `"${id}" is a Claude Code alias, and Copilot CLI fails a subagent whose model is one. Write Copilot's full model id (e.g. claude-sonnet-4.6, claude-haiku-4.5), or remove the tier to use the session's model.`,
+    }));
+}
+
+/**
+ * An agent of the same name in the user's agents folder ($COPILOT_HOME/agents, by default
+ * ~/.copilot/agents) overrides the repository's (GitHub's CLI docs): that role would run without its
+ * tools list and guard hook. One line per installed agent that is shadowed.
+ */
+export function homeAgentOverrides(paths: readonly string[], env: Readonly<Record<string, string | undefined>>): string[] {
+  const home = env.COPILOT_HOME || (env.HOME ? nodePath.join(env.HOME, ".copilot") : null);
+  if (!home) return [];
+  const dir = nodePath.join(home, "agents");
+  const out: string[] = [];
+  for (const p of paths) {
+    const m = /^\.github\/agents\/([^/]+)\.agent\.md$/.exec(p);
+    if (!m) continue;
+    for (const f of [`${m[1]}.agent.md`, `${m[1]}.md`])
+      if (fs.existsSync(nodePath.join(dir, f))) out.push(`${nodePath.join(dir, f)} overrides ${p}: Copilot CLI loads the user's agent of that name instead, without the role's tools and guard hook. Rename or remove it.`);
+  }
+  return out;
+}
+
 function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): HostFile {
   const model = modelFor(pipeline, role);
   const frontmatter: Record<string, unknown> = {
@@ -71,6 +113,9 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
     description: role.description,
     tools: toolsOf(role),
     ...(model ? { model } : {}),
+    // since 1.0.86 a subagent gets the repository's instructions (AGENTS.md, copilot-instructions) only
+    // when its agent asks for them; a role delegated into this repository works by its conventions
+    ...(role.isolation === "subagent" ? { "include-custom-instructions": true } : {}),
     // main-session roles are run by the human, never delegated by the orchestrator
     ...(role.isolation === "main" ? { "disable-model-invocation": true } : {}),
     // the role's limits travel with its agent: Copilot runs this hook for the agent's own calls only
@@ -105,7 +150,7 @@ function agentsMd(pipeline: PipelineIR): HostFile {
 export const CopilotAdapter: Adapter = {
   id: HOST_ID,
   displayName: "GitHub Copilot",
-  checkedAgainst: { program: "GitHub Copilot CLI", version: "1.0.102" },
+  checkedAgainst: { program: "GitHub Copilot CLI", version: "1.0.102", bin: "copilot" },
   docs: [
     "https://docs.github.com/en/copilot/reference/custom-agents-configuration",
     "https://docs.github.com/en/copilot/how-tos/use-copilot-agents/use-copilot-cli",
@@ -127,7 +172,10 @@ export const CopilotAdapter: Adapter = {
     "git-deny": GUARD_PROOF_SUBAGENT,
   },
   auditProofs: COPILOT_AUDIT_PROOFS,
+  installedWarnings: homeAgentOverrides,
   lower(pipeline: PipelineIR): Lowered {
+    const aliases = modelAliasErrors(pipeline);
+    if (aliases.length) throw new InputError(aliases);
     const vocab = vocabulary(pipeline);
     const orch = orchestratorName(pipeline);
     const pl = pipelineLauncher(pipeline, orch);

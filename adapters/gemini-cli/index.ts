@@ -85,7 +85,7 @@ function geminiMd(pipeline: PipelineIR): HostFile {
 export const GeminiCliAdapter: Adapter = {
   id: HOST_ID,
   displayName: "Gemini CLI",
-  checkedAgainst: { program: "Gemini CLI", version: "0.61.0" },
+  checkedAgainst: { program: "Gemini CLI", version: "0.61.0", bin: "gemini" },
   docs: [
     "https://github.com/google-gemini/gemini-cli/blob/main/docs/core/subagents.md",
     "https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/custom-commands.md",

@@ -14,8 +14,10 @@ import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import type { V1Host } from "../../src/adapter/opencode-permission/fidelity.js";
 import { lowerV1, modelFor as treeModelFor, type V1Tree } from "../../src/adapter/opencode-permission/tree.js";
 import { KILO_TOOLS } from "./tools.js";
+import { InputError, type Diagnostic } from "../../src/errors.js";
 
-export { orchestratorName } from "../../src/adapter/opencode-permission/tree.js";
+import { orchestratorName } from "../../src/adapter/opencode-permission/tree.js";
+export { orchestratorName };
 
 export const HOST_ID = "kilo";
 export const CONFIG_SCHEMA = "https://app.kilo.ai/config.json";
@@ -29,6 +31,27 @@ const HOST: V1Host = {
 
 const TREE: V1Tree = { hostId: HOST_ID, dir: ".kilo", config: { file: "kilo.json", schema: CONFIG_SCHEMA }, host: HOST };
 
+/**
+ * Agent names Kilo 7.x treats as its plan mode: an agent of that name silently gets a plan-mode deny of
+ * edits (Kilo-Org/kilocode#13581), so a role there could not write its artifacts. A build error, not a
+ * rename: the role's name is the team's, and every other host's files use it.
+ */
+export const KILO_RESERVED_NAMES: readonly string[] = ["architect", "plan"];
+
+/** E_HOST_RESERVED_NAME for each role, or the pipeline's orchestrator, that Kilo would shadow. */
+export function reservedNameErrors(pipeline: PipelineIR): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const hint = (name: string, what: string) =>
+    `Kilo treats an agent named "${name}" as its plan mode and silently denies it every edit (Kilo-Org/kilocode#13581), so ${what} could not write on Kilo. Rename it (e.g. "${name}-stage"), or build without Kilo (--host).`;
+  for (const r of pipeline.roles)
+    if (KILO_RESERVED_NAMES.includes(r.id))
+      out.push({ code: "E_HOST_RESERVED_NAME", severity: "error", position: { file: r.source.file, ...(r.source.fields["id"] ?? { line: 1, column: 1 }) }, field: "id", message: hint(r.id, `role ${r.id}`) });
+  const orch = orchestratorName(pipeline);
+  if (KILO_RESERVED_NAMES.includes(orch))
+    out.push({ code: "E_HOST_RESERVED_NAME", severity: "error", position: { file: pipeline.source.file, ...(pipeline.source.fields["name"] ?? { line: 1, column: 1 }) }, field: "name", message: hint(orch, "the orchestrator (named after the pipeline)") });
+  return out;
+}
+
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined {
   return treeModelFor(TREE, pipeline, role);
 }
@@ -36,7 +59,7 @@ export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined
 export const KiloAdapter: Adapter = {
   id: HOST_ID,
   displayName: "Kilo",
-  checkedAgainst: { program: "Kilo CLI", version: "7.7.7" },
+  checkedAgainst: { program: "Kilo CLI", version: "7.7.7", bin: "kilo" },
   docs: [
     "https://kilo.ai/docs/customize/custom-subagents (Kilo-Org/kilocode packages/kilo-docs/pages/customize/custom-subagents.md)",
     "https://kilo.ai/docs/customize/agent-permissions (agent-permissions.md)",
@@ -58,5 +81,9 @@ export const KiloAdapter: Adapter = {
     model: "kilo: subagent jade runs in its own session with its tools, model and temperature, and cannot use task",
     temperature: "kilo: subagent jade runs in its own session with its tools, model and temperature, and cannot use task",
   },
-  lower: (pipeline: PipelineIR): Lowered => lowerV1(TREE, pipeline),
+  lower(pipeline: PipelineIR): Lowered {
+    const reserved = reservedNameErrors(pipeline);
+    if (reserved.length) throw new InputError(reserved);
+    return lowerV1(TREE, pipeline);
+  },
 };

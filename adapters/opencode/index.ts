@@ -35,7 +35,7 @@ export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined
 export const OpenCodeAdapter: Adapter = {
   id: HOST_ID,
   displayName: "OpenCode",
-  checkedAgainst: { program: "OpenCode", version: "1.18.33" },
+  checkedAgainst: { program: "OpenCode", version: "1.18.33", bin: "opencode" },
   docs: [
     "https://opencode.ai/docs/agents/",
     "https://opencode.ai/docs/permissions/",

@@ -63,6 +63,8 @@ export interface CheckedAgainst {
    * "not proven on the real host". Default "real-host".
    */
   basis?: "real-host" | "docs";
+  /** the host CLI's executable name, looked up on PATH by `harness hosts --check` (real-host hosts) */
+  bin?: string;
 }
 
 export interface Lowered {
@@ -108,6 +110,12 @@ export interface Adapter {
   /** What the host can carry beyond the canonical tools (optional: a host without it reports them lost). */
   roleFeatures?: RoleFeatures;
   lower(pipeline: PipelineIR): Lowered;
+  /**
+   * `harness check --installed`: what outside the project changes what the host loads of the installed
+   * files (a user-level agent of the same name, …), one warning line each. `paths`: the installed
+   * files of this host; `env`: the environment to find the user's config with. Read only.
+   */
+  installedWarnings?(paths: readonly string[], env: Readonly<Record<string, string | undefined>>): string[];
 }
 
 /** A host-native role field (`hosts.<host>.<field>` in a role) and the values the host reads. */

@@ -262,6 +262,8 @@ export async function checkInstalled(options: InstallOptions): Promise<number> {
     const lock = readLock(root);
     const compiled = await compile(options, root, lock, true);
     const plan = planInstall({ root, outputs: compiled.outputs, lock, force: false, header: compiled.header, adopt: compiled.adopt });
-    return driftReport(root, plan, lock, compiled.outputs.map((o) => o.host), compiled.blocking, options, compiled.roles);
+    const code = driftReport(root, plan, lock, compiled.outputs.map((o) => o.host), compiled.blocking, options, compiled.roles);
+    if (!options.json) for (const o of compiled.outputs) for (const w of (await options.registry[o.host]!()).installedWarnings?.(o.files.map((f) => f.path), process.env) ?? []) err(`${color.yellow("W_HOST_HOME_OVERRIDE")} ${w}`);
+    return code;
   });
 }

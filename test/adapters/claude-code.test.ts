@@ -59,13 +59,16 @@ describe.each([
     for (const role of pipeline.roles.filter((r) => r.isolation === "subagent")) expect(body).toContain(`subagent_type "${role.id}"`);
   });
 
-  it("scope pipeline: settings.json binds nobody; each role, the entry command and each main-session command carry the guard", () => {
+  it("scope pipeline: settings.json binds no session, only role subagents by agent_type; each role, the entry command and each main-session command carry the guard", () => {
     expect(pipeline.policies.scope).toBe("pipeline");
-    // nothing in settings.json limits a session: no permissions, no env, no PreToolUse (the stage-end
-    // audit's SubagentStart/Stop hooks act on pipeline roles only)
+    // nothing in settings.json limits a session: no permissions, no env; its one PreToolUse entry runs the
+    // guard with no argument, which binds a pipeline role by agent_type and has no opinion on anything
+    // else (the stage-end audit's SubagentStart/Stop hooks act on pipeline roles only)
     const settings = JSON.parse(file(".claude/settings.json"));
     expect(Object.keys(settings).filter((k) => k !== "$schema" && k !== "hooks")).toEqual([]);
-    expect(settings.hooks?.PreToolUse).toBeUndefined();
+    expect(settings.hooks.PreToolUse).toHaveLength(1);
+    expect(settings.hooks.PreToolUse[0]).toMatchObject({ matcher: "*", hooks: [{ type: "command", onFailure: "block" }] });
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toContain('.claude/hooks/harness-guard.cjs"; rc=$?');
     const hookOf = (p: string) => {
       const hooks = (splitFrontMatter(file(p)).data as { hooks?: { PreToolUse: { matcher: string; hooks: { type: string; command: string; onFailure: string }[] }[] } }).hooks;
       expect(hooks, p).toBeDefined();

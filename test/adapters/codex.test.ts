@@ -168,7 +168,7 @@ describe.each([
 describe("Codex adapter metadata", () => {
   it("maps every canonical tool and pins the version", () => {
     expect(Object.keys(CodexAdapter.tools).sort()).toEqual([...CANONICAL_TOOLS].sort());
-    expect(CodexAdapter.checkedAgainst).toEqual({ program: "Codex", version: "0.171.0" });
+    expect(CodexAdapter.checkedAgainst).toEqual({ program: "Codex", version: "0.171.0", bin: "codex" });
     expect(CodexAdapter.id).toBe("codex");
   });
 

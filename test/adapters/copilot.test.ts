@@ -186,3 +186,32 @@ describe("Copilot command prefixes", () => {
     expect(commandPrefix("a (b)")).toBeNull();
   });
 });
+
+// anchors-3 §4: Copilot CLI drift after 1.0.102 (include-custom-instructions since 1.0.86; Claude aliases fail on 1.0.105)
+describe("Copilot drift", () => {
+  it("every subagent role asks for the repository's instructions; main-session roles (own sessions) and the orchestrator get them anyway", async () => {
+    const { CopilotAdapter } = await import("../../adapters/copilot/index.js");
+    const { readRoles } = await import("../helpers/compile.js");
+    const { PEBBLE_ROLES } = await import("../helpers/cli.js");
+    const pipeline = readRoles(PEBBLE_ROLES);
+    const lowered = CopilotAdapter.lower(pipeline);
+    for (const role of pipeline.roles) {
+      const f = lowered.files.find((x) => x.path === `.github/agents/${role.id}.agent.md`)!;
+      const fm = (f as { frontmatter?: Record<string, unknown> }).frontmatter ?? {};
+      expect(fm["include-custom-instructions"], role.id).toBe(role.isolation === "subagent" ? true : undefined);
+    }
+  });
+
+  it("a Claude alias as a Copilot model id is E_HOST_MODEL_ALIAS at its line (exit 2, nothing written)", async () => {
+    const { harness, scratchProject } = await import("../helpers/cli.js");
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const dir = scratchProject();
+    const yml = path.join(dir, "roles", "pipeline.yaml");
+    fs.writeFileSync(yml, `${fs.readFileSync(yml, "utf8").replace(/^hosts:\n/m, "hosts:\n  copilot:\n    models: { deep: opus }\n")}`);
+    const r = harness(["build", "--host", "copilot", "--out", "gen"], dir);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/roles\/pipeline\.yaml:\d+:\d+: error E_HOST_MODEL_ALIAS hosts\.copilot\.models\.deep: "opus" is a Claude Code alias/);
+    expect(fs.existsSync(path.join(dir, "gen"))).toBe(false);
+  });
+});

@@ -251,3 +251,32 @@ describe("Gemini CLI patterns", () => {
     expect(inert("run !{rm -rf /} and @{secret} and {{args}}")).toBe("run ! {rm -rf /} and @ {secret} and { {args}}");
   });
 });
+
+// anchors-3 §4: Gemini CLI reads a hook's `timeout` in milliseconds (Claude Code: seconds). Whatever
+// hook the Gemini tree carries, read back the way Gemini does, must give the guard at least a second.
+describe("Gemini CLI hook timeouts are milliseconds", () => {
+  it("every hooks.<event>[].hooks[].timeout in the emitted tree, read as milliseconds, is at least 1000", async () => {
+    const { GeminiCliAdapter } = await import("../../adapters/gemini-cli/index.js");
+    const { readRoles } = await import("../helpers/compile.js");
+    const { MINI_ROLES, PEBBLE_ROLES } = await import("../helpers/cli.js");
+    for (const dir of [PEBBLE_ROLES, MINI_ROLES]) {
+      const files = GeminiCliAdapter.lower(readRoles(dir)).files;
+      const timeouts: [string, unknown][] = [];
+      const walk = (file: string, v: unknown, inHooks: boolean): void => {
+        if (Array.isArray(v)) v.forEach((x) => walk(file, x, inHooks));
+        else if (v && typeof v === "object")
+          for (const [k, x] of Object.entries(v)) {
+            if (inHooks && k === "timeout") timeouts.push([file, x]);
+            walk(file, x, inHooks || k === "hooks");
+          }
+      };
+      for (const f of files) {
+        if (f.kind === "json") walk(f.path, f.data, false);
+        if (f.kind === "markdown") walk(f.path, f.frontmatter ?? {}, false);
+      }
+      // Gemini: `timeout` is a number of milliseconds (a seconds value such as 10 would kill the hook at 10 ms)
+      for (const [file, ms] of timeouts) expect(typeof ms === "number" && ms >= 1000, `${file}: hook timeout ${String(ms)} ms`).toBe(true);
+      // 0.61's tree runs no hook (policies only), so today the list is empty; a hook added later must pass the line above
+    }
+  });
+});

@@ -103,3 +103,32 @@ describe("policies.scope on Kilo", () => {
     expect(JSON.stringify(kilo)).toBe(JSON.stringify(opencode.permission));
   });
 });
+
+// Kilo-Org/kilocode#13581: an agent named architect or plan silently gets Kilo's plan-mode edit deny.
+describe("Kilo reserved agent names", () => {
+  it("a role named plan is a build error with a rename hint (exit 2, nothing written); other hosts build it", async () => {
+    const { harness, scratchProject } = await import("../helpers/cli.js");
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const dir = scratchProject();
+    const roles = path.join(dir, "roles");
+    fs.renameSync(path.join(roles, "planner.md"), path.join(roles, "plan.md"));
+    const yml = path.join(roles, "pipeline.yaml");
+    fs.writeFileSync(yml, fs.readFileSync(yml, "utf8").replace(/role: planner$/m, "role: plan"));
+    const r = harness(["build", "--host", "kilo", "--out", "gen"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/roles\/plan\.md:\d+:\d+: error E_HOST_RESERVED_NAME id: Kilo treats an agent named "plan" as its plan mode .* Rename it \(e\.g\. "plan-stage"\)/);
+    expect(fs.existsSync(path.join(dir, "gen"))).toBe(false);
+    expect(harness(["build", "--host", "opencode", "--out", "gen"], dir).code).not.toBe(2);
+  });
+
+  it("a pipeline named architect (the orchestrator's agent name) is refused at pipeline.yaml's name", async () => {
+    const { reservedNameErrors } = await import("../../adapters/kilo/index.js");
+    const { readRoles } = await import("../helpers/compile.js");
+    const { MINI_ROLES } = await import("../helpers/cli.js");
+    const p = readRoles(MINI_ROLES);
+    expect(reservedNameErrors(p)).toEqual([]);
+    const errs = reservedNameErrors({ ...p, name: "architect" });
+    expect(errs.map((e) => [e.code, e.field, e.position.file.endsWith("pipeline.yaml")])).toEqual([["E_HOST_RESERVED_NAME", "name", true]]);
+  });
+});

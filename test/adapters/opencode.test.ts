@@ -318,7 +318,7 @@ describe("lowering decisions", () => {
   });
   it("declares every canonical tool and the pinned version", () => {
     expect(OpenCodeAdapter.tools).toEqual({ read: "read", grep: "grep", glob: "glob", edit: "edit", write: "write", bash: "bash", "web-fetch": "webfetch", "web-search": "websearch", todo: "todowrite", "ask-human": "question", "spawn-agent": "task" });
-    expect(OpenCodeAdapter.checkedAgainst).toEqual({ program: "OpenCode", version: "1.18.33" });
+    expect(OpenCodeAdapter.checkedAgainst).toEqual({ program: "OpenCode", version: "1.18.33", bin: "opencode" });
   });
 });
 
@@ -366,5 +366,23 @@ describe("policies.scope on OpenCode", () => {
     expect(evaluate(orch, "bash", "npm test -u")).toBe("ask"); // jade and quartz deny snapshot updates
     expect(evaluate(orch, "bash", "git stash pop")).toBe("deny");
     expect(evaluate(orch, "bash", "curl example.com")).toBe("ask");
+  });
+});
+
+// OpenCode V2 (2.0.12, @opencode/cli, not installable here): an agent's V2 `permissions:` list is parsed
+// but never applied, while the legacy `permission:` block still is (anomalyco/opencode#50598). The tree
+// must carry its limits only in the key both versions apply.
+describe("OpenCode V2 drift", () => {
+  it("every agent's limits are in `permission:` (applied by 1.x and 2.0.12), never in the V2 `permissions:` list", async () => {
+    const { OpenCodeAdapter } = await import("../../adapters/opencode/index.js");
+    const { readRoles } = await import("../helpers/compile.js");
+    const { PEBBLE_ROLES } = await import("../helpers/cli.js");
+    const files = OpenCodeAdapter.lower(readRoles(PEBBLE_ROLES)).files.filter((f) => f.path.startsWith(".opencode/agents/"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      const fm = (f as { frontmatter?: Record<string, unknown> }).frontmatter ?? {};
+      expect(fm, f.path).toHaveProperty("permission");
+      expect(fm, f.path).not.toHaveProperty("permissions");
+    }
   });
 });

@@ -614,3 +614,19 @@ describe("properties", () => {
     }
   });
 });
+
+// scope pipeline's settings.json layer: the guard with no argument binds a pipeline role by agent_type
+// only (front-matter hooks do not fire in some builds, claude-code#95650); nothing else is bound by it
+describe("settings.json layer (scope pipeline, no argument)", () => {
+  const w = (rel: string, role?: string, subagent?: boolean) => JSON.stringify(payload({ tool: "Write", input: { file_path: path.join(P.dir, rel), content: "x" }, cwd: P.dir, ...(role !== undefined ? { role } : {}), ...(subagent !== undefined ? { subagent } : {}) }));
+  const env = () => ({ CLAUDE_PROJECT_DIR: P.dir });
+  it("a role subagent is bound as its role", () => {
+    expect(decide(w("tests/x.test.ts", "jade"), env(), null).kind).toBe("deny");
+    expect(decide(w("src/x.ts", "jade"), env(), null).kind).toBe("allow");
+  });
+  it("the main thread, a non-role agent and an unnamed subagent get no opinion", () => {
+    expect(decide(w("tests/x.test.ts"), env(), null).kind).toBe("none");
+    expect(decide(w("tests/x.test.ts", "general-purpose"), env(), null).kind).toBe("none");
+    expect(decide(JSON.stringify({ ...JSON.parse(w("tests/x.test.ts")), agent_id: "a1" }), env(), null).kind).toBe("none");
+  });
+});

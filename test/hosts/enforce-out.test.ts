@@ -117,6 +117,39 @@ describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => 
     }
   });
 
+  // anthropics/claude-code#95650: some builds never fire an agent's front-matter hooks. The settings.json
+  // layer (the guard with no argument, keyed on agent_type) must hold the role alone.
+  it("claude-code: with jade's front-matter hook removed, the settings.json layer still refuses jade writing tests/", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({
+      tree,
+      setup: (p) => {
+        const f = path.join(p, ".claude", "agents", "jade.md");
+        const text = fs.readFileSync(f, "utf8");
+        const stripped = text.replace(/^hooks:\n(?:[ ]+.*\n)+(?=---\n)/m, "");
+        if (stripped === text || stripped.includes("harness-guard")) throw new Error("could not remove the hooks block of jade.md");
+        fs.writeFileSync(f, stripped);
+      },
+      script: (p) => [
+        { name: "jade", when: "You are Jade", steps: [write(p, "tests/x.test.ts"), write(p, "src/x.ts"), bash("git commit -m x")] },
+        { name: "main", steps: [write(p, "tests/ordinary.test.ts"), spawn("jade")] },
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 3, why);
+      expect(read(r, ".claude/agents/jade.md"), why).not.toContain("harness-guard");
+      expect(r.exists("tests/x.test.ts"), `jade wrote tests/ with only the settings.json layer\n${why}`).toBe(false);
+      expect(r.exists("src/x.ts"), `jade could not write src/\n${why}`).toBe(true);
+      expect(results(r), why).toMatch(/jade may not write tests\/x\.test\.ts \(never-write: [^)]*artifact tests/);
+      expect(results(r), why).toMatch(/jade may not run "git commit -m x"/);
+      // the same layer leaves the ordinary main thread alone
+      expect(r.exists("tests/ordinary.test.ts"), `the settings.json layer bound the ordinary session\n${why}`).toBe(true);
+    } finally {
+      r.dispose();
+    }
+  });
+
   // chalk has no Bash: with Bash in the list, Claude Code 2.1.332 (native build) serves Grep/Glob through Bash
   // (embedded ugrep/bfs) and drops the Grep/Glob tools, so only a Bash-less role's list compares exactly.
   // chalk's model (haiku) also differs from the session's default.

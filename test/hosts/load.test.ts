@@ -106,6 +106,15 @@ const CORRUPT: Partial<Record<HostId, Corruption[]>> = {
       notLoaded: "jade",
     },
   ],
+  "qwen-code": [
+    {
+      // Qwen Code 0.24.4 still loads the agent through a lenient fallback parser, without its hooks
+      name: "an unterminated quoted description",
+      file: ".qwen/agents/jade.md",
+      break: (t) => t.replace(/^description: (.*)$/m, 'description: "$1'),
+      expect: [/Full YAML parser failed/, /jade\.md has invalid hooks/],
+    },
+  ],
   "gemini-cli": [
     {
       // the strict agent schema refuses an unknown key (a camelCase maxTurns instead of max_turns)

@@ -3,7 +3,7 @@
 // this module re-exports it with types. Adapters' `checkedAgainst` must equal HOST_VERSIONS.
 import pins from "./versions.json" with { type: "json" };
 
-export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo";
+export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo" | "qwen-code";
 
 export interface HostPin {
   /** npm package that ships the CLI */
@@ -25,4 +25,5 @@ export const HOST_VERSIONS: Readonly<Record<HostId, string>> = {
   copilot: pins.copilot.version,
   "gemini-cli": pins["gemini-cli"].version,
   kilo: pins.kilo.version,
+  "qwen-code": pins["qwen-code"].version,
 };

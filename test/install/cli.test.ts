@@ -98,3 +98,20 @@ describe("harness build and a git-ignored --out", () => {
     expect(harness(["build"], dir).stderr).not.toContain("W_OUT_IGNORED");
   });
 });
+
+describe("check --installed: a user-level agent that shadows an installed one", () => {
+  it("warns about ~/.copilot/agents/<role>.agent.md (Copilot loads it instead), exit code unchanged", async () => {
+    const { mkdirSync, mkdtempSync } = await import("node:fs");
+    const os = await import("node:os");
+    const dir = teamProject(PEBBLE_ROLES);
+    expect(harness(["install", "--host", "copilot"], dir).code).toBe(0);
+    const home = mkdtempSync(path.join(os.tmpdir(), "harness-home-"));
+    expect(harness(["check", "--installed"], dir, { HOME: home, COPILOT_HOME: "" }).stderr).not.toContain("W_HOST_HOME_OVERRIDE");
+    mkdirSync(path.join(home, ".copilot", "agents"), { recursive: true });
+    writeFileSync(path.join(home, ".copilot", "agents", "jade.agent.md"), "---\nname: jade\ndescription: mine\n---\nhi\n");
+    const r = harness(["check", "--installed"], dir, { HOME: home, COPILOT_HOME: "" });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/W_HOST_HOME_OVERRIDE .*\.copilot\/agents\/jade\.agent\.md overrides \.github\/agents\/jade\.agent\.md: Copilot CLI loads the user's agent/);
+    expect(r.stderr.match(/W_HOST_HOME_OVERRIDE/g)).toHaveLength(1);
+  });
+});

@@ -45,14 +45,16 @@ describe("install into a project with its own config, then uninstall", () => {
     expect(await install(opts(dir))).toBe(0);
 
     // Every key and entry of the team's settings is still there, in its place; with policies.scope:
-    // pipeline harness adds no permission, env or PreToolUse there (the guard lives in agent and
-    // command front matter), only the stage-end audit's hook entries after the team's.
+    // pipeline harness adds no permission or env there (the guard lives in agent and command front
+    // matter), only, after the team's entries, the guard's second layer for role subagents (no
+    // argument: by agent_type) and the stage-end audit's hook entries.
     const settings = json(dir, ".claude/settings.json");
     const team = JSON.parse(TEAM_FILES[".claude/settings.json"]!);
     expect(settings.model).toBe("opus");
     expect(settings.env).toEqual(team.env);
     expect(settings.permissions).toEqual(team.permissions);
-    expect(settings.hooks.PreToolUse).toEqual(team.hooks.PreToolUse);
+    expect(settings.hooks.PreToolUse.slice(0, team.hooks.PreToolUse.length)).toEqual(team.hooks.PreToolUse);
+    expect(settings.hooks.PreToolUse.slice(team.hooks.PreToolUse.length).map((e: any) => e.hooks[0].command)).toEqual([expect.stringContaining('harness-guard.cjs"; rc=$?')]);
     const teamPost = team.hooks.PostToolUse;
     expect(settings.hooks.PostToolUse.slice(0, teamPost.length)).toEqual(teamPost); // the team's entries first, unchanged
     expect(settings.hooks.PostToolUse.slice(teamPost.length).map((e: any) => e.hooks[0].command).join("\n")).toContain("harness-audit.mjs");

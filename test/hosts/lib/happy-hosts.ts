@@ -9,6 +9,7 @@ import { ORCHESTRATOR, type Action, type Scenario, type Session, type Step } fro
 import { startAnthropicStub, startChatStub, startGeminiStub, startResponsesStub, type ModelRequest, type Step as StubStep } from "./stubs.js";
 import { policyArgs, prepareGeminiHome } from "./gemini-cli.js";
 import { prepareCopilotHome } from "./copilot.js";
+import { prepareQwenHome, QWEN_FLAGS } from "./qwen-code.js";
 import { DEAD_URL } from "./env.js";
 
 const REQUEST = "harness happy-path scenario: add value(), which returns 42";
@@ -354,10 +355,46 @@ export const copilotDriver: HostDriver = {
   shellRan: (r) => !COPILOT_REFUSAL.test(r.text),
 };
 
+// ---------------------------------------------------------------- Qwen Code
+
+function qwenCall(project: string, a: Action): Call {
+  switch (a.kind) {
+    case "write":
+      return { tool: "write_file", input: { file_path: path.join(project, a.path), content: a.content } };
+    case "read":
+      return { tool: "read_file", input: { absolute_path: path.join(project, a.path), file_path: path.join(project, a.path) } };
+    case "shell":
+      return { tool: "run_shell_command", input: { command: a.command, description: "scenario step" } };
+    case "delegate":
+      return { tool: "agent", input: { description: `run ${a.role}`, prompt: `Do the ${a.role} stage.`, subagent_type: a.role, run_in_background: false } };
+  }
+}
+
+/** Qwen Code's refusals: the guard hook (its reason is the tool result). */
+export const QWEN_REFUSAL = /harness guard:|requires user approval|cannot execute in non-interactive mode/i;
+
+/**
+ * The pipeline's launcher, as QWEN.md says to start a run: `.qwen/bin/<pipeline>.sh` with `/<pipeline>`;
+ * main-isolation roles run in the orchestrator's thread, subagent roles through the agent tool.
+ */
+export const qwenDriver: HostDriver = {
+  host: "qwen-code",
+  label: "qw",
+  startStub: startChatStub,
+  prepare: (env) => prepareQwenHome(env, `${DEAD_URL}/v1`),
+  useStub(env, stub) {
+    env.env.OPENAI_BASE_URL = stub.baseUrl;
+  },
+  plan: (s, scenario, project) => [session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => [qwenCall(project, st.action)])],
+  command: (_hs, scenario, env) => ({ bin: path.join(env.project, ".qwen", "bin", `${scenario.name}.sh`), args: [...QWEN_FLAGS, `/${scenario.name} ${REQUEST}`] }),
+  results: (body) => (asArray(body.messages) as { role?: string; content?: unknown }[]).filter((m) => m.role === "tool").map((m) => ({ text: textOf(m.content) })),
+  shellRan: (r) => !QWEN_REFUSAL.test(r.text),
+};
+
 /**
  * Pinned hosts whose happy-path driver is not written yet, with why. The happy test fails for a pinned
  * host that is in neither list, so a new host cannot go undriven silently.
  */
 export const HAPPY_PENDING: Record<string, string> = {};
 
-export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver, kilo: kiloDriver, copilot: copilotDriver };
+export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver, kilo: kiloDriver, copilot: copilotDriver, "qwen-code": qwenDriver };

@@ -6,10 +6,11 @@ import { loadKilo } from "./kilo.js";
 import { loadOpenCode } from "./opencode.js";
 import { loadGeminiCli } from "./gemini-cli.js";
 import { loadCopilot } from "./copilot.js";
+import { loadQwenCode } from "./qwen-code.js";
 import type { HostId, LoadOptions, LoadResult } from "./types.js";
 
 export * from "./types.js";
-export { loadClaudeCode, loadCodex, loadCopilot, loadGeminiCli, loadKilo, loadOpenCode };
+export { loadClaudeCode, loadCodex, loadCopilot, loadGeminiCli, loadKilo, loadOpenCode, loadQwenCode };
 export { createHostEnv, REPO_ROOT, SCRATCH_ROOT, DEAD_URL, type HostEnv, type HostEnvOptions } from "./env.js";
 export { run, stripAnsi, describeRun, type RunResult, type RunOptions } from "./run.js";
 export { ensureHosts, type HostInstallMap, type HostInstall } from "./install.js";
@@ -21,6 +22,7 @@ export const LOADERS: Partial<Record<HostId, (tree: string, opts: LoadOptions) =
   "gemini-cli": loadGeminiCli,
   kilo: loadKilo,
   copilot: loadCopilot,
+  "qwen-code": loadQwenCode,
 };
 
 export function loadTree(host: HostId, tree: string, opts: LoadOptions): Promise<LoadResult> {

@@ -77,12 +77,14 @@ set -- \
   --deny-tool 'write(.mcp.json)' \
   --deny-tool 'write(.opencode/**)' \
   --deny-tool 'write(.pebble/**)' \
+  --deny-tool 'write(.qwen/**)' \
   --deny-tool 'write(AGENTS.md)' \
   --deny-tool 'write(CLAUDE.md)' \
   --deny-tool 'write(Dockerfile)' \
   --deny-tool 'write(Dockerfile.*)' \
   --deny-tool 'write(GEMINI.md)' \
   --deny-tool 'write(Procfile)' \
+  --deny-tool 'write(QWEN.md)' \
   --deny-tool 'write(app/**)' \
   --deny-tool 'write(charts/**)' \
   --deny-tool 'write(compose.yaml)' \

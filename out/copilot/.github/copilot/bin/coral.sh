@@ -71,9 +71,11 @@ set -- \
   --deny-tool 'write(.mcp.json)' \
   --deny-tool 'write(.opencode/**)' \
   --deny-tool 'write(.pebble/**)' \
+  --deny-tool 'write(.qwen/**)' \
   --deny-tool 'write(AGENTS.md)' \
   --deny-tool 'write(CLAUDE.md)' \
   --deny-tool 'write(GEMINI.md)' \
+  --deny-tool 'write(QWEN.md)' \
   --deny-tool 'write(app/**)' \
   --deny-tool 'write(e2e/**)' \
   --deny-tool 'write(kilo.json)' \

@@ -62,9 +62,11 @@ set -- \
   --deny-tool 'write(.kilocodemodes)' \
   --deny-tool 'write(.mcp.json)' \
   --deny-tool 'write(.opencode/**)' \
+  --deny-tool 'write(.qwen/**)' \
   --deny-tool 'write(AGENTS.md)' \
   --deny-tool 'write(CLAUDE.md)' \
   --deny-tool 'write(GEMINI.md)' \
+  --deny-tool 'write(QWEN.md)' \
   --deny-tool 'write(kilo.json)' \
   --deny-tool 'write(kilo.jsonc)' \
   --deny-tool 'write(node_modules/**)' \
