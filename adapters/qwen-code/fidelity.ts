@@ -33,7 +33,7 @@ export function qwenFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r: 
     if (role.worktree) rec({ constraint: "isolation", level: "lost", how: "no worktree field in an agent file: the subagent shares the session's checkout", loss: "L_WORKTREE_UNSUPPORTED", field: "worktree" });
     const model = sub ? modelFor(pipeline, role) : undefined;
     rec(model ? { constraint: "model", level: "native", how: `model: ${model}`, field: "model" } : { constraint: "model", level: "lost", how: sub ? "no model: the session's model" : "main session: the session's model", loss: "L_MODEL_UNMAPPED", field: "model" });
-    rec({ constraint: "temperature", level: "lost", how: `no temperature field (${role.temperature.class})`, loss: "L_TEMPERATURE", field: "temperature" });
+    rec({ constraint: "temperature", level: "lost", how: `no temperature field (${role.temperature?.class ?? "none named"})`, loss: "L_TEMPERATURE", field: "temperature" });
     if (role.maxTurns !== undefined)
       rec(sub ? { constraint: "max-turns", level: "native", how: `maxTurns: ${role.maxTurns}`, field: "max_turns" } : { constraint: "max-turns", level: "lost", how: `main session: no per-role cap for /${role.id}`, loss: "L_TURNS_MAIN_SESSION", field: "max_turns" });
     if (role.reads.length) rec({ constraint: "handoffs", level: "instructed", how: "artifact paths in the brief and prompt", loss: "L_HANDOFF_INSTRUCTED", field: "reads" });

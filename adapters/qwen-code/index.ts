@@ -4,6 +4,7 @@
 //   maxTurns, hooks); the body is the system prompt; started with the `agent` tool.
 // - .qwen/commands/<name>.md: description and argument-hint; the arguments are appended to the body.
 // - .qwen/settings.json: hooks (PreToolUse, every session); QWEN.md: the project's context file.
+import { hostModel } from "../../src/adapter/model.js";
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
@@ -28,7 +29,7 @@ const vocabulary = (pipeline: PipelineIR): HostVocabulary => ({
 
 /** The model a subagent role names (hosts.qwen-code.models), or none: the session's model. */
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined {
-  return pipeline.hosts[HOST_ID]?.models[role.model];
+  return hostModel(pipeline, role, HOST_ID).id;
 }
 
 // Qwen Code expands !{…} (a shell command) and @{…} (a file) in a command's text when it runs the
