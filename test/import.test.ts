@@ -159,7 +159,7 @@ describe("harness import", () => {
     const text = fs.readFileSync(f, "utf8");
     const r = harness(["install"], d);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/\.claude\/agents\/cto-lead\.md:1:1: warning W_NOT_OWNED/);
+    expect(r.stderr).toMatch(/\.claude\/agents\/cto-lead\.md:1:1: error W_NOT_OWNED/);
     expect(fs.readFileSync(f, "utf8")).toBe(text);
     fs.rmSync(d, { recursive: true, force: true });
   });

@@ -115,7 +115,7 @@ export async function init(options: InitOptions): Promise<number> {
   const flag = options.roles === "roles" ? "" : ` --roles ${shown}`;
   out(`wrote ${shown}/: ${PIPELINE_FILE} and ${roles.length} roles (${roles.join(", ")}), template ${options.template}`);
   out("next:");
-  out(`  1. edit ${shown}/*.md (one role each) and ${shown}/${PIPELINE_FILE}; README "Role format" and "Pipeline format" list every field`);
+  out(`  1. edit ${shown}/*.md (one role each) and ${shown}/${PIPELINE_FILE}; docs/reference/role.md and docs/reference/pipeline.md list every field`);
   out(`  2. npx harness build${flag}        writes out/<host>/ for every host; out/<host>/MAPPING.md says what each host enforces`);
   out(`  3. npx harness install${flag}      merges each host's files into the project, keeping your own settings (${INSTALL_DOC})`);
   out(`  4. commit ${shown}/, the installed files and harness.lock.json, and run npx harness check --installed${flag} in CI`);

@@ -72,8 +72,10 @@ describe("init's next steps (F03)", () => {
     const doc = INSTALL_DOC.split(" ")[0]!;
     expect(existsSync(path.join(ROOT, doc))).toBe(true);
     expect(JSON.parse(read(ROOT, "package.json")).files).toContain(doc.split("/")[0]);
-    const readme = read(ROOT, "README.md");
-    for (const section of ["Role format", "Pipeline format"]) expect(readme).toMatch(new RegExp(`^## ${section}`, "m"));
+    for (const page of ["docs/reference/role.md", "docs/reference/pipeline.md"]) {
+      expect(r.stdout).toContain(page);
+      expect(existsSync(path.join(ROOT, page)), page).toBe(true);
+    }
   });
 });
 
@@ -130,7 +132,15 @@ describe("the AGENTS.md block (F09)", () => {
   });
 });
 
-describe("a host taken off pipeline.yaml (F17)", () => {
+/** pipeline.yaml with `targets:` naming every host it maps under `hosts:` but `host` (hosts: only maps models). */
+function withoutTarget(text: string, host: string): string {
+  const block = text.slice(text.search(/^hosts:\n/m));
+  const mapped = [...block.matchAll(/^ {2}([a-z-]+):$/gm)].map((m) => m[1]!);
+  expect(mapped).toContain(host);
+  return `${text.trimEnd()}\ntargets: [${mapped.filter((h) => h !== host).join(", ")}]\n`;
+}
+
+describe("a host taken off pipeline.yaml's targets (F17)", () => {
   it("build removes its out/ folder, check --installed reports it, install removes its files, uninstall gives the rest back", () => {
     const dir = team();
     const before = snapshot(dir);
@@ -138,11 +148,11 @@ describe("a host taken off pipeline.yaml (F17)", () => {
     expect(harness(["install", "-q", ...HOSTS3], dir).code).toBe(0);
     const yml = path.join(dir, "roles/pipeline.yaml");
     const text = read(dir, "roles/pipeline.yaml");
-    const without = text.replace(/^ {2}opencode:\n(?: {4}.*\n)+/m, "");
+    const without = withoutTarget(text, "opencode");
     expect(without).not.toBe(text);
     writeFileSync(yml, without);
     const b = harness(["build"], dir);
-    expect(b.stdout).toMatch(/^opencode\s+out\/opencode: removed \(roles\/pipeline\.yaml no longer lists it\)$/m);
+    expect(b.stdout).toMatch(/^opencode\s+out\/opencode: removed \(roles\/pipeline\.yaml no longer targets it\)$/m);
     expect(existsSync(path.join(dir, "out/opencode"))).toBe(false);
     const check = harness(["check", "--installed"], dir);
     expect(check.code).toBe(1);
@@ -162,7 +172,7 @@ describe("a host taken off pipeline.yaml (F17)", () => {
     const dir = team();
     expect(harness(["build", "-q"], dir).code).toBe(0);
     writeFileSync(path.join(dir, "out/opencode/notes.md"), "mine\n");
-    writeFileSync(path.join(dir, "roles/pipeline.yaml"), read(dir, "roles/pipeline.yaml").replace(/^ {2}opencode:\n(?: {4}.*\n)+/m, ""));
+    writeFileSync(path.join(dir, "roles/pipeline.yaml"), withoutTarget(read(dir, "roles/pipeline.yaml"), "opencode"));
     const b = harness(["build"], dir);
     expect(b.stderr).toMatch(/^out\/opencode: warning W_ORPHANED_HOST a harness build for "opencode", .* holds 1 file\(s\) harness did not write or that were edited \(notes\.md\), so harness left the folder alone/m);
     expect(existsSync(path.join(dir, "out/opencode/.opencode/agents/jade.md"))).toBe(true);
