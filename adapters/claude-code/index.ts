@@ -13,6 +13,7 @@ import { settingsDenies } from "./settings-rules.js";
 import { claudeFidelity } from "./fidelity.js";
 import { CLAUDE_AUDIT_PROOFS, withClaudeAudit } from "./audit.js";
 import { claudeMd } from "./templates.gen.js";
+import { CLAUDE_CONTROLLER_PROOFS, withClaudeController } from "./controller.js";
 
 export const HOST_ID = "claude-code";
 
@@ -129,6 +130,7 @@ export const ClaudeCodeAdapter: Adapter = {
     isolation: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
     model: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
     "max-turns": "claude-code: maxTurns caps subagent jade's turns",
+    ...CLAUDE_CONTROLLER_PROOFS,
   },
   auditProofs: CLAUDE_AUDIT_PROOFS,
   lower(pipeline: PipelineIR): Lowered {
@@ -151,6 +153,6 @@ export const ClaudeCodeAdapter: Adapter = {
     ];
     const fidelity: FidelityRecord[] = claudeFidelity(pipeline, modelFor);
     const prompts = rolePrompts(pipeline, vocabulary);
-    return withClaudeAudit(pipeline, { files, fidelity, prompts, gaps: GUARD_GAPS.map((g) => `guard: ${g}`) });
+    return withClaudeController(pipeline, withClaudeAudit(pipeline, { files, fidelity, prompts, gaps: GUARD_GAPS.map((g) => `guard: ${g}`) }));
   },
 };
