@@ -17,13 +17,14 @@ import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook
 
 export const CONTROLLER_PATH = ".claude/hooks/harness-controller.cjs";
 
-/** The real-host tests that prove the controller on Claude Code (test/hosts/controller.test.ts). */
+/** The real-host tests that prove the controller on Claude Code (test/hosts/enforce-out-controller.test.ts). */
+const CONTROLLER_RUN = "claude-code: controller holds a Pebble run: order, human gates bound to the spec, checks at stage end, the loop cap";
 export const CLAUDE_CONTROLLER_PROOFS = {
-  order: "claude-code: controller refuses jade first and slate before the spec is approved",
-  gates: "claude-code: controller counts only the human's approve spec, bound to the spec's sha256",
-  checks: "claude-code: controller runs npm test at stage end and sends mica back when the tests pass",
-  "loop-cap": "claude-code: controller refuses a third round and a delegation past the hop cap",
-  "hop-cap": "claude-code: controller refuses a third round and a delegation past the hop cap",
+  order: CONTROLLER_RUN,
+  gates: CONTROLLER_RUN,
+  checks: CONTROLLER_RUN,
+  "loop-cap": CONTROLLER_RUN,
+  "hop-cap": "claude-code: controller refuses a delegation past the hop cap",
 } as const;
 
 const SHIM = String.raw`

@@ -184,4 +184,112 @@ describe("claude-code: the run controller holds the process", () => {
       await s.dispose();
     }
   }, 900_000);
+
+  it("claude-code: controller refuses a delegation past the hop cap", async () => {
+    const s = await scene(await lowHopTree(), (p) => [
+      { name: "jade", when: MARKER.jade!, steps: [write(p, "src/fix.mjs", "export const fixed = true;\n")], final: "Status: done (implemented)" },
+      { name: "quartz", when: MARKER.quartz!, steps: [write(p, ".pebble/verification.md", "# Verification\nVerdict: pass\n")], final: "Status: done (verified)" },
+      { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
+      {
+        name: "main",
+        steps: [
+          { tool: "Bash", input: { command: ": harness kind typo", description: "declare the work kind" } },
+          agent("jade"),
+          write(p, ".pebble/review.md", "# Review\nVerdict: approve\n"),
+          agent("quartz"),
+          agent("chalk"),
+        ],
+        final: "ORCHESTRATOR: handing over",
+      },
+    ]);
+    try {
+      await s.turn("/pebble fix a typo");
+      const why = explain(s);
+      const rec = s.record();
+      expect(s.mainSaw(), why).toMatch(/stage docs \(chalk\) refused: hop cap reached: 2 of 2 delegations used\. Stop after the second round/);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      expect(s.stub.log.some((l) => l.conversation === "quartz"), why).toBe(true);
+      expect(rec.caps.hops, why).toEqual({ used: 2, max: 2 });
+      expect(rec.status, why).toBe("stopped");
+      expect(rec.stages.map((x: { stage: string; status: string }) => `${x.stage} ${x.status}`), why).toEqual(["implement done", "review done", "verify done", "docs pending"]);
+    } finally {
+      await s.dispose();
+    }
+  }, 300_000);
+
+  it("claude-code: controller detects the run state rewritten by test code and stops the run", async () => {
+    const forge = `import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+const dir = ".harness/controller";
+for (const f of readdirSync(dir).filter((x) => x.endsWith(".json"))) {
+  const doc = JSON.parse(readFileSync(dir + "/" + f, "utf8"));
+  for (const e of doc.data.record.stages) e.status = "done";
+  writeFileSync(dir + "/" + f, JSON.stringify(doc));
+}
+throw new Error("fix() is missing");
+`;
+    const s = await scene(await emittedTree("claude-code"), (p) => [
+      { name: "mica", when: MARKER.mica!, steps: [write(p, "tests/fix.test.mjs", forge)], final: "Status: done (tests)" },
+      { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
+      {
+        name: "main",
+        steps: [
+          { tool: "Bash", input: { command: ": harness kind bug-fix", description: "declare the work kind" } },
+          agent("mica"),
+          { tool: "Bash", input: { command: "npm run test --if-present", description: "run the tests" } },
+          agent("chalk"),
+        ],
+        final: "ORCHESTRATOR: handing over",
+      },
+    ]);
+    try {
+      await s.turn("/pebble fix the bug");
+      const why = explain(s);
+      const saw = s.mainSaw();
+      // at mica's stage end the controller ran the same test (it forged, the controller's own save won)
+      expect(saw, why).toMatch(/stage tests \(mica\) done; checks: new-tests-fail passed/);
+      expect(saw, why).toContain("SCENE-TESTS FAILED");
+      expect(saw, why).toMatch(/PreToolUse:Agent hook error: harness: tampering: the run state was rewritten outside the controller/);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      const rec = s.record();
+      expect(rec.status, why).toBe("failed");
+      expect(rec.ending, why).toMatch(/^tampering: /);
+    } finally {
+      await s.dispose();
+    }
+  }, 300_000);
+
+  it("claude-code: controller leaves an ordinary session unbound", async () => {
+    const s = await scene(await emittedTree("claude-code"), (p) => [
+      { name: "jade", when: MARKER.jade!, steps: [write(p, "src/x.mjs", "export const x = 1;\n")], final: "Status: done" },
+      { name: "main", steps: [agent("jade"), write(p, ".pebble/review.md", "notes\n")], final: "MAIN-DONE" },
+    ]);
+    try {
+      const r = await s.turn("look around, no pipeline");
+      const why = explain(s);
+      expect(r.code, why).toBe(0);
+      expect(s.stub.log.some((l) => l.conversation === "jade"), why).toBe(true);
+      expect(fs.existsSync(path.join(s.env.project, ".pebble/review.md")), why).toBe(true);
+      expect(s.stub.toolResultTexts().join("\n"), why).not.toContain("harness:");
+      expect(fs.existsSync(path.join(s.env.project, ".harness")), why).toBe(false);
+    } finally {
+      await s.dispose();
+    }
+  }, 300_000);
 });
+
+/** the bundled roles with policies.max_hops 2, built once per run */
+let lowHop: Promise<string> | undefined;
+function lowHopTree(): Promise<string> {
+  lowHop ??= (async () => {
+    const base = path.join(EMITTED_ROOT, `max-hops-2-${process.pid}`);
+    const roles = path.join(base, "roles");
+    fs.rmSync(base, { recursive: true, force: true });
+    fs.cpSync(ROLES_DIR, roles, { recursive: true });
+    const yml = path.join(roles, "pipeline.yaml");
+    fs.writeFileSync(yml, fs.readFileSync(yml, "utf8").replace(/^policies:\n/m, "policies:\n  max_hops: 2\n"));
+    const built = await buildEmitted(path.join(base, "out"), roles);
+    if (!built.root) throw new Error(built.error);
+    return path.join(built.root, "claude-code");
+  })();
+  return lowHop;
+}
