@@ -1,5 +1,5 @@
 // Claude Code wiring of the run controller (src/adapter/controller/). Measured on 2.1.332 with the
-// scripted model (../shared reports "process-enforcement.md" §3; test/hosts/controller.test.ts):
+// scripted model (../shared reports "process-enforcement.md" §3; test/hosts/enforce-out-controller.test.ts):
 // - every hook input carries session_id (the same after --resume) and the hook env CLAUDE_CODE_SESSION_ID;
 // - PreToolUse on Agent names the role (subagent_type); a JSON deny reaches the model as the tool result;
 // - SubagentStop {"decision":"block","reason"} sends the subagent back with the reason (never

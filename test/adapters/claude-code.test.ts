@@ -61,11 +61,15 @@ describe.each([
 
   it("scope pipeline: settings.json binds nobody; each role, the entry command and each main-session command carry the guard", () => {
     expect(pipeline.policies.scope).toBe("pipeline");
-    // nothing in settings.json limits a session: no permissions, no env, no PreToolUse (the stage-end
-    // audit's SubagentStart/Stop hooks act on pipeline roles only)
+    // nothing in settings.json limits a session: no permissions, no env, and the only PreToolUse hook is
+    // the run controller's, which exits in the shell unless the session is bound by /<pipeline> (the
+    // stage-end audit's SubagentStart/Stop hooks act on pipeline roles only)
     const settings = JSON.parse(file(".claude/settings.json"));
     expect(Object.keys(settings).filter((k) => k !== "$schema" && k !== "hooks")).toEqual([]);
-    expect(settings.hooks?.PreToolUse).toBeUndefined();
+    expect(settings.hooks.PreToolUse).toHaveLength(1);
+    const ctl = settings.hooks.PreToolUse[0].hooks[0].command as string;
+    expect(ctl).toMatch(/^\[ -n "\$CLAUDE_CODE_SESSION_ID" \] && \[ ! -e "\$HOME\/\.local\/state\/harness\/sessions\/\$CLAUDE_CODE_SESSION_ID" \] && \[ ! -e "\$CLAUDE_PROJECT_DIR\/\.harness\/controller\/\$CLAUDE_CODE_SESSION_ID\.json" \] && exit 0; /);
+    expect(ctl).toContain('harness-controller.cjs" PreToolUse');
     const hookOf = (p: string) => {
       const hooks = (splitFrontMatter(file(p)).data as { hooks?: { PreToolUse: { matcher: string; hooks: { type: string; command: string; onFailure: string }[] }[] } }).hooks;
       expect(hooks, p).toBeDefined();

@@ -234,7 +234,7 @@ for (const dir of ["roles", "test/fixtures/mini"]) {
     });
 
     it("fidelity covers every role and constraint, with the shell-write gap and unmapped models", () => {
-      const perRole = CONSTRAINTS.filter((c) => !["gates", "checks", "loop-cap", "max-turns", "handoffs"].includes(c));
+      const perRole = CONSTRAINTS.filter((c) => !["gates", "checks", "loop-cap", "max-turns", "handoffs", "order", "hop-cap"].includes(c));
       for (const role of pipeline.roles) {
         const recs = out.fidelity.filter((r) => r.role === role.id);
         for (const c of perRole) expect(recs.some((r) => r.constraint === c), `${role.id} ${c}`).toBe(true);
@@ -246,6 +246,7 @@ for (const dir of ["roles", "test/fixtures/mini"]) {
       }
       expect(out.fidelity.some((r) => r.role === null && r.constraint === "gates")).toBe(pipeline.stages.some((s) => s.gate));
       expect(out.fidelity.some((r) => r.role === null && r.constraint === "loop-cap")).toBe(!!pipeline.loop);
+      for (const c of ["order", "hop-cap"]) expect(out.fidelity.find((r) => r.role === null && r.constraint === c), c).toMatchObject({ level: "instructed", loss: "L_ORDER_INSTRUCTED" });
       expect(file("MAPPING.md")).toContain("Checked against OpenCode 1.18.33");
     });
   });
