@@ -70,6 +70,7 @@ set -- \
   --deny-tool 'write(.github/skills/**)' \
   --deny-tool 'write(.github/workflows/**)' \
   --deny-tool 'write(.gitlab-ci.yml)' \
+  --deny-tool 'write(.harness/**)' \
   --deny-tool 'write(.kilo/**)' \
   --deny-tool 'write(.kilocode/**)' \
   --deny-tool 'write(.kilocodemodes)' \

@@ -56,6 +56,7 @@ set -- \
   --deny-tool 'write(.github/hooks/**)' \
   --deny-tool 'write(.github/instructions/**)' \
   --deny-tool 'write(.github/skills/**)' \
+  --deny-tool 'write(.harness/**)' \
   --deny-tool 'write(.kilo/**)' \
   --deny-tool 'write(.kilocode/**)' \
   --deny-tool 'write(.kilocodemodes)' \
