@@ -57,7 +57,7 @@ describe("claude-code run controller", () => {
     s.put(SPEC, "# Spec\n");
     const slate = s.spawn("slate");
     expect(reason(slate)).toContain('needs the human\'s approval first: stop and ask the human to reply "approve spec"');
-    expect(reason(slate)).toContain('claude -p --resume 11111111-2222-3333-4444-555555555555 "approve spec"');
+    expect(reason(slate)).toContain('claude -p --resume 11111111-2222-3333-4444-555555555555 "/pebble approve spec"');
   });
 
   it("counts only the human's approval: not a spawned agent's prompt, not a scheduled one; editing voids it", () => {
@@ -78,7 +78,7 @@ describe("claude-code run controller", () => {
     fs.appendFileSync(transcript, JSON.stringify({ type: "user", promptId: "pid-human", message: { content: "approve spec" }, turnOrigin: "sdk" }) + "\n");
     s.put(SPEC, "# Spec, edited\n");
     expect(reason(s.spawn("slate", { transcript_path: transcript }))).toContain("changed after the human approved it");
-    s.prompt("approve spec");
+    expect(reason(s.prompt("/pebble approve spec"))).toContain("the human approved the spec"); // the reply through the pipeline's command
     expect(denied(s.spawn("slate"))).toBe(false);
     const gates = s.record().gates as { decision: string; channel: string }[];
     expect(gates.map((g) => g.decision)).toEqual(["approved", "void", "approved", "void", "approved"]);

@@ -151,7 +151,7 @@ describe("claude-code: the run controller holds the process", () => {
       expect(saw, why).toContain("recorded work kind feature");
       expect(saw, why).toMatch(/stage implement \(jade\) refused: stage spec \(flint\) must come first/);
       expect(saw, why).toMatch(/stage blueprint \(slate\) refused: the spec at .pebble\/spec.md needs the human's approval first/);
-      expect(saw, why).toContain(`claude -p --resume ${s.sid} \\"approve spec\\"`);
+      expect(saw, why).toContain(`claude -p --resume ${s.sid} \\"/pebble approve spec\\"`);
       expect(saw, why).toMatch(/stage verify \(quartz\) refused: stage implement \(jade\) must come first/);
       expect(saw, why).toMatch(/stage verify \(quartz\) refused: stage review \(onyx\) must come first \(it is failed: the verdict in .pebble\/review.md is fail\)/);
       // gates: the scheduled prompt is refused; the edited spec voids the approval; the human's resume counts

@@ -143,7 +143,11 @@ function ctlEnd(M, env, data) {
   const next = ctlNext(M, env, data);
   if (/^the handover/.test(next) && r.kind !== null) { r.status = "passed"; r.ending = "every stage of " + r.kind + " is done"; r.ended = env.now(); return null; }
   const m = /approval of the ([a-z0-9-]+)/.exec(next);
-  if (m) { r.status = "waiting-gate"; r.ending = "waiting for the human: " + (env.resume ? env.resume(r.session, ctlApproveText(m[1])) : "reply \"" + ctlApproveText(m[1]) + "\""); return { message: "harness: the " + M.pipeline + " run waits for the human's approval of the " + m[1] + ". To approve: " + (env.resume ? env.resume(r.session, ctlApproveText(m[1])) : "reply \"" + ctlApproveText(m[1]) + "\"") }; }
+  if (m) {
+    const how = env.resume ? env.resume(r.session, ctlResumeText(M, m[1])) : "reply \"" + ctlApproveText(m[1]) + "\"";
+    r.status = "waiting-gate"; r.ending = "waiting for the human: " + how;
+    return { message: "harness: the " + M.pipeline + " run waits for the human's approval of the " + m[1] + ". To approve: " + how };
+  }
   return null;
 }
 /** the one entry point: the answer for one call (the caller holds the lock and saves what changed) */
@@ -157,7 +161,13 @@ function ctlDecide(M, env, call, loaded) {
     if (call.agent) return { data: data, answer: null }; // a spawned agent's first message: model-written, never the human
     const text = String(call.prompt || "").trim();
     if (text === M.entry || text.indexOf(M.entry + " ") === 0 || text.indexOf(M.entry + "\n") === 0) {
-      if (data && !ctlStopped(data) && data.record.status !== "passed") return { data: data, answer: { context: "harness: the " + M.pipeline + " run " + data.record.id + " continues. May run now: " + ctlNext(M, env, data) + "." } };
+      if (data && !ctlStopped(data) && data.record.status !== "passed") {
+        // "/<pipeline> approve <gate>": the human's reply through the pipeline's command, which also
+        // re-arms the command's own hooks in a resumed session
+        const reply = ctlPrompt(M, env, data, { prompt: text.slice(M.entry.length), promptId: call.promptId });
+        if (reply) return { data: data, answer: reply };
+        return { data: data, answer: { context: "harness: the " + M.pipeline + " run " + data.record.id + " continues. May run now: " + ctlNext(M, env, data) + "." } };
+      }
       data = ctlNewRun(M, env, call, ctlLine(text.slice(M.entry.length), 2000));
       return { data: data, answer: { context: "harness: run " + data.record.id + " of the " + M.pipeline + " pipeline started; a run controller holds its order, gates, checks and caps. First: " + ctlNext(M, env, data) + "." } };
     }

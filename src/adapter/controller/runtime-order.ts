@@ -15,6 +15,8 @@ function ctlName(s) { return s.id + " (" + s.role + ")"; }
 function ctlFinished(e) { return e && (e.status === "done" || e.status === "skipped"); }
 function ctlGate(data, name) { const g = data.record.gates; for (let i = g.length - 1; i >= 0; i--) if (g[i].gate === name) return g[i]; return null; }
 function ctlApproveText(name) { return "approve " + name; }
+/** the reply a headless human resumes the session with: through the pipeline's command, whose hooks a resumed session has only once it is invoked again */
+function ctlResumeText(M, name) { return M.entry + " approve " + name; }
 /** A main-session stage ends when the run moves past it: its documents must be there, and its verdict decide. */
 function ctlCloseMain(M, env, data, s) {
   const e = ctlEntry(data, s.id);
@@ -34,7 +36,7 @@ function ctlBlocked(M, env, data, s) {
       if (!ctlFinished(e)) return "stage " + ctlName(p) + " must come first" + (e && e.status !== "pending" ? " (it is " + e.status + (e.reason ? ": " + ctlLine(e.reason, 300) : "") + ")" : "") + (p.when ? "; it runs only when " + p.when + " holds, else record it skipped: " + ctlSkipHint(M, p) : "");
       if (p.gate) {
         const g = ctlGate(data, p.gate.name);
-        if (!g || g.decision !== "approved") return "the " + p.gate.name + " at " + p.gate.path + " needs the human's approval first: stop and ask the human to reply \"" + ctlApproveText(p.gate.name) + "\"" + (env.resume ? " (headless: " + env.resume(data.record.session, ctlApproveText(p.gate.name)) + ")" : "");
+        if (!g || g.decision !== "approved") return "the " + p.gate.name + " at " + p.gate.path + " needs the human's approval first: stop and ask the human to reply \"" + ctlApproveText(p.gate.name) + "\"" + (env.resume ? " (headless: " + env.resume(data.record.session, ctlResumeText(M, p.gate.name)) + ")" : "");
         const now = ctlSha(env.root, p.gate.path);
         if (now !== g.sha256) {
           data.record.gates.push({ gate: p.gate.name, artifact: p.gate.path, sha256: now, decision: "void", at: env.now(), channel: g.channel });
