@@ -13,7 +13,7 @@ import { settingsDenies } from "./settings-rules.js";
 import { claudeFidelity } from "./fidelity.js";
 import { CLAUDE_AUDIT_PROOFS, withClaudeAudit } from "./audit.js";
 import { claudeMd } from "./templates.gen.js";
-import { CLAUDE_CONTROLLER_PROOFS, withClaudeController } from "./controller.js";
+import { CLAUDE_CONTROLLER_PROOFS, CONTROLLER_PATH, withClaudeController } from "./controller.js";
 
 export const HOST_ID = "claude-code";
 
@@ -24,7 +24,10 @@ const vocabulary: HostVocabulary = {
   askHuman: "Ask the human (with the AskUserQuestion tool, or plainly in the chat) and wait for an explicit yes.",
   request: "$ARGUMENTS",
   roleNotes: () => [`A harness guard hook checks your writes and commands. If it refuses one, do not work around it: report "blocked" with the refusal text.`],
+  controller: { script: CONTROLLER_PATH },
 };
+
+const firstSentence = (text: string) => /^[\s\S]*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
 
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string {
   return pipeline.hosts[HOST_ID]?.models[role.model] ?? "inherit";
@@ -140,7 +143,8 @@ export const ClaudeCodeAdapter: Adapter = {
         path: `.claude/commands/${pipeline.name}.md`,
         kind: "markdown",
         frontmatter: {
-          description: `Run the ${pipeline.title} pipeline: ${pipeline.description}`,
+          // the first sentence only: the command list (and its descriptions) is in every session's context
+          description: `Run the ${pipeline.title} pipeline: ${firstSentence(pipeline.description)}`,
           "argument-hint": pipeline.argumentHint,
           ...(pipeline.policies.scope === "pipeline" ? { hooks: guardHooks(ORCHESTRATOR) } : {}),
         },

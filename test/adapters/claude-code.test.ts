@@ -50,8 +50,14 @@ describe.each([
     expect(body).toContain("$ARGUMENTS");
     for (const stage of pipeline.stages) expect(body).toContain(`. ${stage.id}: `);
     for (const gate of pipeline.stages.filter((s) => s.gate)) expect(body).toContain(gate.gate!.ask);
-    for (const c of pipeline.commands) expect(body).toContain(`\`${c.run}\``);
-    if (pipeline.loop) expect(body).toContain(`at most ${pipeline.loop.maxRounds} rounds`);
+    // the run controller runs the commands and holds the caps: the prompt names neither command lines nor their routing
+    const controller = file(".claude/hooks/harness-controller.cjs");
+    for (const c of pipeline.commands) {
+      expect(body).not.toContain(`\`${c.run}\``);
+      expect(controller).toContain(JSON.stringify(JSON.stringify(c.run)).slice(1, -1));
+    }
+    expect(body).toContain("`: harness kind <kind>`");
+    if (pipeline.loop) expect(body).toContain(`The controller refuses round ${pipeline.loop.maxRounds + 1}`);
     for (const role of pipeline.roles.filter((r) => r.isolation === "main")) {
       expect(splitFrontMatter(file(`.claude/commands/${role.id}.md`)).body).toContain(role.forbidden);
       expect(body).toContain(`.claude/commands/${role.id}.md`);

@@ -54,7 +54,8 @@ export function compileControllerModel(pipeline: PipelineIR): ControllerModel {
   const artifact = (name: string) => pipeline.artifacts.find((a) => a.name === name);
   const stages: ControllerStage[] = pipeline.stages.map((s) => {
     const role = roleById(pipeline, s.role)!;
-    const docs = role.writes.map(artifact).filter((a) => a?.document).map((a) => a!.paths[0]!);
+    // a worktree role writes in its own checkout: its documents are not in the project at stage end
+    const docs = role.worktree ? [] : role.writes.map(artifact).filter((a) => a?.document).map((a) => a!.paths[0]!);
     const checks = pipeline.checks.filter((c) => c.after === s.id);
     const judged = checks.some((c) => !c.command);
     const gateDoc = s.gate ? artifact(s.gate.approve) : undefined;

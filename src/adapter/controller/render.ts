@@ -40,5 +40,5 @@ export const CONTROLLER_GAPS: readonly string[] = [
   "the work kind is the orchestrator's choice: the controller holds the declared kind's stages in order, not that the kind fits the request",
   "a judgement check reads the stage document's machine-readable `Verdict:` line, not the quality of the judgement behind it; judgement checks of stages that write no document (e.g. Mica's failing-for-the-right-reason) stay instructed",
   "the orchestrator may still run the pipeline's commands itself; the controller runs them at stage end and only its results count",
-  "a glob artifact (tests, code) is not checked for presence at stage end; the stage-end audit checks what it changed",
+  "a glob artifact (tests, code) is not checked for presence at stage end, nor a worktree role's document (it is in the role's own checkout); the stage-end audit checks what a stage changed",
 ];
