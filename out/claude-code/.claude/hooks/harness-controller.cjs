@@ -9,7 +9,7 @@
 //   - the work kind is the orchestrator's choice: the controller holds the declared kind's stages in order, not that the kind fits the request
 //   - a judgement check reads the stage document's machine-readable `Verdict:` line, not the quality of the judgement behind it; judgement checks of stages that write no document (e.g. Mica's failing-for-the-right-reason) stay instructed
 //   - the orchestrator may still run the pipeline's commands itself; the controller runs them at stage end and only its results count
-//   - a glob artifact (tests, code) is not checked for presence at stage end; the stage-end audit checks what it changed
+//   - a glob artifact (tests, code) is not checked for presence at stage end, nor a worktree role's document (it is in the role's own checkout); the stage-end audit checks what a stage changed
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -102,6 +102,8 @@ function ctlName(s) { return s.id + " (" + s.role + ")"; }
 function ctlFinished(e) { return e && (e.status === "done" || e.status === "skipped"); }
 function ctlGate(data, name) { const g = data.record.gates; for (let i = g.length - 1; i >= 0; i--) if (g[i].gate === name) return g[i]; return null; }
 function ctlApproveText(name) { return "approve " + name; }
+/** the reply a headless human resumes the session with: through the pipeline's command, whose hooks a resumed session has only once it is invoked again */
+function ctlResumeText(M, name) { return M.entry + " approve " + name; }
 /** A main-session stage ends when the run moves past it: its documents must be there, and its verdict decide. */
 function ctlCloseMain(M, env, data, s) {
   const e = ctlEntry(data, s.id);
@@ -121,7 +123,7 @@ function ctlBlocked(M, env, data, s) {
       if (!ctlFinished(e)) return "stage " + ctlName(p) + " must come first" + (e && e.status !== "pending" ? " (it is " + e.status + (e.reason ? ": " + ctlLine(e.reason, 300) : "") + ")" : "") + (p.when ? "; it runs only when " + p.when + " holds, else record it skipped: " + ctlSkipHint(M, p) : "");
       if (p.gate) {
         const g = ctlGate(data, p.gate.name);
-        if (!g || g.decision !== "approved") return "the " + p.gate.name + " at " + p.gate.path + " needs the human's approval first: stop and ask the human to reply \"" + ctlApproveText(p.gate.name) + "\"" + (env.resume ? " (headless: " + env.resume(data.record.session, ctlApproveText(p.gate.name)) + ")" : "");
+        if (!g || g.decision !== "approved") return "the " + p.gate.name + " at " + p.gate.path + " needs the human's approval first: stop and ask the human to reply \"" + ctlApproveText(p.gate.name) + "\"" + (env.resume ? " (headless: " + env.resume(data.record.session, ctlResumeText(M, p.gate.name)) + ")" : "");
         const now = ctlSha(env.root, p.gate.path);
         if (now !== g.sha256) {
           data.record.gates.push({ gate: p.gate.name, artifact: p.gate.path, sha256: now, decision: "void", at: env.now(), channel: g.channel });
@@ -384,7 +386,11 @@ function ctlEnd(M, env, data) {
   const next = ctlNext(M, env, data);
   if (/^the handover/.test(next) && r.kind !== null) { r.status = "passed"; r.ending = "every stage of " + r.kind + " is done"; r.ended = env.now(); return null; }
   const m = /approval of the ([a-z0-9-]+)/.exec(next);
-  if (m) { r.status = "waiting-gate"; r.ending = "waiting for the human: " + (env.resume ? env.resume(r.session, ctlApproveText(m[1])) : "reply \"" + ctlApproveText(m[1]) + "\""); return { message: "harness: the " + M.pipeline + " run waits for the human's approval of the " + m[1] + ". To approve: " + (env.resume ? env.resume(r.session, ctlApproveText(m[1])) : "reply \"" + ctlApproveText(m[1]) + "\"") }; }
+  if (m) {
+    const how = env.resume ? env.resume(r.session, ctlResumeText(M, m[1])) : "reply \"" + ctlApproveText(m[1]) + "\"";
+    r.status = "waiting-gate"; r.ending = "waiting for the human: " + how;
+    return { message: "harness: the " + M.pipeline + " run waits for the human's approval of the " + m[1] + ". To approve: " + how };
+  }
   return null;
 }
 /** the one entry point: the answer for one call (the caller holds the lock and saves what changed) */
@@ -398,7 +404,13 @@ function ctlDecide(M, env, call, loaded) {
     if (call.agent) return { data: data, answer: null }; // a spawned agent's first message: model-written, never the human
     const text = String(call.prompt || "").trim();
     if (text === M.entry || text.indexOf(M.entry + " ") === 0 || text.indexOf(M.entry + "\n") === 0) {
-      if (data && !ctlStopped(data) && data.record.status !== "passed") return { data: data, answer: { context: "harness: the " + M.pipeline + " run " + data.record.id + " continues. May run now: " + ctlNext(M, env, data) + "." } };
+      if (data && !ctlStopped(data) && data.record.status !== "passed") {
+        // "/<pipeline> approve <gate>": the human's reply through the pipeline's command, which also
+        // re-arms the command's own hooks in a resumed session
+        const reply = ctlPrompt(M, env, data, { prompt: text.slice(M.entry.length), promptId: call.promptId });
+        if (reply) return { data: data, answer: reply };
+        return { data: data, answer: { context: "harness: the " + M.pipeline + " run " + data.record.id + " continues. May run now: " + ctlNext(M, env, data) + "." } };
+      }
       data = ctlNewRun(M, env, call, ctlLine(text.slice(M.entry.length), 2000));
       return { data: data, answer: { context: "harness: run " + data.record.id + " of the " + M.pipeline + " pipeline started; a run controller holds its order, gates, checks and caps. First: " + ctlNext(M, env, data) + "." } };
     }
