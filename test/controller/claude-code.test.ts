@@ -47,6 +47,7 @@ describe("claude-code run controller", () => {
     const first = s.spawn("jade");
     expect(denied(first)).toBe(true);
     expect(reason(first)).toContain("work kind is not declared");
+    expect(reason(s.pre("Bash", { command: ": harness kind typo" }, { agent_id: "a9", agent_type: "jade" }))).toContain("only the orchestrator declares");
     const kind = s.pre("Bash", { command: ": harness kind feature" });
     expect(reason(kind)).toContain("recorded work kind feature");
     const jade = s.spawn("jade");
@@ -138,6 +139,18 @@ describe("claude-code run controller", () => {
     expect(rec.caps.loop).toEqual({ used: 2, max: 2 });
     expect(rec.caps.hops.used).toBe(5);
     expect(rec.status).toBe("stopped");
+  });
+
+  it("records a skipped conditional stage with its reason, and refuses to skip any other", () => {
+    const s = scene();
+    s.prompt("/pebble change the CI config");
+    s.pre("Bash", { command: ": harness kind infra" });
+    expect(reason(s.pre("Bash", { command: ": harness skip review not needed" }))).toContain("is not conditional");
+    expect(reason(s.pre("Bash", { command: ": harness skip infra the change is not deploy-relevant" }))).toContain("recorded stage infra skipped");
+    expect(denied(s.pre("Write", { file_path: path.join(s.project, ".pebble/review.md"), content: "x" }))).toBe(false);
+    const infra = (s.record() as { stages: { stage: string; status: string; reason: string }[] }).stages[0]!;
+    expect(infra).toMatchObject({ stage: "infra", status: "skipped", reason: "the change is not deploy-relevant" });
+    expect(reason(s.pre("Bash", { command: ": harness kind feature" }))).toContain("declared once per run");
   });
 
   it("detects a state rewritten outside the controller and stops the run (fail closed)", () => {
