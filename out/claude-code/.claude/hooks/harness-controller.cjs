@@ -427,6 +427,7 @@ function ctlDecide(M, env, call, loaded) {
       return { data: data, answer: null };
     }
     if (call.schedule) return { data: data, answer: { deny: "harness: " + call.tool + " is off during a pipeline run: a scheduled prompt could pose as the human." } };
+    if (call.shell && /^:\s+harness\s/.test(call.shell) && call.agent) return { data: data, answer: { deny: "harness: only the orchestrator declares the work kind or a skipped stage, never a delegated role." } };
     if (call.shell && /^:\s+harness\s/.test(call.shell)) return { data: data, answer: ctlDeclare(M, env, data, call.shell) || { deny: "harness: unknown controller step; use \u0060: harness kind <kind>\u0060 or \u0060: harness skip <stage> <reason>\u0060." } };
     if (call.spawn) return { data: data, answer: ctlSpawn(M, env, data, call) };
     if (call.write && !call.agent) return { data: data, answer: ctlMainWrite(M, env, data, call) };
