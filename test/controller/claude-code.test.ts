@@ -79,10 +79,12 @@ describe("claude-code run controller", () => {
     fs.appendFileSync(transcript, JSON.stringify({ type: "user", promptId: "pid-human", message: { content: "approve spec" }, turnOrigin: "sdk" }) + "\n");
     s.put(SPEC, "# Spec, edited\n");
     expect(reason(s.spawn("slate", { transcript_path: transcript }))).toContain("changed after the human approved it");
+    expect(reason(s.prompt("approve"))).toContain("the human approved the spec"); // what the gate's question asks for
+    s.put(SPEC, "# Spec, edited again\n");
     expect(reason(s.prompt("/pebble approve spec"))).toContain("the human approved the spec"); // the reply through the pipeline's command
     expect(denied(s.spawn("slate"))).toBe(false);
     const gates = s.record().gates as { decision: string; channel: string }[];
-    expect(gates.map((g) => g.decision)).toEqual(["approved", "void", "approved", "void", "approved"]);
+    expect(gates.map((g) => g.decision)).toEqual(["approved", "void", "approved", "void", "approved", "approved"]);
   });
 
   it("runs the check commands at stage end, sends mica back when the tests pass, then passes; logs the output", () => {
