@@ -334,9 +334,12 @@ function ctlMainWrite(M, env, data, call) {
 }
 function ctlPrompt(M, env, data, call) {
   const text = String(call.prompt || "").trim();
-  const m = /^approve\s+([a-z][a-z0-9-]*)\s*\.?$/i.exec(text);
+  const m = /^approve(?:\s+([a-z][a-z0-9-]*))?\s*[.!]?$/i.exec(text);
   if (!m || !data || ctlStopped(data)) return null;
-  const name = m[1].toLowerCase();
+  // a bare "approve" (what the gate's question asks for) approves the gate the run waits at
+  const waiting = /approval of the ([a-z0-9-]+)/.exec(ctlNext(M, env, data));
+  const name = m[1] ? m[1].toLowerCase() : waiting ? waiting[1] : null;
+  if (!name) return { context: "harness: no gate waits for an approval now; name it: \"approve <gate>\"." };
   const s = M.stages.filter(function (x) { return x.gate && x.gate.name === name; })[0];
   if (!s) return { context: "harness: there is no gate named " + name + " in this pipeline." };
   const sha = ctlSha(env.root, s.gate.path);
