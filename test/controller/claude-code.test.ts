@@ -102,10 +102,11 @@ describe("claude-code run controller", () => {
     expect(ok.out).toBeNull();
     const post = s.hook("PostToolUse", { tool_name: "Agent", tool_input: { subagent_type: "mica" } });
     expect(reason(post)).toMatch(/stage tests \(mica\) done; checks: new-tests-fail passed/);
-    const rec = s.record() as { stages: { stage: string; checks: { log: string; exit: number }[] }[] };
+    const rec = s.record() as { stages: { stage: string; checks: { log: string; exit: number }[]; steps: { step: string; exit: number; log: string }[] }[] };
     const tests = rec.stages.find((x) => x.stage === "tests")!;
-    expect(tests.checks.map((c) => c.exit)).toEqual([0, 0, 1, 0]);
-    for (const c of tests.checks) expect(fs.readFileSync(path.join(s.project, c.log), "utf8")).toContain("$ ");
+    expect(tests.checks.map((c) => c.exit)).toEqual([0, 1]);
+    expect(tests.steps.map((c) => `${c.step} ${c.exit}`)).toEqual(["changed-files 0", "changed-files 0"]); // run and logged, judged by nobody
+    for (const c of [...tests.checks, ...tests.steps]) expect(fs.readFileSync(path.join(s.project, c.log), "utf8")).toContain("$ ");
   });
 
   it("stops the run when a check's retries are exhausted and refuses every later spawn", () => {

@@ -46,7 +46,8 @@ function ctlStageEnd(M, env, data, s, e, report) {
     }
     for (const st of s.steps) {
       const res = ran[st.run] || (ran[st.run] = ctlRunCommand(M, env, data, s, st.id, st.run, n));
-      e.checks.push({ check: st.id, command: st.run, expect: null, exit: res.exit, passed: true, durationMs: res.durationMs, log: res.log });
+      // a step is no check (nothing judges its exit): an optional field beside the record's checks
+      (e.steps = e.steps || []).push({ step: st.id, command: st.run, exit: res.exit, durationMs: res.durationMs, log: res.log });
     }
   }
   return { problems: problems, verdict: verdict, status: status, failed: failed };
