@@ -218,7 +218,8 @@ function ctlStageEnd(M, env, data, s, e, report) {
     }
     for (const st of s.steps) {
       const res = ran[st.run] || (ran[st.run] = ctlRunCommand(M, env, data, s, st.id, st.run, n));
-      e.checks.push({ check: st.id, command: st.run, expect: null, exit: res.exit, passed: true, durationMs: res.durationMs, log: res.log });
+      // a step is no check (nothing judges its exit): an optional field beside the record's checks
+      (e.steps = e.steps || []).push({ step: st.id, command: st.run, exit: res.exit, durationMs: res.durationMs, log: res.log });
     }
   }
   return { problems: problems, verdict: verdict, status: status, failed: failed };
@@ -376,8 +377,8 @@ function ctlPostEvent(M, env, data, call) {
   const s = M.stages.filter(function (x) { return x.role === call.spawn.role; }).map(function (x) { return ctlEntry(data, x.id) ? x : null; }).filter(Boolean).pop();
   if (!s) return null;
   const e = ctlEntry(data, s.id);
-  const last = s.checks.filter(function (c) { return c.run; }).length + s.steps.length;
-  const checks = e.checks.slice(Math.max(0, e.checks.length - last)).filter(function (c) { return c.expect !== null; }).map(function (c) { return c.check + " " + (c.passed ? "passed" : "FAILED") + " (\u0060" + c.command + "\u0060 exit " + c.exit + ", log " + c.log + ")"; });
+  const last = s.checks.filter(function (c) { return c.run; }).length;
+  const checks = e.checks.slice(Math.max(0, e.checks.length - last)).map(function (c) { return c.check + " " + (c.passed ? "passed" : "FAILED") + " (\u0060" + c.command + "\u0060 exit " + c.exit + ", log " + c.log + ")"; });
   const line = "harness: stage " + ctlName(s) + " " + e.status + (e.reason ? ": " + ctlLine(e.reason, 400) : "") + (checks.length ? "; checks: " + checks.join(", ") : "") + (e.verdict ? "; verdict " + e.verdict : "") + ". May run now: " + ctlNext(M, env, data) + ".";
   if (e.status === "done") return { context: line };
   if (e.status === "running" || e.status === "pending") return null;
