@@ -94,6 +94,8 @@ const PIPELINE_FIELD: Partial<Record<string, string>> = {
   gates: "stages",
   checks: "checks",
   "loop-cap": "loop",
+  order: "stages",
+  "hop-cap": "policies.max_hops",
 };
 
 /** Where a constraint comes from in a role file: the field, or the nearest field that implies it. */

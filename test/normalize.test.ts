@@ -16,9 +16,9 @@ describe("normalize", () => {
 
   it("resolves write scopes from artifacts and artifact: references, and merges pipeline policies", () => {
     expect(role("writer").write).toEqual(["articles/*.md"]);
-    expect(role("writer").neverWrite).toEqual(["drafts/outline.md", "secrets/**"]);
+    expect(role("writer").neverWrite).toEqual([".harness/**", "drafts/outline.md", "secrets/**"]); // .harness/: harness's own run state
     expect(role("planner").write).toEqual(["drafts/outline.md"]);
-    expect(role("checker").neverWrite).toEqual(["secrets/**"]);
+    expect(role("checker").neverWrite).toEqual([".harness/**", "secrets/**"]);
   });
 
   it("gives shell rules only to roles with bash, with the pipeline's denies added", () => {

@@ -3,6 +3,7 @@
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { ANTIGRAVITY_TOOL_IDS } from "./tools.js";
+import { instructedProcessRecords } from "../../src/adapter/controller/fidelity.js";
 
 /** Why paths and command rules cannot be in the tree: the CLI keeps permissions out of the repository. */
 const NO_REPO_PERMISSIONS = "Antigravity keeps permission rules in user settings, never in the repository (antigravity-cli #559), and has no per-agent path scope";
@@ -49,6 +50,7 @@ export function antigravityFidelity(pipeline: PipelineIR, modelFor: (p: Pipeline
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `the ${cmd} skill stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `the ${cmd} skill runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `the ${cmd} skill caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
+  out.push(...instructedProcessRecords(pipeline, "antigravity", `the ${cmd} skill`));
   if (pipeline.policies.shellDeny.length)
     out.push({ role: null, constraint: "git-deny", level: "instructed", how: `the ${cmd} skill, .agents/rules and AGENTS.md; the orchestrating main agent has no command rules in the repository`, loss: "L_SHELL_INSTRUCTED" });
   return out;

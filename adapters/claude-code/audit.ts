@@ -16,8 +16,10 @@ import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript
 export const AUDIT_PATH = ".claude/hooks/harness-audit.mjs";
 /** The enforcement config no audited role may change, whatever its scope. */
 export const AUDIT_PROTECT = [".claude/hooks/**", ".claude/settings.json", ".claude/settings.local.json", ".claude/agents/**", ".claude/commands/**", ".claude/skills/**"];
-/** Claude Code's own worktrees for `isolation: worktree` agents, which may come and go during a stage. */
-export const AUDIT_EXEMPT = [".claude/worktrees/**"];
+/** Claude Code's own worktrees for `isolation: worktree` agents, which may come and go during a stage,
+ *  and harness's run state, which the run controller's hooks write during every stage (it signs it:
+ *  a change no hook made is caught there, and restoring it here would look like one). */
+export const AUDIT_EXEMPT = [".claude/worktrees/**", ".harness/**"];
 
 /** The real-host test that proves the audit (cited in MAPPING.md beside every audit record). */
 export const CLAUDE_AUDIT_PROOFS = {
@@ -66,7 +68,7 @@ export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered
     ...AUDIT_GAPS.map((g) => `audit: ${g}`),
     ...(main.length ? [`audit: main-session roles (${main.join(", ")}) are not audited: Claude Code marks no stage boundary on the main thread, so the guard is their only layer`] : []),
     ...(worktree.length ? [`audit: worktree roles (${worktree.join(", ")}) are not audited: they work in their own checkout`] : []),
-    `audit: Claude Code's own worktrees (${AUDIT_EXEMPT.join(", ")}) are not audited: they come and go while other stages run`,
+    `audit: Claude Code's own worktrees (${AUDIT_EXEMPT[0]}) are not audited: they come and go while other stages run; nor is harness's run state (${AUDIT_EXEMPT[1]}), which the run controller signs and checks at every hook`,
     "audit: a subagent started in the background is audited and restored when it stops, but only a foreground Agent call (run_in_background: false) hands the verdict to the orchestrator",
   ];
   return {

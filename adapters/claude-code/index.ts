@@ -16,6 +16,7 @@ import { settingsDenies } from "./settings-rules.js";
 import { claudeFidelity } from "./fidelity.js";
 import { CLAUDE_AUDIT_PROOFS, withClaudeAudit } from "./audit.js";
 import { claudeMd } from "./templates.gen.js";
+import { CLAUDE_CONTROLLER_PROOFS, CONTROLLER_PATH, withClaudeController } from "./controller.js";
 
 export const HOST_ID = "claude-code";
 
@@ -26,7 +27,10 @@ const vocabulary: HostVocabulary = {
   askHuman: "Ask the human (with the AskUserQuestion tool, or plainly in the chat) and wait for an explicit yes.",
   request: "$ARGUMENTS",
   roleNotes: () => [`A harness guard hook checks your writes and commands. If it refuses one, do not work around it: report "blocked" with the refusal text.`],
+  controller: { script: CONTROLLER_PATH },
 };
+
+const firstSentence = (text: string) => /^[\s\S]*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
 
 export function modelFor(pipeline: PipelineIR, role: RoleIR): string {
   return hostModel(pipeline, role, HOST_ID).id ?? "inherit";
@@ -155,6 +159,7 @@ export const ClaudeCodeAdapter: Adapter = {
     model: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
     "max-turns": "claude-code: maxTurns caps subagent jade's turns",
     effort: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
+    ...CLAUDE_CONTROLLER_PROOFS,
   },
   auditProofs: CLAUDE_AUDIT_PROOFS,
   lower(pipeline: PipelineIR): Lowered {
@@ -164,7 +169,8 @@ export const ClaudeCodeAdapter: Adapter = {
         path: `.claude/commands/${pipeline.name}.md`,
         kind: "markdown",
         frontmatter: {
-          description: `Run the ${pipeline.title} pipeline: ${pipeline.description}`,
+          // the first sentence only: the command list (and its descriptions) is in every session's context
+          description: `Run the ${pipeline.title} pipeline: ${firstSentence(pipeline.description)}`,
           "argument-hint": pipeline.argumentHint,
           ...(pipeline.policies.scope === "pipeline" ? { hooks: guardHooks(ORCHESTRATOR) } : {}),
         },
@@ -177,6 +183,6 @@ export const ClaudeCodeAdapter: Adapter = {
     ];
     const fidelity: FidelityRecord[] = claudeFidelity(pipeline, modelFor);
     const prompts = rolePrompts(pipeline, vocabulary);
-    return withClaudeAudit(pipeline, { files, fidelity, prompts, gaps: GUARD_GAPS.map((g) => `guard: ${g}`) });
+    return withClaudeController(pipeline, withClaudeAudit(pipeline, { files, fidelity, prompts, gaps: GUARD_GAPS.map((g) => `guard: ${g}`) }));
   },
 };

@@ -18,6 +18,7 @@ export const LOSS_CODES = {
   L_SHELL_WRITE_GAP: { severity: "warning", text: "shell commands can write files in ways no parser sees (interpreters, scripts); best-effort detection only", limit: true, fix: "accept it, or take `bash` away from the role" },
   L_GATE_INSTRUCTED: { severity: "info", text: "human gates are steps in the orchestrator's instructions, not host-enforced", limit: true, fix: "nothing to change; the orchestrator asks the human at each gate" },
   L_CHECKS_INSTRUCTED: { severity: "info", text: "acceptance checks and the loop cap are run by the orchestrator as instructed", limit: true, fix: "nothing to change; the orchestrator runs the checks" },
+  L_ORDER_INSTRUCTED: { severity: "info", text: "stage order, the hop cap and the work kind are followed by the orchestrator as instructed; no hook holds them on this host", limit: true, fix: "nothing to change; the orchestrator follows the order" },
   L_HANDOFF_INSTRUCTED: { severity: "info", text: "handoff reads are instructed; the host does not limit reading", limit: true, fix: "nothing to change" },
   L_ISOLATION_INSTRUCTED: { severity: "warning", text: "the host cannot run this role in its own context; isolation is instructed", limit: true, fix: "accept it; the host has no separate context for the role" },
   L_SCOPE_INSTRUCTED: { severity: "error", text: "the host cannot enforce this role's write scope; only the prompt states it", limit: true, fix: "accept it with a reason" },

@@ -16,10 +16,20 @@ export interface HostVocabulary {
   request: string;
   /** Host-specific lines added to the role limits (e.g. how the guard reports a refusal). */
   roleNotes?(role: RoleIR): string[];
+  /**
+   * The host's generated run controller (src/adapter/controller/), when it holds the process: then
+   * the prompt leaves order, commands, checks with a command, verdict lines and caps to it.
+   */
+  controller?: { script: string };
 }
 
 const code = (s: string) => `\`${s}\``;
 export const list = (items: readonly string[]) => items.map(code).join(", ");
+
+/** artifact names, with the path of each single-document artifact */
+function documentPaths(pipeline: PipelineIR, names: readonly string[]): string {
+  return names.map((n) => { const a = artifactByName(pipeline, n); return a?.document ? `${n} (${code(a.paths[0]!)})` : n; }).join("; ");
+}
 
 export function artifactPaths(pipeline: PipelineIR, names: readonly string[]): string {
   return names
@@ -41,6 +51,7 @@ function routeText(pipeline: PipelineIR, onFailure: string, retries: number): st
 }
 
 export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary): string {
+  if (vocab.controller) return renderControlledOrchestrator(pipeline, vocab, vocab.controller.script);
   const p = pipeline.policies;
   const hardRules = [
     ...(p.shellDeny.length ? [`Neither you nor any agent runs: ${list(p.shellDeny)}. The human owns every irreversible action.`] : []),
@@ -84,8 +95,69 @@ export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary):
     hardRules,
     beforeStart,
     workKinds: pipeline.workKinds.map((w) => ({ id: w.id, description: w.description, stages: w.stages.join(" → ") })),
-    stages,
+    declare: "",
+    stages: stages.map((x) => ({ ...x, atEnd: "", skip: "", gateNote: "" })),
     loop,
+    briefing: pipeline.briefing,
+  });
+}
+
+/**
+ * The orchestrator of a host whose run controller holds the process: what the controller decides
+ * (order, commands and the checks that have one, verdict lines, caps) is one line each; what only
+ * the model can do (classify, brief, judge what no line records) keeps its full text.
+ */
+function renderControlledOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary, script: string): string {
+  const p = pipeline.policies;
+  const hardRules = [
+    ...(p.shellDeny.length ? ["The guard refuses every irreversible command (commits, pushes, history rewrites, publishing, deploying; the project instructions list them). The human owns every irreversible action."] : []),
+    ...(p.orchestratorShell.length ? [`The only exceptions are yours alone: ${list(p.orchestratorShell)}.`] : []),
+    p.nestedAgents ? "Delegated agents may start agents of their own." : "Agents never start other agents: there is one orchestrator (you) and one level of delegation.",
+    ...(p.neverWrite.length ? ["Nobody writes harness's or the hosts' own files, secrets or vendored code: the guard refuses them."] : []),
+    `A run controller (${code(script)}) holds this process: it refuses a stage out of order, before its gate is approved, or past a cap (${p.maxHops} delegations${pipeline.loop ? `, ${pipeline.loop.maxRounds} rounds` : ""}), and says what may run now. At each stage end it runs the stage's commands and checks itself and hands you a one-line verdict. Never run them yourself or work around a refusal: do what it says may run now, or hand over to the human.`,
+  ];
+  const stages = pipeline.stages.map((stage) => {
+    const role = roleById(pipeline, stage.role)!;
+    const siblings = parallelSiblings(pipeline, stage);
+    const checks = pipeline.checks.filter((c) => c.after === stage.id);
+    const doc = role.worktree ? undefined : role.writes.map((a) => artifactByName(pipeline, a)).find((a) => a?.document);
+    const judged = checks.filter((c) => !c.command);
+    const held = checks.filter((c) => c.command).map((c) => c.id);
+    const atEnd = [
+      ...(held.length ? [`the controller runs the checks ${list(held)}`] : []),
+      ...(doc && judged.length ? [`the \`Verdict:\` line of ${code(doc.paths[0]!)} decides ${list(judged.map((c) => c.id))}: pass, fail (back to ${code(judged[0]!.onFailure)}) or needs-human (the run stops)`] : []),
+    ];
+    return {
+      number: stage.index + 1,
+      id: stage.id,
+      roleTitle: role.title,
+      parallelNote: siblings.length ? `in parallel with ${list(siblings.map((s) => s.id))}` : "",
+      description: stage.description ?? "",
+      condition: stage.when ? stage.when.text : "",
+      skip: stage.when ? `record it skipped with the shell step \`: harness skip ${stage.id} <reason>\`.` : "",
+      how: stageHow(pipeline, stage, vocab),
+      // documents by path; a glob artifact by name (its paths are in the role's own prompt)
+      reads: role.reads.length ? documentPaths(pipeline, role.reads) : "",
+      writes: role.writes.length ? documentPaths(pipeline, role.writes) : "",
+      commands: [],
+      atEnd: atEnd.length ? `At stage end ${atEnd.join("; ")}.` : "",
+      checks: (doc ? [] : judged).map((c) => ({ id: c.id, description: c.description, command: "", expect: c.expect, onFailure: routeText(pipeline, c.onFailure, c.retries) })),
+      gate: stage.gate ? `${vocab.askHuman} ${stage.gate.ask} (artifact: ${artifactPaths(pipeline, [stage.gate.approve])})` : "",
+      gateNote: stage.gate ? `Only the human's own reply \`approve ${stage.gate.approve}\` counts (headless, the controller prints the resume command); a change to the artifact after that voids the approval.` : "",
+    };
+  });
+  return orchestrator({
+    title: pipeline.title,
+    description: `${pipeline.stages.length} stages, ${pipeline.roles.length} roles; a run controller holds the order, the gates, the checks and the caps, and this prompt says what only you can do.`,
+    request: vocab.request,
+    hardRules,
+    beforeStart: [
+      ...(p.orchestratorShell.length ? [`First protect the human's uncommitted work: stash it if the tree is dirty (${list(p.orchestratorShell)}).`] : []),
+    ],
+    workKinds: pipeline.workKinds.map((w) => ({ id: w.id, description: w.description, stages: w.stages.join(" → ") })),
+    declare: pipeline.workKinds.length ? "Declare the kind once, before any stage, with the shell step `: harness kind <kind>`: it runs nothing; the controller records it and runs only that kind's stages." : "",
+    stages,
+    loop: pipeline.loop ? `The stages ${list(pipeline.loop.stages)} form a loop: findings go back to ${code(pipeline.loop.stages[0]!)} with exact fixes. The controller refuses round ${pipeline.loop.maxRounds + 1} and says what to hand over.` : "",
     briefing: pipeline.briefing,
   });
 }

@@ -11,6 +11,7 @@ import type { PipelineIR, RoleIR, StageIR } from "./types.js";
 import { validateProject, type ValidProject } from "./validate.js";
 import { byCodeUnit } from "../compare.js";
 import { mergeSorted, uniqSorted } from "./sorted.js";
+import { HARNESS_STATE_GLOB } from "../schema/vocabulary.js";
 
 export interface ReadOptions {
   knownHosts?: readonly string[];
@@ -67,7 +68,8 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
   // into, and the deny list of every role that adds none (sorting it per role was ~35 ms at 1,000
   // roles). Frozen: a consumer that sorted one in place would change every role.
   const shellDeny: readonly string[] = Object.freeze(uniqSorted(p.policies.shell_deny));
-  const neverWrite: readonly string[] = Object.freeze(uniqSorted(p.policies.never_write));
+  // .harness/ is harness's own state (the run controller's runs and records): no role may write it
+  const neverWrite: readonly string[] = Object.freeze(uniqSorted([...p.policies.never_write, HARNESS_STATE_GLOB]));
   const roles: RoleIR[] = project.roles
     .map(({ loaded, data }): RoleIR => {
       const own = [...data.writes.flatMap((a) => p.artifacts[a]?.paths ?? []), ...data.permissions.write.flatMap((e) => expandEntry(e, p.artifacts))];

@@ -84,5 +84,11 @@ export const CONSTRAINTS = [
   "initial-prompt",
   "background",
   "host-fields",
+  "order", // stages run in the pipeline's order (a work kind's stages only)
+  "hop-cap", // at most policies.max_hops delegations per run
 ] as const;
 export type Constraint = (typeof CONSTRAINTS)[number];
+
+/** harness's own state folder in a project (the run controller's runs and records); no role may write it. */
+export const HARNESS_STATE_DIR = ".harness";
+export const HARNESS_STATE_GLOB = ".harness/**";

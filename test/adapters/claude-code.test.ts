@@ -50,8 +50,14 @@ describe.each([
     expect(body).toContain("$ARGUMENTS");
     for (const stage of pipeline.stages) expect(body).toContain(`. ${stage.id}: `);
     for (const gate of pipeline.stages.filter((s) => s.gate)) expect(body).toContain(gate.gate!.ask);
-    for (const c of pipeline.commands) expect(body).toContain(`\`${c.run}\``);
-    if (pipeline.loop) expect(body).toContain(`at most ${pipeline.loop.maxRounds} rounds`);
+    // the run controller runs the commands and holds the caps: the prompt names neither command lines nor their routing
+    const controller = file(".claude/hooks/harness-controller.cjs");
+    for (const c of pipeline.commands) {
+      expect(body).not.toContain(`\`${c.run}\``);
+      expect(controller).toContain(JSON.stringify(JSON.stringify(c.run)).slice(1, -1));
+    }
+    expect(body).toContain("`: harness kind <kind>`");
+    if (pipeline.loop) expect(body).toContain(`The controller refuses round ${pipeline.loop.maxRounds + 1}`);
     for (const role of pipeline.roles.filter((r) => r.isolation === "main")) {
       expect(splitFrontMatter(file(`.claude/commands/${role.id}.md`)).body).toContain(role.forbidden);
       expect(body).toContain(`.claude/commands/${role.id}.md`);
@@ -61,14 +67,18 @@ describe.each([
 
   it("scope pipeline: settings.json binds no session, only role subagents by agent_type; each role, the entry command and each main-session command carry the guard", () => {
     expect(pipeline.policies.scope).toBe("pipeline");
-    // nothing in settings.json limits a session: no permissions, no env; its one PreToolUse entry runs the
+    // nothing in settings.json limits a session: no permissions, no env. Its PreToolUse entries are the
     // guard with no argument, which binds a pipeline role by agent_type and has no opinion on anything
-    // else (the stage-end audit's SubagentStart/Stop hooks act on pipeline roles only)
+    // else, and the run controller's, which exits in the shell unless the session is bound by
+    // /<pipeline> (the stage-end audit's SubagentStart/Stop hooks act on pipeline roles only)
     const settings = JSON.parse(file(".claude/settings.json"));
     expect(Object.keys(settings).filter((k) => k !== "$schema" && k !== "hooks")).toEqual([]);
-    expect(settings.hooks.PreToolUse).toHaveLength(1);
+    expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0]).toMatchObject({ matcher: "*", hooks: [{ type: "command", onFailure: "block" }] });
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toContain('.claude/hooks/harness-guard.cjs"; rc=$?');
+    const ctl = settings.hooks.PreToolUse[1].hooks[0].command as string;
+    expect(ctl).toMatch(/^\[ -n "\$CLAUDE_CODE_SESSION_ID" \] && \[ ! -e "\$HOME\/\.local\/state\/harness\/sessions\/\$CLAUDE_CODE_SESSION_ID" \] && \[ ! -e "\$CLAUDE_PROJECT_DIR\/\.harness\/controller\/\$CLAUDE_CODE_SESSION_ID\.json" \] && exit 0; /);
+    expect(ctl).toContain('harness-controller.cjs" PreToolUse');
     const hookOf = (p: string) => {
       const hooks = (splitFrontMatter(file(p)).data as { hooks?: { PreToolUse: { matcher: string; hooks: { type: string; command: string; onFailure: string }[] }[] } }).hooks;
       expect(hooks, p).toBeDefined();

@@ -234,8 +234,8 @@ for (const dir of ["roles", "test/fixtures/mini"]) {
     });
 
     it("fidelity covers every role and constraint, with the shell-write gap and unmapped models", () => {
-      // effort … host-fields: a row only for a role that uses the field
-      const perRole = CONSTRAINTS.filter((c) => !["gates", "checks", "loop-cap", "max-turns", "handoffs", "effort", "mcp", "skills", "memory", "initial-prompt", "background", "host-fields"].includes(c));
+      // effort … host-fields: a row only for a role that uses the field; order and hop-cap are pipeline rows
+      const perRole = CONSTRAINTS.filter((c) => !["gates", "checks", "loop-cap", "max-turns", "handoffs", "order", "hop-cap", "effort", "mcp", "skills", "memory", "initial-prompt", "background", "host-fields"].includes(c));
       for (const role of pipeline.roles) {
         const recs = out.fidelity.filter((r) => r.role === role.id);
         for (const c of perRole) expect(recs.some((r) => r.constraint === c), `${role.id} ${c}`).toBe(true);
@@ -248,6 +248,7 @@ for (const dir of ["roles", "test/fixtures/mini"]) {
       }
       expect(out.fidelity.some((r) => r.role === null && r.constraint === "gates")).toBe(pipeline.stages.some((s) => s.gate));
       expect(out.fidelity.some((r) => r.role === null && r.constraint === "loop-cap")).toBe(!!pipeline.loop);
+      for (const c of ["order", "hop-cap"]) expect(out.fidelity.find((r) => r.role === null && r.constraint === c), c).toMatchObject({ level: "instructed", loss: "L_ORDER_INSTRUCTED" });
       expect(file("MAPPING.md")).toContain("Checked against OpenCode 1.18.33");
     });
   });

@@ -451,11 +451,12 @@ describe.concurrent("claude-code: the emitted .claude/ tree is enforced", () => 
       prompt: "/pebble add foo(n), which doubles n",
       files: { "src/x.ts": "export const x = 1;\n", "package.json": SCENE_PACKAGE },
       setup: (p) => { gitScene(p); fs.writeFileSync(path.join(p, "src/x.ts"), "export const x = 2; // the human's work in progress\n"); },
-      script: (p) => [{ name: "main", steps: [bash("git stash push -m pre-run"), bash("npm run test --if-present"), write(p, ".pebble/spec.md"), bash("git stash pop"), bash("git push origin HEAD:main"), write(p, "src/bar.ts"), write(p, ".git/config"), bash("git status --porcelain --untracked-files=all")] }],
+      // the work kind first: the run controller lets the spec (a main-session stage's document) be written only then
+      script: (p) => [{ name: "main", steps: [bash(": harness kind feature"), bash("git stash push -m pre-run"), bash("npm run test --if-present"), write(p, ".pebble/spec.md"), bash("git stash pop"), bash("git push origin HEAD:main"), write(p, "src/bar.ts"), write(p, ".git/config"), bash("git status --porcelain --untracked-files=all")] }],
     });
     try {
       const why = explain(r);
-      ranToEnd(r, "main", 8, why);
+      ranToEnd(r, "main", 9, why);
       expect(git(r.env.project, "stash", "list"), `the stash did not run\n${why}`).toMatch(/pre-run/);
       expect(read(r, "src/x.ts"), why).toBe("export const x = 1;\n"); // stashed, and not popped back
       expect(r.exists(".pebble/spec.md"), why).toBe(true);

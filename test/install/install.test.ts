@@ -47,14 +47,14 @@ describe("install into a project with its own config, then uninstall", () => {
     // Every key and entry of the team's settings is still there, in its place; with policies.scope:
     // pipeline harness adds no permission or env there (the guard lives in agent and command front
     // matter), only, after the team's entries, the guard's second layer for role subagents (no
-    // argument: by agent_type) and the stage-end audit's hook entries.
+    // argument: by agent_type), the stage-end audit's and the run controller's hook entries.
     const settings = json(dir, ".claude/settings.json");
     const team = JSON.parse(TEAM_FILES[".claude/settings.json"]!);
     expect(settings.model).toBe("opus");
     expect(settings.env).toEqual(team.env);
     expect(settings.permissions).toEqual(team.permissions);
     expect(settings.hooks.PreToolUse.slice(0, team.hooks.PreToolUse.length)).toEqual(team.hooks.PreToolUse);
-    expect(settings.hooks.PreToolUse.slice(team.hooks.PreToolUse.length).map((e: any) => e.hooks[0].command)).toEqual([expect.stringContaining('harness-guard.cjs"; rc=$?')]);
+    expect(settings.hooks.PreToolUse.slice(team.hooks.PreToolUse.length).map((e: any) => e.hooks[0].command)).toEqual([expect.stringContaining('harness-guard.cjs"; rc=$?'), expect.stringContaining("harness-controller.cjs\" PreToolUse")]);
     const teamPost = team.hooks.PostToolUse;
     expect(settings.hooks.PostToolUse.slice(0, teamPost.length)).toEqual(teamPost); // the team's entries first, unchanged
     expect(settings.hooks.PostToolUse.slice(teamPost.length).map((e: any) => e.hooks[0].command).join("\n")).toContain("harness-audit.mjs");
@@ -179,9 +179,10 @@ describe("install with policies.scope: repository", () => {
     expect(settings.permissions.deny.filter((r: string) => r === "Bash(git push)")).toHaveLength(1); // the team's own, not doubled
     expect(settings.permissions.deny).toContain("Bash(rm -rf *)");
     expect(settings.permissions.deny).toContain("Edit(.env)");
-    expect(settings.hooks.PreToolUse).toHaveLength(2);
+    expect(settings.hooks.PreToolUse).toHaveLength(3);
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("echo audit >/dev/null");
     expect(settings.hooks.PreToolUse[1].hooks[0].command).toContain("harness-guard.cjs");
+    expect(settings.hooks.PreToolUse[2].hooks[0].command).toContain("harness-controller.cjs");
     expect(await uninstall(opts(dir))).toBe(0);
     expect(snapshot(dir)).toEqual(before);
   });

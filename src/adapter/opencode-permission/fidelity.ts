@@ -4,6 +4,7 @@ import type { FidelityRecord, LossCode } from "../fidelity.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import type { LoweredPermission, Narrowing } from "./permissions.js";
 import { V1_TOOLS as OPENCODE_TOOLS } from "./tools.js";
+import { instructedProcessRecords } from "../controller/fidelity.js";
 
 
 /** What differs between the hosts that share the engine. */
@@ -102,6 +103,7 @@ export function v1Fidelity(
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `the ${orchestrator} agent (${cmd}) stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `the ${orchestrator} agent (${cmd}) runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `the ${orchestrator} agent (${cmd}) caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
+  out.push(...instructedProcessRecords(pipeline, host.name === "Kilo" ? "kilo" : "opencode", `the ${orchestrator} agent (${cmd})`));
   out.push({
     role: null,
     constraint: "git-deny",

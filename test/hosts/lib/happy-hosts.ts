@@ -1,6 +1,7 @@
 // The registered hosts as happy-path drivers (happy.ts): how each one starts a pipeline run or a role,
 // which tool call each scenario action becomes, and how it reports a tool result. A new host adds one
 // driver here and one line in HAPPY_DRIVERS.
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { HostEnv } from "./env.js";
@@ -70,19 +71,61 @@ function claudeCall(project: string, a: Action): Call {
   }
 }
 
+/**
+ * Claude Code's run controller (adapters/claude-code/controller.ts) binds a pipeline run to one host
+ * session: so the scenario's sessions are ONE Claude Code session, started with --session-id and
+ * resumed for each later scenario session. It opens by declaring the work kind that runs every stage;
+ * the session after a gated stage is the human's "approve <gate>" reply, the others say /<pipeline>
+ * again (the run continues). The probes run alone in a fresh session, whose kind starts with the
+ * probed role's stage. A resumed conversation holds every earlier tool result, so the main thread's
+ * calls are padded to the count it already made.
+ */
+interface ClaudeRunState {
+  sid: string;
+  mainCalls: number;
+  prompt: string;
+  fresh: boolean;
+  previous: Session | null;
+}
+let claudeRun: ClaudeRunState = { sid: "", mainCalls: 0, prompt: "", fresh: true, previous: null };
+const kindStep = (kind: string): Call => ({ tool: "Bash", input: { command: `: harness kind ${kind}`, description: "declare the work kind" } });
+
+function claudePlan(s: Session, scenario: Scenario, project: string): HostSession[] {
+  const hs = session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => [claudeCall(project, st.action)]);
+  const stageOf = (x: Session | null) => (x && x.id.startsWith("stage-") ? scenario.stages.find((st) => st.id === x.id.slice(6)) : undefined);
+  const helpers: Call[] = [];
+  const st = claudeRun;
+  if (s.id === "probes" || !st.sid) {
+    const delegated = Object.keys(s.delegated)[0];
+    const first = s.id === "probes" && delegated ? scenario.stages.find((x) => x.role === delegated)?.id : undefined;
+    const kind = first ? scenario.kinds.find((k) => k.stages[0] === first) : [...scenario.kinds].sort((a, b) => b.stages.length - a.stages.length)[0];
+    claudeRun = { sid: randomUUID(), mainCalls: 0, prompt: `/${scenario.name} ${REQUEST}`, fresh: true, previous: s };
+    if (kind) helpers.push(kindStep(kind.id));
+  } else {
+    const gate = stageOf(st.previous)?.gate;
+    claudeRun = { ...st, prompt: gate ? `/${scenario.name} approve ${gate}` : `/${scenario.name} ${REQUEST}`, fresh: false, previous: s };
+  }
+  const pad = claudeRun.mainCalls;
+  hs.calls.main = [...Array.from({ length: pad }, (): Call => ({ text: "(an earlier run)" })), ...helpers, ...hs.calls.main!];
+  hs.stepOfCall.main = [...Array.from({ length: pad + helpers.length }, () => null), ...hs.stepOfCall.main!];
+  claudeRun.mainCalls = hs.calls.main.length;
+  return [hs];
+}
+
 export const claudeDriver: HostDriver = {
   host: "claude-code",
   label: "cc",
   startStub: startAnthropicStub,
   prepare(env: HostEnv) {
     Object.assign(env.env, { ANTHROPIC_API_KEY: "sk-ant-harness-stub", HARNESS_HOOK_LOG: path.join(env.logs, "hooks.jsonl") });
+    claudeRun = { sid: "", mainCalls: 0, prompt: "", fresh: true, previous: null };
   },
   useStub(env, stub) {
     env.env.ANTHROPIC_BASE_URL = stub.baseUrl;
   },
   // the pipeline command runs main-isolation roles in the orchestrator's own thread
-  plan: (s, scenario, project) => [session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => [claudeCall(project, st.action)])],
-  command: (_hs, scenario) => ({ bin: "", args: ["-p", `/${scenario.name} ${REQUEST}`, "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"] }),
+  plan: claudePlan,
+  command: () => ({ bin: "", args: ["-p", claudeRun.prompt, ...(claudeRun.fresh ? ["--session-id", claudeRun.sid] : ["--resume", claudeRun.sid]), "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"] }),
   results(body) {
     const out: ToolResult[] = [];
     for (const m of asArray(body.messages) as { content?: unknown }[])

@@ -102,7 +102,8 @@ export async function runHappy(driver: HostDriver, scenario: Scenario, tree: str
         script.length,
         ...Object.entries(hs.calls)
           .filter(([name]) => hs.markers[name])
-          .map(([name, steps]) => ({ name, when: hs.markers[name], steps })),
+          // a role's report opens with its status line (the run controller reads it at stage end)
+          .map(([name, steps]) => ({ name, when: hs.markers[name], steps, final: `Status: done (${name})` })),
         ...Object.entries(hs.calls)
           .filter(([name]) => !hs.markers[name])
           .map(([name, steps]) => ({ name, steps })),

@@ -57,6 +57,9 @@ export interface Scenario {
   /** files that must exist afterwards (every allowed write) */
   expectedFiles: string[];
   roles: readonly RoleIR[];
+  /** the pipeline's stages (with the gate after each) and work kinds, for hosts whose run controller holds the order */
+  stages: { id: string; role: string; gate?: string }[];
+  kinds: { id: string; stages: readonly string[] }[];
 }
 
 const TEST_RUNNER = `// harness scenario: runs every *.test.mjs file and reports
@@ -65,7 +68,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 const files = [];
 const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true })) { if (e.name === "node_modules" || e.name.startsWith(".")) continue; const p = join(d, e.name); if (e.isDirectory()) walk(p); else if (/\\.test\\.mjs$/.test(e.name)) files.push(p); } };
-walk(process.cwd());
+walk(".");
 let passed = 0, failed = 0;
 for (const f of files) { try { await import(pathToFileURL(join(process.cwd(), f)).href); passed++; } catch (e) { failed++; console.log("FAIL " + f + ": " + e.message); } }
 console.log("HARNESS-TESTS " + (failed ? "FAILED" : "PASSED") + " " + passed + "/" + (passed + failed));
@@ -195,7 +198,8 @@ export function buildScenario(p: PipelineIR): Scenario {
         ? codeFor(file)
         : /\.mjs$/.test(file)
           ? `export const value = 42; // ${role.id} (${stageId})\n`
-          : `harness scenario: ${role.id} wrote this in stage ${stageId}\n`;
+          : // a document carries the verdict line the run controller reads for judgement checks
+            `harness scenario: ${role.id} wrote this in stage ${stageId}\nVerdict: pass\n`;
       written.set(file, role.id);
       expectedFiles.push(file);
       out.push(step(role.id, { kind: "write", path: file, content }, "allow", `write-${a}`));
@@ -258,7 +262,16 @@ export function buildScenario(p: PipelineIR): Scenario {
   probes.push({ actor: ORCHESTRATOR, steps: orch });
   sessions.push({ id: "probes", segments: merge(probes), delegated });
 
-  return { name: p.name, files, sessions, markers, expectedFiles: [...new Set(expectedFiles)], roles: p.roles };
+  return {
+    name: p.name,
+    files,
+    sessions,
+    markers,
+    expectedFiles: [...new Set(expectedFiles)],
+    roles: p.roles,
+    stages: p.stages.map((x) => ({ id: x.id, role: x.role, ...(x.gate ? { gate: x.gate.approve } : {}) })),
+    kinds: p.workKinds.map((k) => ({ id: k.id, stages: k.stages })),
+  };
 }
 
 /** harness command pattern match: `*` any run, a trailing " *" also matches nothing. */

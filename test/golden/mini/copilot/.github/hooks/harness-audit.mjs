@@ -24,6 +24,11 @@ const POLICY = {
   "globs": [
     {
       "flags": "s",
+      "glob": ".harness/**",
+      "re": "^(?:\\.harness(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
       "glob": "articles/*.md",
       "re": "^(?:articles\\/(?!\\.{1,2}(?:\\/|$))(?=.)[^/]*?\\.md)$"
     },
@@ -76,19 +81,21 @@ const POLICY = {
   "roles": {
     "checker": {
       "neverWrite": [
-        3
+        0,
+        4
       ],
       "write": [
-        1
+        2
       ]
     },
     "writer": {
       "neverWrite": [
-        2,
-        3
+        0,
+        3,
+        4
       ],
       "write": [
-        0
+        1
       ]
     }
   },

@@ -39,6 +39,7 @@ esac
 if [ "$#" -gt 0 ] && [ "${1#-}" = "$1" ]; then task=$1; shift; set -- -p "$task" "$@"; fi
 set -- \
   --agent 'checker' \
+  --deny-tool 'write(.harness/**)' \
   --deny-tool 'write(secrets/**)' \
   --allow-tool 'write(drafts/notes.md)' \
   "$@"

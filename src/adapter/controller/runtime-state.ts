@@ -1,0 +1,83 @@
+// The run controller's state: one run per host session, under a lock, signed. JavaScript source text
+// pasted into the generated script (rules in src/adapter/guard/render.ts: no imports, no side effects
+// at the top level, no backticks, no dollar-brace). Needs `fs`, `path`, `crypto` in scope.
+//
+// Where things live:
+//   <project>/.harness/controller/<session>.json   the state { mac, data } (data.record = the run record)
+//   <project>/.harness/runs/<run-id>.json           the run record (RUN-RECORD.md), rewritten at each change
+//   <home>/.local/state/harness/controller.key      the HMAC key, outside the project
+//   <home>/.local/state/harness/sessions/<session>  the mac of the last state the controller wrote
+// The state is signed with a key no project file holds, and the last mac is kept outside the project
+// as well: a state that a program rewrote, replaced by an older copy, or deleted no longer matches,
+// and the run stops (fail closed).
+export const CONTROLLER_STATE_SOURCE = String.raw`
+function ctlSafe(id) { return String(id).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128); }
+function ctlPaths(M, root, home, sid) {
+  const dir = path.join(root, M.stateDir);
+  const priv = path.join(home, ".local", "state", "harness");
+  return {
+    dir: dir,
+    state: path.join(dir, "controller", ctlSafe(sid) + ".json"),
+    lock: path.join(dir, "controller", ctlSafe(sid) + ".lock"),
+    runs: path.join(dir, "runs"),
+    key: path.join(priv, "controller.key"),
+    witness: path.join(priv, "sessions", ctlSafe(sid)),
+  };
+}
+function ctlWriteAtomic(file, text, mode) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = file + "." + process.pid + "." + crypto.randomBytes(3).toString("hex") + ".tmp";
+  fs.writeFileSync(tmp, text, mode ? { mode: mode } : undefined);
+  fs.renameSync(tmp, file);
+}
+function ctlKey(P) {
+  try { const k = fs.readFileSync(P.key, "utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
+  const k = crypto.randomBytes(32).toString("hex");
+  fs.mkdirSync(path.dirname(P.key), { recursive: true, mode: 0o700 });
+  try { fs.writeFileSync(P.key, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) { return fs.readFileSync(P.key, "utf8").trim(); }
+}
+function ctlMac(key, body) { return crypto.createHmac("sha256", key).update(body).digest("hex"); }
+function ctlExists(f) { try { fs.statSync(f); return true; } catch (e) { return false; } }
+/** Hooks of one session run at the same time (Codex: a child's start beside the parent's post), so
+ *  every read-modify-write holds a lock directory; one older than 30 s is stale. */
+function ctlLock(P) {
+  fs.mkdirSync(path.dirname(P.lock), { recursive: true });
+  const t0 = Date.now();
+  for (;;) {
+    try { fs.mkdirSync(P.lock); break; } catch (e) {
+      if (!e || e.code !== "EEXIST") throw e;
+      if (Date.now() - t0 > 30000) { try { fs.rmdirSync(P.lock); } catch (e2) { /* taken meanwhile */ } continue; }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+  process.on("exit", function () { try { fs.rmdirSync(P.lock); } catch (e) { /* gone */ } });
+}
+/** null: the session has no run. { data }: the run. { tampered, data? }: the state does not match the controller's own record. */
+function ctlLoad(P) {
+  const hasState = ctlExists(P.state), hasWitness = ctlExists(P.witness);
+  if (!hasState && !hasWitness) return null;
+  if (!hasWitness) return { tampered: "the controller's own record of this run (outside the project) is missing" };
+  if (!hasState) return { tampered: "the run state " + P.state + " was deleted" };
+  let doc;
+  try { doc = JSON.parse(fs.readFileSync(P.state, "utf8")); } catch (e) { return { tampered: "the run state is not valid JSON" }; }
+  if (!doc || typeof doc !== "object" || typeof doc.mac !== "string" || !doc.data) return { tampered: "the run state has no signature" };
+  const key = ctlKey(P);
+  const body = JSON.stringify(doc.data);
+  const witness = fs.readFileSync(P.witness, "utf8").trim();
+  if (ctlMac(key, body) !== doc.mac) return { tampered: "the run state was rewritten outside the controller (its signature does not match)", data: doc.data };
+  if (witness !== doc.mac) return { tampered: "the run state was replaced by another copy (it is not the one the controller last wrote)", data: doc.data };
+  return { data: doc.data };
+}
+function ctlSave(P, data) {
+  const key = ctlKey(P);
+  const body = JSON.stringify(data);
+  const mac = ctlMac(key, body);
+  ctlWriteAtomic(P.state, JSON.stringify({ mac: mac, data: data }, null, 2) + "\n");
+  ctlWriteAtomic(P.witness, mac + "\n", 0o600);
+  const r = data.record;
+  ctlWriteAtomic(path.join(P.runs, r.id + ".json"), JSON.stringify(r, null, 2) + "\n");
+}
+function ctlRunId(now) { return now.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z") + "-" + crypto.randomBytes(3).toString("hex"); }
+function ctlSha(root, rel) { try { return crypto.createHash("sha256").update(fs.readFileSync(path.join(root, rel))).digest("hex"); } catch (e) { return null; } }
+function ctlLine(s, n) { s = String(s).replace(/\s+/g, " ").trim(); return s.length > n ? s.slice(0, n - 1) + "\u2026" : s; }
+`;

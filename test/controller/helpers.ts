@@ -1,0 +1,96 @@
+// Drive a generated Claude Code run controller with hook payloads, in a scratch project with its own
+// HOME, the way Claude Code 2.1.332 calls it (argv[2] = the event, the payload on stdin).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { readPipeline } from "../../src/ir/normalize.js";
+import { HOST_IDS } from "../../adapters/index.js";
+import { renderClaudeController } from "../../adapters/claude-code/controller.js";
+import type { PipelineIR } from "../../src/ir/types.js";
+
+export const PEBBLE: PipelineIR = readPipeline(path.join(__dirname, "..", "..", "roles"), { knownHosts: HOST_IDS }).pipeline;
+
+export interface Answer {
+  code: number;
+  out: Record<string, unknown> | null;
+  stderr: string;
+  ms: number;
+}
+
+export class Scene {
+  readonly dir: string;
+  readonly project: string;
+  readonly home: string;
+  readonly script: string;
+  constructor(
+    readonly sid = "11111111-2222-3333-4444-555555555555",
+    files: Record<string, string> = {},
+    pipeline: PipelineIR = PEBBLE,
+  ) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-ctl-"));
+    this.project = path.join(this.dir, "project");
+    this.home = path.join(this.dir, "home");
+    fs.mkdirSync(this.home, { recursive: true });
+    this.script = path.join(this.project, ".claude", "hooks", "harness-controller.cjs");
+    fs.mkdirSync(path.dirname(this.script), { recursive: true });
+    fs.writeFileSync(this.script, renderClaudeController(pipeline));
+    const base: Record<string, string> = {
+      "package.json": JSON.stringify({ name: "s", private: true, scripts: { test: "node t.js", typecheck: "true", lint: "true", "format:check": "true", build: "true", smoke: "true" } }),
+      "t.js": "const fs=require('fs');process.exit(fs.existsSync('src/impl.js')?0:1);\n",
+      ...files,
+    };
+    for (const [k, v] of Object.entries(base)) this.put(k, v);
+    spawnSync("git", ["init", "-q"], { cwd: this.project });
+  }
+  put(rel: string, text: string): void {
+    const p = path.join(this.project, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, text);
+  }
+  exists(rel: string): boolean {
+    return fs.existsSync(path.join(this.project, rel));
+  }
+  hook(event: string, payload: Record<string, unknown>, env: Record<string, string> = {}): Answer {
+    const t0 = Date.now();
+    const r = spawnSync(process.execPath, [this.script, event], {
+      input: JSON.stringify({ session_id: this.sid, cwd: this.project, hook_event_name: event, ...payload }),
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.home, CLAUDE_PROJECT_DIR: this.project, CLAUDE_CODE_SESSION_ID: this.sid, CLAUDE_CODE_SESSION_ATTENDED: "0", ...env },
+    });
+    const text = r.stdout.trim();
+    return { code: r.status ?? -1, out: text ? (JSON.parse(text) as Record<string, unknown>) : null, stderr: r.stderr, ms: Date.now() - t0 };
+  }
+  prompt(prompt: string, extra: Record<string, unknown> = {}): Answer {
+    return this.hook("UserPromptSubmit", { prompt, prompt_id: `p-${prompt.length}-${Date.now()}`, ...extra });
+  }
+  pre(tool: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}): Answer {
+    return this.hook("PreToolUse", { tool_name: tool, tool_input: input, ...extra });
+  }
+  spawn(role: string, extra: Record<string, unknown> = {}): Answer {
+    return this.pre("Agent", { subagent_type: role, prompt: "go", description: role, run_in_background: false }, extra);
+  }
+  /** a whole subagent stage: spawn, start, the role's writes, stop (report), post */
+  stage(role: string, writes: Record<string, string> = {}, report = "Status: done"): { spawn: Answer; stop: Answer; post: Answer | null } {
+    const spawn = this.spawn(role);
+    if (denied(spawn)) return { spawn, stop: spawn, post: null };
+    const agent = `agent-${role}-${Date.now()}`;
+    this.hook("SubagentStart", { agent_id: agent, agent_type: role });
+    for (const [k, v] of Object.entries(writes)) this.put(k, v);
+    let stop = this.hook("SubagentStop", { agent_id: agent, agent_type: role, last_assistant_message: report, stop_hook_active: false });
+    for (let i = 0; i < 3 && stop.out?.decision === "block"; i++) stop = this.hook("SubagentStop", { agent_id: agent, agent_type: role, last_assistant_message: report, stop_hook_active: true });
+    const post = this.hook("PostToolUse", { tool_name: "Agent", tool_input: { subagent_type: role }, tool_response: { agentId: agent, status: "completed" } });
+    return { spawn, stop, post };
+  }
+  record(): Record<string, unknown> {
+    const dir = path.join(this.project, ".harness", "runs");
+    const f = fs.readdirSync(dir).filter((x) => x.endsWith(".json")).sort().pop()!;
+    return JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as Record<string, unknown>;
+  }
+  cleanup(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export const reason = (a: Answer): string => String(((a.out?.hookSpecificOutput ?? {}) as Record<string, unknown>).permissionDecisionReason ?? ((a.out?.hookSpecificOutput ?? {}) as Record<string, unknown>).additionalContext ?? a.out?.reason ?? "");
+export const denied = (a: Answer): boolean => ((a.out?.hookSpecificOutput ?? {}) as Record<string, unknown>).permissionDecision === "deny";

@@ -1,0 +1,295 @@
+// The run controller that harness emits (src/adapter/controller/, adapters/<host>/controller.ts) on the
+// real host: a Pebble run over several `claude -p` runs of ONE session (the human's gate replies come
+// with --resume, as a headless human gives them), the scripted model making wrong moves as well as
+// right ones. Evidence: what the model got back, the run record the controller wrote, files on disk.
+//
+// Test names are stable: the adapters' `proofs` cite them (proofs.test.ts).
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { readPipeline } from "../../src/ir/normalize.js";
+import { HOST_IDS } from "../../adapters/index.js";
+import { emittedTree, hostBin } from "./helpers.js";
+import { buildEmitted, EMITTED_ROOT, ROLES_DIR } from "./lib/emitted.js";
+import { createHostEnv, type HostEnv } from "./lib/env.js";
+import { run, type RunResult } from "./lib/run.js";
+import { startAnthropicStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
+
+const PEBBLE = readPipeline(ROLES_DIR, { knownHosts: HOST_IDS }).pipeline;
+/** a line only this role's own prompt holds: the stub picks the role's conversation by it */
+const MARKER = Object.fromEntries(PEBBLE.roles.map((r) => [r.id, r.body.split("\n").map((l) => l.trim()).find((l) => l.length > 8)!]));
+
+const RUNNER = `import { readdirSync, existsSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const files = existsSync("tests") ? readdirSync("tests").filter((f) => f.endsWith(".test.mjs")) : [];
+let failed = 0;
+for (const f of files) { try { await import(pathToFileURL("tests/" + f).href); } catch (e) { failed++; console.log("FAIL " + f + ": " + e.message); } }
+console.log("SCENE-TESTS " + (failed ? "FAILED" : "PASSED") + " " + (files.length - failed) + "/" + files.length);
+process.exit(failed ? 1 : 0);
+`;
+const SCENE: Record<string, string> = {
+  "package.json": JSON.stringify({ name: "scene", private: true, type: "module", scripts: { test: "node run-tests.mjs" } }),
+  "run-tests.mjs": RUNNER,
+};
+
+interface Scene {
+  env: HostEnv;
+  stub: Stub;
+  sid: string;
+  runs: RunResult[];
+  /** one `claude -p` run of the session: the first starts it, the later ones resume it */
+  turn(prompt: string): Promise<RunResult>;
+  record(): Record<string, any>;
+  /** every tool result and hook message the main thread got, as text */
+  mainSaw(): string;
+  dispose(): Promise<void>;
+}
+
+async function scene(tree: string, script: (p: string) => Conversation[], files: Record<string, string> = SCENE): Promise<Scene> {
+  const env = createHostEnv({ tree, label: "ctl" });
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(env.project, rel)), { recursive: true });
+    fs.writeFileSync(path.join(env.project, rel), text);
+  }
+  const stub = await startAnthropicStub(script(env.project));
+  Object.assign(env.env, { ANTHROPIC_BASE_URL: stub.baseUrl, ANTHROPIC_API_KEY: "sk-ant-harness-stub" });
+  const sid = randomUUID();
+  const runs: RunResult[] = [];
+  const s: Scene = {
+    env,
+    stub,
+    sid,
+    runs,
+    async turn(prompt) {
+      const args = ["-p", prompt, ...(runs.length ? ["--resume", sid] : ["--session-id", sid]), "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"];
+      const r = await run(hostBin("claude-code"), args, { cwd: env.project, env: env.env, timeoutMs: 240_000 });
+      runs.push(r);
+      return r;
+    },
+    record() {
+      const dir = path.join(env.project, ".harness", "runs");
+      const f = fs.readdirSync(dir).filter((x) => x.endsWith(".json")).sort().pop()!;
+      return JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+    },
+    mainSaw: () => JSON.stringify(stub.log.filter((l) => l.conversation === "main" && l.request).map((l) => l.request!.body.messages)),
+    async dispose() {
+      await stub.close();
+      env.dispose();
+    },
+  };
+  return s;
+}
+
+const agent = (role: string, prompt = `Do the ${role} stage.`): Step => ({ tool: "Agent", input: { description: `stage ${role}`, prompt, subagent_type: role, run_in_background: false } });
+const write = (p: string, rel: string, content: string): Step => ({ tool: "Write", input: { file_path: path.join(p, rel), content } });
+/** the last user message is exactly `text` (the human's reply, typed or given with --resume) */
+const typed = (req: ModelRequest, text: string): boolean => {
+  const msgs = (req.body.messages ?? []) as { role: string; content: unknown }[];
+  const last = msgs.filter((m) => m.role === "user").pop();
+  const blocks = typeof last?.content === "string" ? [last.content] : ((last?.content ?? []) as { type?: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text ?? "");
+  return blocks.some((t) => t.trim() === text);
+};
+const sentBack = (req: ModelRequest): boolean => JSON.stringify(req.body.messages ?? "").includes("is not done (retry");
+const explain = (s: Scene): string =>
+  [
+    ...s.runs.map((r, i) => `run ${i + 1}: exit ${r.code} in ${r.durationMs} ms${r.timedOut ? " TIMED OUT" : ""}; stderr ${r.stderr.slice(-600)}`),
+    `stub: ${s.stub.log.map((l) => `${l.conversation ?? "-"}#${l.step}`).join(" ")}`,
+    `tool results:\n  | ${s.stub.toolResultTexts().map((t) => t.slice(0, 300)).join("\n  | ")}`,
+  ].join("\n");
+
+describe("claude-code: the run controller holds the process", () => {
+  it("claude-code: controller holds a Pebble run: order, human gates bound to the spec, checks at stage end, the loop cap", async () => {
+    const s = await scene(await emittedTree("claude-code"), (p) => [
+      { name: "slate", when: MARKER.slate!, steps: [write(p, ".pebble/blueprint.md", "# Blueprint\n## Test plan\ntests/impl.test.mjs\n")], final: "Status: done (blueprint)" },
+      {
+        name: "mica",
+        when: MARKER.mica!,
+        steps: [
+          write(p, "tests/impl.test.mjs", "// asserts nothing\n"),
+          (req) => (sentBack(req) ? write(p, "tests/impl.test.mjs", 'import { add } from "../src/impl.mjs";\nif (add(1, 2) !== 3) throw new Error("add broken");\n') : { text: "Status: done" }),
+        ],
+        final: "Status: done (tests)",
+      },
+      { name: "jade", when: MARKER.jade!, steps: [(req) => (sentBack(req) ? write(p, "src/impl.mjs", "export const add = (a, b) => a + b;\n") : { text: "Status: done (claims it is done)" })], final: "Status: done (implemented)" },
+      { name: "quartz", when: MARKER.quartz!, steps: [write(p, ".pebble/verification.md", "# Verification\nVerdict: fail\n")], final: "Status: done (verified)" },
+      {
+        name: "main",
+        steps: [
+          /* 0 */ { tool: "Bash", input: { command: ": harness kind feature", description: "declare the work kind" } },
+          /* 1 */ agent("jade"),
+          /* 2 */ write(p, ".pebble/spec.md", "# Spec\n1. add(a, b) returns a + b\n"),
+          /* 3 */ agent("slate"),
+          /* 4 */ { tool: "ScheduleWakeup", input: { delaySeconds: 60, reason: "approve it myself", prompt: "approve spec" } },
+          /* 5 */ (req) => (typed(req, "approve spec") ? agent("slate") : { text: "WAITING for the human: approve spec" }),
+          /* 6 */ write(p, ".pebble/spec.md", "# Spec\n1. add(a, b) returns a + b\n2. and more\n"),
+          /* 7 */ agent("mica"),
+          /* 8 */ (req) => (typed(req, "approve spec") ? agent("mica") : { text: "WAITING for the human: approve spec" }),
+          /* 9 */ (req) => (typed(req, "approve blueprint") ? agent("mica") : { text: "WAITING for the human: approve blueprint" }),
+          /* 10 */ agent("quartz"),
+          /* 11 */ agent("jade"),
+          /* 12 */ write(p, ".pebble/review.md", "# Review\nVerdict: changes-required\n"),
+          /* 13 */ agent("quartz"),
+          /* 14 */ agent("jade"),
+          /* 15 */ write(p, ".pebble/review.md", "# Review\nVerdict: approve\n"),
+          /* 16 */ agent("quartz"),
+          /* 17 */ agent("jade"),
+        ],
+        final: "ORCHESTRATOR: handing over to the human",
+      },
+    ]);
+    try {
+      await s.turn("/pebble add an add() function");
+      await s.turn("approve spec");
+      await s.turn("approve spec");
+      await s.turn("approve blueprint");
+      const why = explain(s);
+      const saw = s.mainSaw();
+      const rec = s.record();
+      const at = (stage: string) => rec.stages.filter((x: { stage: string }) => x.stage === stage);
+      // order: jade first, slate before the approval, quartz before implement and before a passing review
+      expect(saw, why).toContain("recorded work kind feature");
+      expect(saw, why).toMatch(/stage implement \(jade\) refused: stage spec \(flint\) must come first/);
+      expect(saw, why).toMatch(/stage blueprint \(slate\) refused: the spec at .pebble\/spec.md needs the human's approval first/);
+      expect(saw, why).toContain(`claude -p --resume ${s.sid} \\"/pebble approve spec\\"`);
+      expect(saw, why).toMatch(/stage verify \(quartz\) refused: stage implement \(jade\) must come first/);
+      expect(saw, why).toMatch(/stage verify \(quartz\) refused: stage review \(onyx\) must come first \(it is failed: the verdict in .pebble\/review.md is fail\)/);
+      // gates: the scheduled prompt is refused; the edited spec voids the approval; the human's resume counts
+      expect(saw, why).toContain("ScheduleWakeup is off during a pipeline run");
+      expect(saw, why).toMatch(/stage tests \(mica\) refused: the spec at .pebble\/spec.md changed after the human approved it/);
+      expect(rec.gates.map((g: { gate: string; decision: string }) => `${g.gate} ${g.decision}`), why).toEqual(["spec approved", "spec void", "spec approved", "blueprint approved"]);
+      for (const g of rec.gates) expect(g.channel).toBe("resume");
+      // checks: the controller ran npm test (the model never did) and sent mica and jade back with its output
+      expect(s.stub.log.some((l) => l.reply && "tool" in l.reply && l.reply.tool === "Bash" && JSON.stringify(l.reply).includes("npm")), why).toBe(false);
+      const micaBack = JSON.stringify(s.stub.log.filter((l) => l.conversation === "mica" && l.request).map((l) => l.request!.body.messages));
+      expect(micaBack, why).toMatch(/check new-tests-fail: `npm run test --if-present` exited 0, expected to fail: .*SCENE-TESTS PASSED 1\/1/);
+      const jadeBack = JSON.stringify(s.stub.log.filter((l) => l.conversation === "jade" && l.request).map((l) => l.request!.body.messages));
+      expect(jadeBack, why).toMatch(/check tests-pass: `npm run test --if-present` exited 1, expected to pass/);
+      const tests = at("tests")[0];
+      expect(tests.status, why).toBe("done");
+      const testRuns = tests.checks.filter((c: { check: string }) => c.check === "new-tests-fail");
+      expect(testRuns.map((c: { exit: number; passed: boolean }) => [c.exit, c.passed])).toEqual([[0, false], [1, true]]);
+      for (const c of testRuns) expect(fs.readFileSync(path.join(s.env.project, c.log), "utf8")).toContain("SCENE-TESTS");
+      expect(saw, why).toMatch(/stage tests \(mica\) done; checks: new-tests-fail passed/);
+      // the loop: round 2 ran, the third was refused with on_exhausted, the run stopped for the human
+      expect(at("implement").map((x: { round: number; status: string }) => `${x.round} ${x.status}`), why).toEqual(["1 done", "2 done"]);
+      expect(at("review").map((x: { status: string; verdict: string }) => `${x.status} ${x.verdict}`), why).toEqual(["failed fail", "done pass"]);
+      expect(saw, why).toMatch(/stage verify \(quartz\) failed: the verdict in .pebble\/verification.md is fail/);
+      expect(saw, why).toMatch(/stage implement \(jade\) refused: loop cap reached: stage implement \(jade\) already ran 2 of 2 rounds\. Stop after the second round/);
+      expect(rec.caps.loop, why).toEqual({ used: 2, max: 2 });
+      expect(rec.status, why).toBe("stopped");
+      expect(rec.source).toBe("controller");
+      expect(rec.session).toBe(s.sid);
+    } finally {
+      await s.dispose();
+    }
+  }, 900_000);
+
+  it("claude-code: controller refuses a delegation past the hop cap", async () => {
+    const s = await scene(await lowHopTree(), (p) => [
+      { name: "jade", when: MARKER.jade!, steps: [write(p, "src/fix.mjs", "export const fixed = true;\n")], final: "Status: done (implemented)" },
+      { name: "quartz", when: MARKER.quartz!, steps: [write(p, ".pebble/verification.md", "# Verification\nVerdict: pass\n")], final: "Status: done (verified)" },
+      { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
+      {
+        name: "main",
+        steps: [
+          { tool: "Bash", input: { command: ": harness kind typo", description: "declare the work kind" } },
+          agent("jade"),
+          write(p, ".pebble/review.md", "# Review\nVerdict: approve\n"),
+          agent("quartz"),
+          agent("chalk"),
+        ],
+        final: "ORCHESTRATOR: handing over",
+      },
+    ]);
+    try {
+      await s.turn("/pebble fix a typo");
+      const why = explain(s);
+      const rec = s.record();
+      expect(s.mainSaw(), why).toMatch(/stage docs \(chalk\) refused: hop cap reached: 2 of 2 delegations used\. Stop after the second round/);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      expect(s.stub.log.some((l) => l.conversation === "quartz"), why).toBe(true);
+      expect(rec.caps.hops, why).toEqual({ used: 2, max: 2 });
+      expect(rec.status, why).toBe("stopped");
+      expect(rec.stages.map((x: { stage: string; status: string }) => `${x.stage} ${x.status}`), why).toEqual(["implement done", "review done", "verify done", "docs pending"]);
+    } finally {
+      await s.dispose();
+    }
+  }, 300_000);
+
+  it("claude-code: controller detects the run state rewritten by test code and stops the run", async () => {
+    const forge = `import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+const dir = ".harness/controller";
+for (const f of readdirSync(dir).filter((x) => x.endsWith(".json"))) {
+  const doc = JSON.parse(readFileSync(dir + "/" + f, "utf8"));
+  for (const e of doc.data.record.stages) e.status = "done";
+  writeFileSync(dir + "/" + f, JSON.stringify(doc));
+}
+throw new Error("fix() is missing");
+`;
+    const s = await scene(await emittedTree("claude-code"), (p) => [
+      { name: "mica", when: MARKER.mica!, steps: [write(p, "tests/fix.test.mjs", forge)], final: "Status: done (tests)" },
+      { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
+      {
+        name: "main",
+        steps: [
+          { tool: "Bash", input: { command: ": harness kind bug-fix", description: "declare the work kind" } },
+          agent("mica"),
+          { tool: "Bash", input: { command: "npm run test --if-present", description: "run the tests" } },
+          agent("chalk"),
+        ],
+        final: "ORCHESTRATOR: handing over",
+      },
+    ]);
+    try {
+      await s.turn("/pebble fix the bug");
+      const why = explain(s);
+      const saw = s.mainSaw();
+      // at mica's stage end the controller ran the same test (it forged, the controller's own save won)
+      expect(saw, why).toMatch(/stage tests \(mica\) done; checks: new-tests-fail passed/);
+      expect(saw, why).toContain("SCENE-TESTS FAILED");
+      expect(saw, why).toMatch(/PreToolUse:Agent hook error: harness: tampering: the run state was rewritten outside the controller/);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      const rec = s.record();
+      expect(rec.status, why).toBe("failed");
+      expect(rec.ending, why).toMatch(/^tampering: /);
+    } finally {
+      await s.dispose();
+    }
+  }, 300_000);
+
+  it("claude-code: controller leaves an ordinary session unbound", async () => {
+    const s = await scene(await emittedTree("claude-code"), (p) => [
+      { name: "jade", when: MARKER.jade!, steps: [write(p, "src/x.mjs", "export const x = 1;\n")], final: "Status: done" },
+      { name: "main", steps: [agent("jade"), write(p, ".pebble/review.md", "notes\n")], final: "MAIN-DONE" },
+    ]);
+    try {
+      const r = await s.turn("look around, no pipeline");
+      const why = explain(s);
+      expect(r.code, why).toBe(0);
+      expect(s.stub.log.some((l) => l.conversation === "jade"), why).toBe(true);
+      expect(fs.existsSync(path.join(s.env.project, ".pebble/review.md")), why).toBe(true);
+      expect(s.stub.toolResultTexts().join("\n"), why).not.toContain("harness:");
+      expect(fs.existsSync(path.join(s.env.project, ".harness")), why).toBe(false);
+    } finally {
+      await s.dispose();
+    }
+  }, 300_000);
+});
+
+/** the bundled roles with policies.max_hops 2, built once per run */
+let lowHop: Promise<string> | undefined;
+function lowHopTree(): Promise<string> {
+  lowHop ??= (async () => {
+    const base = path.join(EMITTED_ROOT, `max-hops-2-${process.pid}`);
+    const roles = path.join(base, "roles");
+    fs.rmSync(base, { recursive: true, force: true });
+    fs.cpSync(ROLES_DIR, roles, { recursive: true });
+    const yml = path.join(roles, "pipeline.yaml");
+    fs.writeFileSync(yml, fs.readFileSync(yml, "utf8").replace(/^policies:\n/m, "policies:\n  max_hops: 2\n"));
+    const built = await buildEmitted(path.join(base, "out"), roles);
+    if (!built.root) throw new Error(built.error);
+    return path.join(built.root, "claude-code");
+  })();
+  return lowHop;
+}
