@@ -17,11 +17,16 @@
 //   - a role with no shell tool may still run read-only commands (cat, rg, ls, read-only git): Codex has no other way to read a file
 //   - the orchestrator's session, main-session roles (skills in it) and agents of no pipeline role are not guarded: Codex names no role for the session's own calls, so nothing tells a pipeline run from an ordinary session. An agent the orchestrator starts with a built-in type (default, worker, explorer) is bound by neither the guard nor the audit
 //   - the hook runs (node, a few tens of milliseconds) before every tool call of every Codex session in the project, and answers nothing for calls it does not bind
+//   - options are read by allow list for the programs the guard models (read-only utilities, git's read-only subcommands, npm/npx/pnpm/yarn, tsc, vitest, jest, pytest, go, cargo); for any other program a rule allows (actionlint, hadolint, docker compose config, terraform, helm, playwright, cypress) only its positional words pass and each option is asked (refused for default-deny roles). Positional words are that program's operands: what a role's own test file, package script or build file does when the allowed runner loads it is code (file effects: the stage-end audit)
+//   - npm, pnpm and yarn pass words on to the project's package.json script; only filters and --run, --passWithNoTests, --silent, --verbose pass, and what the script (the project's own) does with them is its own. `go build` writes its binary into the working folder (file effects: the stage-end audit)
+//   - the hook line unsets NODE_OPTIONS, NODE_PATH, the loader's LD_*/DYLD_* and BASH_ENV/ENV and drops relative PATH entries before it starts node, but finds node on the PATH it is given: the installed files are committed and hold no machine's path. An absolute PATH entry a settings file's env adds (with a fake node that code a role ran planted there) takes effect from the host's next start; the stage-end audit's snapshot of the user's settings restores the file and fails the stage, and the launchers refuse to start with hooks disabled (audit layer). A variable the shell itself reads before the line runs (LD_PRELOAD for sh, exported bash functions where the host runs hooks with bash) is likewise the audit's
+//   - the off switch counts only when no settings file the host reads sets it (read as JSON) and, on Linux, only when the host process was started with it (its /proc environment); on macOS and Windows the starting environment is not readable, so the settings-file check is the only one
+//   - apply_patch: a patch in any shape but the canonical one (a line that could read as a directive once trimmed, a file name with white space or a control character at an end, carriage returns, a heredoc wrapper) is refused whole, even where the host would apply it
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
 
-const POLICY = JSON.parse("{\"deny\":[0],\"globs\":[{\"g\":\".codex/**\",\"l\":\".codex/** (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.codex(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\".agents/**\",\"l\":\".agents/** (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.agents(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"AGENTS.md\",\"l\":\"AGENTS.md (keeps the harness guard in place)\",\"re\":\"^(?:^(?:AGENTS\\\\.md)$)$\"},{\"g\":\".harness/**\",\"l\":\".harness/** (pipeline policy)\",\"re\":\"^(?:\\\\.harness(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"**/.harness/**\",\"l\":\".harness/** (pipeline policy)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.harness(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"secrets/**\",\"l\":\"secrets/** (pipeline policy)\",\"re\":\"^(?:secrets(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"**/secrets/**\",\"l\":\"secrets/** (pipeline policy)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)secrets(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"drafts/notes.md\",\"re\":\"^(?:drafts\\\\/notes\\\\.md)$\"},{\"g\":\"drafts/outline.md\",\"re\":\"^(?:drafts\\\\/outline\\\\.md)$\"},{\"g\":\"articles/*.md\",\"re\":\"^(?:articles\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?=.)[^/]*?\\\\.md)$\"},{\"g\":\"drafts/outline.md\",\"l\":\"artifact outline\",\"re\":\"^(?:drafts\\\\/outline\\\\.md)$\"}],\"kinds\":[{\"n\":[],\"sh\":{\"a\":[],\"d\":[],\"def\":\"deny\",\"k\":[]},\"w\":[7]},{\"main\":1,\"n\":[],\"sh\":{\"a\":[],\"d\":[],\"def\":\"deny\",\"k\":[]},\"w\":[8]},{\"n\":[10],\"sh\":{\"a\":[1],\"d\":[2],\"def\":\"deny\",\"k\":[]},\"w\":[9]}],\"nested\":false,\"never\":[3,4,5,6],\"off\":\"HARNESS_GUARD_OFF\",\"orch\":{\"a\":[1,3],\"r\":[\"npx cspell articles/*.md\"],\"x\":[]},\"pats\":[\"rm -rf *\",\"npx cspell *\",\"curl *\",\"npx cspell articles/*.md\"],\"pipeline\":\"zine\",\"protect\":[0,1,2],\"roles\":{\"checker\":0,\"planner\":1,\"writer\":2},\"scope\":\"pipeline\",\"v\":2}");
+const POLICY = JSON.parse("{\"deny\":[0],\"globs\":[{\"g\":\".codex/**\",\"l\":\".codex/** (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.codex(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\".agents/**\",\"l\":\".agents/** (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.agents(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"AGENTS.md\",\"l\":\"AGENTS.md (keeps the harness guard in place)\",\"re\":\"^(?:^(?:AGENTS\\\\.md)$)$\"},{\"g\":\".claude/settings.json\",\"l\":\".claude/settings.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.claude\\\\/settings\\\\.json)$\"},{\"g\":\"**/.claude/settings.json\",\"l\":\"**/.claude/settings.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.claude\\\\/settings\\\\.json)$\"},{\"g\":\".claude/settings.local.json\",\"l\":\".claude/settings.local.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.claude\\\\/settings\\\\.local\\\\.json)$\"},{\"g\":\"**/.claude/settings.local.json\",\"l\":\"**/.claude/settings.local.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.claude\\\\/settings\\\\.local\\\\.json)$\"},{\"g\":\".mcp.json\",\"l\":\".mcp.json (keeps the harness guard in place)\",\"re\":\"^(?:^(?:\\\\.mcp\\\\.json)$)$\"},{\"g\":\"**/.mcp.json\",\"l\":\"**/.mcp.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.mcp\\\\.json)$\"},{\"g\":\".codex/config.toml\",\"l\":\".codex/config.toml (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.codex\\\\/config\\\\.toml)$\"},{\"g\":\"**/.codex/config.toml\",\"l\":\"**/.codex/config.toml (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.codex\\\\/config\\\\.toml)$\"},{\"g\":\".codex/hooks.json\",\"l\":\".codex/hooks.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.codex\\\\/hooks\\\\.json)$\"},{\"g\":\"**/.codex/hooks.json\",\"l\":\"**/.codex/hooks.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.codex\\\\/hooks\\\\.json)$\"},{\"g\":\".github/copilot/settings.json\",\"l\":\".github/copilot/settings.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.github\\\\/copilot\\\\/settings\\\\.json)$\"},{\"g\":\"**/.github/copilot/settings.json\",\"l\":\"**/.github/copilot/settings.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.github\\\\/copilot\\\\/settings\\\\.json)$\"},{\"g\":\".github/copilot/settings.local.json\",\"l\":\".github/copilot/settings.local.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.github\\\\/copilot\\\\/settings\\\\.local\\\\.json)$\"},{\"g\":\"**/.github/copilot/settings.local.json\",\"l\":\"**/.github/copilot/settings.local.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.github\\\\/copilot\\\\/settings\\\\.local\\\\.json)$\"},{\"g\":\".github/hooks/**\",\"l\":\".github/hooks/** (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.github\\\\/hooks(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"**/.github/hooks/**\",\"l\":\"**/.github/hooks/** (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.github\\\\/hooks(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\".vscode/settings.json\",\"l\":\".vscode/settings.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.vscode\\\\/settings\\\\.json)$\"},{\"g\":\"**/.vscode/settings.json\",\"l\":\"**/.vscode/settings.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.vscode\\\\/settings\\\\.json)$\"},{\"g\":\".vscode/mcp.json\",\"l\":\".vscode/mcp.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.vscode\\\\/mcp\\\\.json)$\"},{\"g\":\"**/.vscode/mcp.json\",\"l\":\"**/.vscode/mcp.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.vscode\\\\/mcp\\\\.json)$\"},{\"g\":\".gemini/settings.json\",\"l\":\".gemini/settings.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.gemini\\\\/settings\\\\.json)$\"},{\"g\":\"**/.gemini/settings.json\",\"l\":\"**/.gemini/settings.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.gemini\\\\/settings\\\\.json)$\"},{\"g\":\".gemini/policies/**\",\"l\":\".gemini/policies/** (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.gemini\\\\/policies(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"**/.gemini/policies/**\",\"l\":\"**/.gemini/policies/** (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.gemini\\\\/policies(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\".cursor/cli.json\",\"l\":\".cursor/cli.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.cursor\\\\/cli\\\\.json)$\"},{\"g\":\"**/.cursor/cli.json\",\"l\":\"**/.cursor/cli.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.cursor\\\\/cli\\\\.json)$\"},{\"g\":\".cursor/hooks.json\",\"l\":\".cursor/hooks.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.cursor\\\\/hooks\\\\.json)$\"},{\"g\":\"**/.cursor/hooks.json\",\"l\":\"**/.cursor/hooks.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.cursor\\\\/hooks\\\\.json)$\"},{\"g\":\".cursor/mcp.json\",\"l\":\".cursor/mcp.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.cursor\\\\/mcp\\\\.json)$\"},{\"g\":\"**/.cursor/mcp.json\",\"l\":\"**/.cursor/mcp.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.cursor\\\\/mcp\\\\.json)$\"},{\"g\":\"opencode.json\",\"l\":\"opencode.json (keeps the harness guard in place)\",\"re\":\"^(?:^(?:opencode\\\\.json)$)$\"},{\"g\":\"**/opencode.json\",\"l\":\"**/opencode.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)opencode\\\\.json)$\"},{\"g\":\"opencode.jsonc\",\"l\":\"opencode.jsonc (keeps the harness guard in place)\",\"re\":\"^(?:^(?:opencode\\\\.jsonc)$)$\"},{\"g\":\"**/opencode.jsonc\",\"l\":\"**/opencode.jsonc (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)opencode\\\\.jsonc)$\"},{\"g\":\".opencode/opencode.json\",\"l\":\".opencode/opencode.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.opencode\\\\/opencode\\\\.json)$\"},{\"g\":\"**/.opencode/opencode.json\",\"l\":\"**/.opencode/opencode.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.opencode\\\\/opencode\\\\.json)$\"},{\"g\":\".opencode/opencode.jsonc\",\"l\":\".opencode/opencode.jsonc (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.opencode\\\\/opencode\\\\.jsonc)$\"},{\"g\":\"**/.opencode/opencode.jsonc\",\"l\":\"**/.opencode/opencode.jsonc (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.opencode\\\\/opencode\\\\.jsonc)$\"},{\"g\":\"kilo.json\",\"l\":\"kilo.json (keeps the harness guard in place)\",\"re\":\"^(?:^(?:kilo\\\\.json)$)$\"},{\"g\":\"**/kilo.json\",\"l\":\"**/kilo.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)kilo\\\\.json)$\"},{\"g\":\"kilo.jsonc\",\"l\":\"kilo.jsonc (keeps the harness guard in place)\",\"re\":\"^(?:^(?:kilo\\\\.jsonc)$)$\"},{\"g\":\"**/kilo.jsonc\",\"l\":\"**/kilo.jsonc (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)kilo\\\\.jsonc)$\"},{\"g\":\".kilo/kilo.json\",\"l\":\".kilo/kilo.json (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.kilo\\\\/kilo\\\\.json)$\"},{\"g\":\"**/.kilo/kilo.json\",\"l\":\"**/.kilo/kilo.json (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.kilo\\\\/kilo\\\\.json)$\"},{\"g\":\".kilo/kilo.jsonc\",\"l\":\".kilo/kilo.jsonc (keeps the harness guard in place)\",\"re\":\"^(?:\\\\.kilo\\\\/kilo\\\\.jsonc)$\"},{\"g\":\"**/.kilo/kilo.jsonc\",\"l\":\"**/.kilo/kilo.jsonc (keeps the harness guard in place)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.kilo\\\\/kilo\\\\.jsonc)$\"},{\"g\":\".harness/**\",\"l\":\".harness/** (pipeline policy)\",\"re\":\"^(?:\\\\.harness(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"**/.harness/**\",\"l\":\".harness/** (pipeline policy)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)\\\\.harness(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"secrets/**\",\"l\":\"secrets/** (pipeline policy)\",\"re\":\"^(?:secrets(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"**/secrets/**\",\"l\":\"secrets/** (pipeline policy)\",\"re\":\"^(?:(?:^|\\\\/|(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)\\\\/)secrets(?:\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?:(?:(?!(?:^|\\\\/)\\\\.{1,2}(?:\\\\/|$)).)*?)|$))$\"},{\"g\":\"drafts/notes.md\",\"re\":\"^(?:drafts\\\\/notes\\\\.md)$\"},{\"g\":\"drafts/outline.md\",\"re\":\"^(?:drafts\\\\/outline\\\\.md)$\"},{\"g\":\"articles/*.md\",\"re\":\"^(?:articles\\\\/(?!\\\\.{1,2}(?:\\\\/|$))(?=.)[^/]*?\\\\.md)$\"},{\"g\":\"drafts/outline.md\",\"l\":\"artifact outline\",\"re\":\"^(?:drafts\\\\/outline\\\\.md)$\"}],\"kinds\":[{\"n\":[],\"sh\":{\"a\":[],\"d\":[],\"def\":\"deny\",\"k\":[]},\"w\":[53]},{\"main\":1,\"n\":[],\"sh\":{\"a\":[],\"d\":[],\"def\":\"deny\",\"k\":[]},\"w\":[54]},{\"n\":[56],\"sh\":{\"a\":[1],\"d\":[2],\"def\":\"deny\",\"k\":[]},\"w\":[55]}],\"nested\":false,\"never\":[49,50,51,52],\"off\":\"HARNESS_GUARD_OFF\",\"orch\":{\"a\":[1,3],\"r\":[\"npx cspell articles/*.md\"],\"x\":[]},\"pats\":[\"rm -rf *\",\"npx cspell *\",\"curl *\",\"npx cspell articles/*.md\"],\"pipeline\":\"zine\",\"protect\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48],\"roles\":{\"checker\":0,\"planner\":1,\"writer\":2},\"scope\":\"pipeline\",\"v\":2}");
 function guardUnmodelled(why) { const e = new Error(why); e.guardShell = true; return e; }
 
 const GUARD_STOP = " \t\n;&|<>";
@@ -154,6 +159,13 @@ function guardPatCompile(p) {
   guardPatCache.set(p, c);
   return c;
 }
+// How many leading words of p it names literally: those words are the author's own.
+function guardPatTrusted(p) {
+  const toks = guardPatCompile(p);
+  let n = 0;
+  while (n < toks.length && (toks[n].lit !== undefined || toks[n].stem !== undefined)) n++;
+  return n;
+}
 function guardWordOk(t, w) {
   if (t.lit !== undefined) return w === t.lit;
   if (t.stem !== undefined) return w === t.stem || (w.startsWith(t.stem) && "=:.".includes(w[t.stem.length]));
@@ -180,49 +192,300 @@ function guardFirstMatch(policy, list, forms) {
   return null;
 }
 
-// Commands that run another command: the guard cannot see what that one is.
-const GUARD_WRAPPERS = new Set(["env", "command", "builtin", "exec", "eval", "source", ".", "nohup", "sudo", "doas", "su", "runuser", "timeout", "nice", "ionice", "stdbuf", "time", "xargs", "parallel", "watch", "script", "flock", "setsid", "chronic", "unbuffer", "sh", "bash", "dash", "zsh", "ksh", "fish", "busybox", "trap", "hash", "alias", "unalias", "set", "shopt", "export", "declare", "typeset", "local", "readonly", "unset", "enable", "ssh", "chroot", "nsenter", "unshare", "fakeroot", "caffeinate", "pushd", "popd"]);
-
-// Write or exec options: an allow rule never covers a command that carries one.
-const GUARD_FORBID_ANY = ["--output", "--output-file", "--outputFile", "--output-dir", "--outDir", "--outdir", "--out-dir", "--outFile", "--target-dir", "--artifact-dir", "--update", "--update-snapshots", "--updateSnapshot", "--snapshot-update", "--write", "--fix", "--exec", "--ext-diff", "--upload-pack", "--receive-pack", "--basetemp", "--junitxml", "--junit-xml", "--cov-report", "--rootdir", "--compress-program", "--post-renderer", "--tsBuildInfoFile", "--declarationDir", "--generateTrace", "--cache-location", "--coverage.reportsDirectory"];
-const GUARD_JS = ["-u", "-C", "--prefix", "--userconfig", "--globalconfig"];
-const GUARD_FORBID = {
-  git: ["-O", "--open-files-in-pager"],
-  rg: ["--pre"], ugrep: ["--filter", "--save-config", "--pre"],
-  npm: GUARD_JS, npx: GUARD_JS, pnpm: GUARD_JS, yarn: GUARD_JS, bun: GUARD_JS, bunx: GUARD_JS, vitest: GUARD_JS, jest: GUARD_JS,
-  pytest: ["-o", "-c", "-p", "--override-ini", "--config-file"], python: ["-o", "-c", "-p", "--override-ini", "--config-file"], python3: ["-o", "-c", "-p", "--override-ini", "--config-file"],
-  go: ["-o", "-exec", "-toolexec", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-modfile", "-overlay", "-pkgdir", "-vettool"],
-  cargo: ["-Z", "--config"], sort: ["-o"], tree: ["-o"], file: ["-C", "--compile"], docker: ["-o"], terraform: ["-out", "-state-out", "-backup", "-write"], helm: ["--output-dir"],
-  find: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"], bfs: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
+const GUARD_SPECS = {
+  ls: "g * -a -A -l -h -R -t -r -S -1 -d -F -i -s -n -G -X -U -v -c -u -p -m -x -C --all --almost-all --human-readable --recursive --reverse --directory --classify --inode --size --numeric-uid-gid --color=? --group-directories-first --sort= --time= --time-style= --full-time --format= --width= -w= --ignore= -I= --hide= --literal -N --quoting-style= --indicator-style=",
+  cat: "g * -n -b -s -v -e -t -A -E -T -u --number --number-nonblank --squeeze-blank --show-all --show-ends --show-tabs --show-nonprinting",
+  head: "g * -# -n= -c= -q -v -z --lines= --bytes= --quiet --silent --verbose --zero-terminated",
+  tail: "g * -# -n= -c= -q -v -z --lines= --bytes= --quiet --silent --verbose --zero-terminated",
+  wc: "g * -l -w -c -m -L --lines --words --bytes --chars --max-line-length",
+  grep: "g * -r -R -n -i -l -L -c -v -w -x -E -F -G -P -o -q -s -h -H -I -a -z -Z -b -U -y -T -A= -B= -C= -e= -f= -m= -# --recursive --dereference-recursive --line-number --ignore-case --no-ignore-case --files-with-matches --files-without-match --count --invert-match --word-regexp --line-regexp --extended-regexp --fixed-strings --basic-regexp --perl-regexp --only-matching --quiet --silent --no-messages --no-filename --with-filename --text --null --null-data --byte-offset --initial-tab --binary --after-context= --before-context= --context= --regexp= --file= --max-count= --include= --exclude= --exclude-dir= --exclude-from= --color=? --colour=? --label= --line-buffered --binary-files=",
+  rg: "g * -n -N -i -s -S -l -c -v -w -x -F -P -o -q -H -I -L -u -a -z -0 -b -U -e= -f= -g= -t= -T= -A= -B= -C= -m= -M= -j= -d= --line-number --no-line-number --ignore-case --case-sensitive --smart-case --files-with-matches --files-without-match --count --count-matches --invert-match --word-regexp --line-regexp --fixed-strings --pcre2 --only-matching --quiet --with-filename --no-filename --follow --hidden --no-ignore --no-ignore-vcs --no-heading --heading --text --null --multiline --multiline-dotall --json --files --type-list --vimgrep --column --no-messages --stats --trim --regexp= --file= --glob= --iglob= --type= --type-not= --after-context= --before-context= --context= --max-count= --max-columns= --max-depth= --max-filesize= --threads= --color= --sort= --sortr= --replace= -r= --passthru --context-separator= --field-match-separator= --path-separator= --unrestricted --ignore-file=",
+  ugrep: "g * -r -R -n -i -j -l -L -c -v -w -x -E -F -G -P -o -q -s -h -H -I -a -z -Z -b -k -U -Y -0 -A= -B= -C= -e= -f= -m= -g= -t= -d= -N= -O= -M= -# --recursive --dereference-recursive --line-number --ignore-case --smart-case --files-with-matches --files-without-match --count --invert-match --word-regexp --line-regexp --extended-regexp --fixed-strings --basic-regexp --perl-regexp --only-matching --quiet --silent --no-messages --no-filename --with-filename --with-filename --binary --null --null-data --byte-offset --column-number --hidden --ignore-files=? --ignore-binary --after-context= --before-context= --context= --regexp= --file= --max-count= --glob= --iglob= --file-type= --include= --exclude= --include-dir= --exclude-dir= --file-extension= --max-depth= --depth= --color=? --colour=? --sort=? --heading --no-heading --break --separator=? --format= --json --csv --xml --tree --files --stats=? --pretty=? --line-buffered",
+  find: "w * -name= -iname= -path= -ipath= -wholename= -iwholename= -regex= -iregex= -regextype= -lname= -ilname= -type= -xtype= -maxdepth= -mindepth= -newer= -anewer= -cnewer= -mtime= -mmin= -atime= -amin= -ctime= -cmin= -size= -perm= -user= -group= -uid= -gid= -links= -inum= -samefile= -used= -empty -readable -writable -executable -nouser -nogroup -print -print0 -printf= -prune -quit -ls -not -a -and -o -or -true -false -depth -mount -xdev -follow -noleaf -ignore_readdir_race -L -H -P -D= -O=",
+  stat: "g * -L -f -t -c= --format= --printf= --dereference --file-system --terse",
+  file: "g * -b -c -E -h -i -k -L -l -N -n -p -r -s -z -Z -0 -S -F= -e= -P= --brief --checking-printout --dereference --no-dereference --mime --mime-type --mime-encoding --keep-going --list --no-pad --preserve-date --raw --special-files --uncompress --uncompress-noreport --print0 --no-sandbox --separator= --exclude= --exclude-quiet= --parameter= --extension --apple",
+  tree: "g * -a -d -l -f -x -i -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -C -n -A -S -J -X --du --si --noreport --dirsfirst --filesfirst --prune --gitignore --matchdirs --ignore-case --inodes --device --dirsfirst -L= -P= -I= --filelimit= --sort= --charset= --timefmt=",
+  du: "g * -s -h -a -c -k -m -b -x -L -H -P -l -0 -S -D --summarize --human-readable --all --total --apparent-size --bytes --one-file-system --dereference --count-links --separate-dirs --si -d= --max-depth= --exclude= -B= --block-size= -t= --threshold= --time=? --inodes",
+  df: "g * -h -H -T -i -k -P -a -l -x= -t= --human-readable --si --print-type --inodes --portability --all --local --total --type= --exclude-type= --sync --no-sync -B= --block-size=",
+  diff: "g 2 -u -c -q -s -r -N -w -b -B -i -y -a -t -T -E -Z -p -d -U= -C= -W= -I= -x= -X= -S= --unified=? --context=? --brief --report-identical-files --recursive --new-file --unidirectional-new-file --ignore-all-space --ignore-space-change --ignore-blank-lines --ignore-case --side-by-side --text --expand-tabs --initial-tab --ignore-tab-expansion --ignore-trailing-space --show-c-function --minimal --speed-large-files --color=? --label= --width= --ignore-matching-lines= --exclude= --exclude-from= --starting-file= --strip-trailing-cr --normal --suppress-common-lines --left-column --no-dereference --from-file= --to-file= --tabsize= --show-function-line= --horizon-lines= --line-format= --old-line-format= --new-line-format= --unchanged-line-format= --old-group-format= --new-group-format= --unchanged-group-format= --changed-group-format=",
+  cmp: "g 4 -b -l -s -i= -n= --print-bytes --verbose --quiet --silent --ignore-initial= --bytes=",
+  sort: "g * -b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z -k= -t= -S= --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --check=? --merge --stable --unique --zero-terminated --key= --field-separator= --buffer-size= --sort= --debug",
+  uniq: "g 1 -c -d -D -u -i -z -f= -s= -w= --count --repeated --all-repeated=? --group=? --unique --ignore-case --zero-terminated --skip-fields= --skip-chars= --check-chars=",
+  cut: "g * -b= -c= -d= -f= -s -z -n --bytes= --characters= --delimiter= --fields= --only-delimited --complement --output-delimiter= --zero-terminated",
+  tr: "g 2 -c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1",
+  nl: "g 1 -b= -d= -f= -h= -i= -l= -n= -s= -v= -w= -p --body-numbering= --number-format= --number-separator= --starting-line-number= --number-width= --line-increment=",
+  column: "g * -t -x -n -e -c= -s= -o= -N= -R= -J -l= --table --fillrows --table-columns= --separator= --output-separator= --output-width=",
+  xxd: "x 1 -a -b -C -E -e -i -p -u -d -R= -c= -g= -l= -o= -s= -n=",
+  jq: "g * -r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input --exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream --indent= -f= --from-file= --arg=2 --argjson=2 --slurpfile=2 --rawfile=2 --args --jsonargs",
+  md5sum: "g * -b -c -t -z -w --binary --check --text --tag --zero --ignore-missing --quiet --status --strict --warn",
+  basename: "g * -a -s= -z --multiple --suffix= --zero",
+  dirname: "g * -z --zero",
+  realpath: "g * -e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet --strip --no-symlinks --zero --relative-to= --relative-base=",
+  readlink: "g * -f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet --silent --verbose --zero",
+  which: "g * -a -s --all",
+  type: "g * -a -f -p -P -t",
+  date: "g 1 -u -R -I=? -d= -r= --utc --universal --rfc-email --iso-8601=? --rfc-3339= --date= --reference=",
+  uname: "g 0 -a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release --kernel-version --machine --processor --hardware-platform --operating-system",
+  id: "g 1 -u -g -G -n -r -z --user --group --groups --name --real --zero",
+  whoami: "g 0",
+  pwd: "g 0 -L -P",
 };
-function guardBase(w) { const k = w.lastIndexOf("/"); return k >= 0 ? w.slice(k + 1) : w; }
-// Tools whose options are single-dash words (go test -count=1), never clusters of letters.
-const GUARD_NO_CLUSTER = new Set(["go", "find", "bfs", "terraform"]);
-function guardFlagHit(arg, f, cluster) {
-  if (arg === f || arg.startsWith(f + "=")) return true;
-  // getopt style: a single-letter option with its value attached (-ofile) or in a cluster (-vu)
-  if (!cluster || f.length !== 2 || f[0] !== "-" || arg.length < 3 || arg[0] !== "-" || arg[1] === "-") return false;
-  return arg[1] === f[1] || (/^-[A-Za-z]+$/.test(arg) && arg.includes(f[1]));
+GUARD_SPECS.egrep = GUARD_SPECS.grep; GUARD_SPECS.fgrep = GUARD_SPECS.grep; GUARD_SPECS.bfs = GUARD_SPECS.find;
+GUARD_SPECS.sha1sum = GUARD_SPECS.md5sum; GUARD_SPECS.sha256sum = GUARD_SPECS.md5sum; GUARD_SPECS.sha512sum = GUARD_SPECS.md5sum;
+// commands that read no options at all: every word is text to print or ignore
+const GUARD_ANY_ARGS = new Set(["echo", "true", "false", ":"]);
+
+// Programs that run tests or builds (specs for the words after the subcommand).
+const GUARD_TOOL_SPECS = {
+  tsc: "t * --noEmit --pretty --listFiles --listFilesOnly --showConfig --version -v --help -h --all --strict --skipLibCheck --noErrorTruncation --diagnostics --extendedDiagnostics --explainFiles --traceResolution --noUnusedLocals --noUnusedParameters --noImplicitAny --noImplicitReturns --strictNullChecks --exactOptionalPropertyTypes --noUncheckedIndexedAccess --noFallthroughCasesInSwitch --allowJs --checkJs --esModuleInterop --resolveJsonModule --isolatedModules --target= -t= --module= -m= --lib= --jsx= --moduleResolution= --types=",
+  vitest: "y * --run --passWithNoTests --allowOnly --silent --hideSkippedTests --noColor --color --globals --logHeapUsage --expandSnapshotDiff --noFileParallelism --changed --testNamePattern= -t= --reporter= --bail= --maxWorkers= --minWorkers= --testTimeout= --hookTimeout= --project= --shard= --mode=",
+  jest: "y * --ci --runInBand -i --passWithNoTests --silent --verbose --listTests --colors --noCache --detectOpenHandles --forceExit --json --onlyChanged -o --lastCommit --errorOnDeprecated --noStackTrace --testNamePattern= -t= --maxWorkers= -w= --testTimeout= --bail= --shard= --selectProjects=",
+  pytest: "g * -q -v -x -s -l -r= -k= -m= --tb= --maxfail= --durations= --durations-min= --co --collect-only --fixtures --fixtures-per-test --markers --no-header --no-summary --strict-markers --strict-config --showlocals --capture= --exitfirst --quiet --verbose --lf --last-failed --ff --failed-first --nf --new-first --sw --stepwise --deselect= --ignore= --ignore-glob= --full-trace --color= --code-highlight= -n= --disable-warnings --runxfail --version -V --help -h",
+  "go test": "w * -v -race -short -failfast -cover -json -benchmem -trimpath -run= -skip= -count= -timeout= -covermode= -coverpkg= -bench= -benchtime= -cpu= -parallel= -p= -tags= -shuffle= -list= -vet=",
+  "go build": "w * -v -race -trimpath -a -n -x -p= -tags=",
+  "go vet": "w * -json -v -tags= -c=",
+  cargo: "g * --release -r --workspace --all --all-features --no-default-features -F= --features= -p= --package= --exclude= --lib --bins --bin= --tests --test= --examples --example= --benches --bench= --all-targets --no-run --no-fail-fast --doc --offline --locked --frozen -q --quiet -v --verbose -j= --jobs= --message-format= --color= --keep-going --future-incompat-report",
+  "cargo --": "g * --nocapture --no-capture --test-threads= --exact --ignored --include-ignored --show-output -q --quiet --skip= --list --color=",
+  npm: "n * --if-present --silent -s --quiet -q --json --loglevel= --workspaces --ws --workspace= -w= --include-workspace-root --ignore-scripts --foreground-scripts --no-color --omit= --audit-level= --production",
+  pnpm: "n * --if-present --silent -s --recursive -r",
+  yarn: "n * --silent",
+  // what npm/pnpm/yarn may pass on to the project's own script: filters, and options that mean the same harmless thing in the runners that read them
+  script: "y * --run --passWithNoTests --silent --verbose",
+};
+const GUARD_VITEST_REPORTERS = new Set(["default", "basic", "verbose", "dot", "tree", "tap", "tap-flat", "hanging-process", "github-actions", "minimal", "agent"]);
+
+const guardSpecCache = new Map();
+function guardSpec(text) {
+  let s = guardSpecCache.get(text);
+  if (s) return s;
+  const w = text.split(" ");
+  s = { style: w[0], max: w[1] === "*" ? Infinity : Number(w[1]), opts: new Map(), num: false };
+  for (const o of w.slice(2)) {
+    if (o === "-#") { s.num = true; continue; }
+    const m = /^(-[^=]*)(=(\?|2)?)?$/.exec(o);
+    const arity = !m[2] ? 0 : m[3] === "?" ? 2 : m[3] === "2" ? 3 : 1;
+    s.opts.set(guardOptKey(s.style, m[1]), arity);
+  }
+  guardSpecCache.set(text, s);
+  return s;
 }
-// The write or exec option the command carries, or null.
-function guardForbidden(argv) {
+// The name an option is looked up by, as the program's parser folds it.
+function guardOptKey(style, name) {
+  if (style === "t") return name.replace(/^--?/, "-").toLowerCase();
+  if (style === "w") return name.replace(/^--?/, "-");
+  if (style === "y" && name.startsWith("--")) return "--" + name.slice(2).replace(/-([a-z])/g, (m, c) => c.toUpperCase());
+  return name;
+}
+
+// Read argv[from…] with spec: { bad, pos, seen } — bad is the first word not known safe (or null),
+// pos the positional words, seen the option names met. Words before index trusted pass unread.
+function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
+  const s = typeof spec === "string" ? guardSpec(spec) : spec;
+  const out = { bad: null, pos: [], seen: new Set(), rest: -1 };
+  let ended = false;
+  const fail = (w) => { if (out.bad === null) out.bad = w; };
+  const boolNext = (i) => (s.style === "t" || s.style === "y" || s.style === "n") && i + 1 < argv.length && /^(true|false)$/i.test(argv[i + 1]);
+  const value = (i, w) => {
+    if (i + 1 >= argv.length) { fail(w); return i; }
+    const v = argv[i + 1];
+    if ((s.style === "y" || s.style === "n") && v.startsWith("-") && v !== "-") fail(w);
+    return i + 1;
+  };
+  for (let i = from; i < argv.length && out.bad === null; i++) {
+    const a = argv[i];
+    if (ended || a === "-" || !a.startsWith("-")) {
+      if (s.style === "t" && a.startsWith("@") && i >= trusted) fail(a); // a response file: more options
+      out.pos.push(i);
+      continue;
+    }
+    if (a === "--") {
+      if (stopAtDashDash) { out.rest = i + 1; break; }
+      ended = true;
+      continue;
+    }
+    if (i < trusted) continue;
+    if (s.num && /^-\d+$/.test(a)) continue;
+    const long = a.startsWith("--") || s.style === "w" || s.style === "t" || s.style === "x";
+    if (long) {
+      const eq = s.style === "t" || s.style === "x" ? -1 : a.indexOf("=");
+      const name = eq < 0 ? a : a.slice(0, eq);
+      const key = guardOptKey(s.style, name);
+      const ar = s.opts.get(key);
+      if (ar === undefined) { fail(a); continue; }
+      out.seen.add(key);
+      if (ar === 0) { if (eq >= 0 && s.style !== "w") fail(a); else if (boolNext(i)) fail(a); continue; }
+      if (ar === 2) continue;
+      if (eq >= 0) { if (ar === 3) fail(a); out.seen.add(key + "=" + a.slice(eq + 1)); continue; }
+      if (ar === 3) { i = value(i, a); i = value(i, a); continue; }
+      const j = value(i, a);
+      if (j > i) out.seen.add(key + "=" + argv[j]);
+      i = j;
+      continue;
+    }
+    // short options: y and n read one letter per word; g reads clusters (-xvk2 = -x -v -k 2)
+    if (s.style !== "g") {
+      const ar = a.length === 2 ? s.opts.get(a) : undefined;
+      if (ar === undefined || ar === 2 || ar === 3) { fail(a); continue; }
+      out.seen.add(a);
+      if (ar === 0) { if (boolNext(i)) fail(a); continue; }
+      const j = value(i, a);
+      if (j > i) out.seen.add(a + "=" + argv[j]);
+      i = j;
+      continue;
+    }
+    for (let k = 1; k < a.length; k++) {
+      const key = "-" + a[k];
+      const ar = s.opts.get(key);
+      if (ar === undefined || ar === 3) { fail(a); break; }
+      out.seen.add(key);
+      if (ar === 0) continue;
+      if (k + 1 < a.length || ar === 2) break; // the value is the rest of the word
+      i = value(i, a);
+      break;
+    }
+  }
+  if (out.bad === null && out.pos.filter((k) => k >= trusted).length > s.max) out.bad = argv[out.pos[out.pos.length - 1]];
+  return out;
+}
+
+const GUARD_GIT_DIFF = "-p -u -s --patch --no-patch -U=? --unified=? --raw --patch-with-raw --patch-with-stat --stat=? --numstat --shortstat --dirstat=? --summary --name-only --name-status --check --full-index --binary --abbrev=? --no-abbrev -B=? -M=? -C=? --break-rewrites=? --find-renames=? --find-copies=? --find-copies-harder --no-renames -D --irreversible-delete -l= -S= -G= --pickaxe-all --pickaxe-regex -R --relative=? --no-relative -a --text -b -w --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol --ignore-space-at-eol --inter-hunk-context= -W --function-context --exit-code --quiet --no-ext-diff --no-textconv --ignore-submodules=? --src-prefix= --dst-prefix= --no-prefix --default-prefix --color=? --no-color --color-moved=? --no-color-moved --word-diff=? --word-diff-regex= --color-words=? --minimal --patience --histogram --diff-algorithm= --diff-filter= --cached --staged --merge-base -z --compact-summary --ita-invisible-in-index --no-index --submodule=? --full-diff";
+const GUARD_GIT_LOG = GUARD_GIT_DIFF + " -# -n= --max-count= --skip= --since= --after= --until= --before= --author= --committer= --grep= --all-match --invert-grep -i --regexp-ignore-case -E -F -P --extended-regexp --fixed-strings --perl-regexp --merges --no-merges --min-parents= --max-parents= --first-parent --reverse --follow --oneline --graph --decorate=? --no-decorate --all --branches=? --tags=? --remotes=? --exclude= --format= --pretty=? --abbrev-commit --no-abbrev-commit --date= --relative-date --parents --children --left-right --cherry-pick --cherry-mark --cherry --topo-order --date-order --author-date-order --boundary --simplify-by-decoration --full-history --dense --sparse --ancestry-path --source --use-mailmap --mailmap --no-mailmap --log-size -L= --notes=? --no-notes -m --cc --dd -c --diff-merges= --no-diff-merges -g --walk-reflogs --not --encoding= --expand-tabs=? --no-expand-tabs --count --no-walk=? --do-walk --objects --no-object-names";
+const GUARD_GIT_SPECS = {
+  status: "g * -s -b -v -z -u=? --short --branch --long --verbose --porcelain=? --untracked-files=? --ignored=? --ignore-submodules=? --column=? --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames=? --show-stash",
+  diff: "g * " + GUARD_GIT_DIFF, "diff-tree": "g * -r -t --root --stdin -m -c --cc --always --no-commit-id -v " + GUARD_GIT_DIFF, "diff-files": "g * -q -0 -1 -2 -3 --base --ours --theirs " + GUARD_GIT_DIFF, "diff-index": "g * -m " + GUARD_GIT_DIFF,
+  log: "g * " + GUARD_GIT_LOG, show: "g * " + GUARD_GIT_LOG, whatchanged: "g * " + GUARD_GIT_LOG, "rev-list": "g * --all " + GUARD_GIT_LOG,
+  shortlog: "g * -n -s -e --numbered --summary --email --committer --group= -w=? " + GUARD_GIT_LOG,
+  "range-diff": "g * --creation-factor= --no-dual-color --left-only --right-only " + GUARD_GIT_DIFF,
+  blame: "g * -L= -l -t -S= -p -e -w -s -n -f -c -b --reverse --first-parent --porcelain --line-porcelain --incremental --encoding= --contents= --date= -M=? -C=? --show-name --show-number --show-email --abbrev=? --root --ignore-rev= --ignore-revs-file= --color-lines --color-by-age --no-progress",
+  annotate: "g * -L= -l -t -p -e -w -s -n -f -c -b --reverse --porcelain --date= -M=? -C=?",
+  "ls-files": "g * -c -d -m -o -i -s -u -k -z -t -v -f --cached --deleted --modified --others --ignored --stage --unmerged --killed --directory --no-empty-directory --eol --exclude= -x= --exclude-from= -X= --exclude-per-directory= --exclude-standard --error-unmatch --with-tree= --full-name --recurse-submodules --abbrev=? --format= --deduplicate --sparse",
+  "ls-tree": "g * -d -r -t -l -z --name-only --name-status --object-only --full-name --full-tree --abbrev=? --format= --long",
+  "rev-parse": "g * -q --verify --quiet --short=? --abbrev-ref=? --symbolic --symbolic-full-name --show-toplevel --show-prefix --show-cdup --git-dir --git-common-dir --absolute-git-dir --is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --show-superproject-working-tree --all --branches=? --tags=? --remotes=? --glob= --default= --revs-only --no-revs --flags --no-flags --sq --not --path-format= --git-path= --show-object-format=? --since= --until= --disambiguate= --end-of-options",
+  "cat-file": "g * -t -s -e -p --batch=? --batch-check=? --batch-all-objects --follow-symlinks --buffer --unordered",
+  grep: "g * -n -i -I -l -L -c -v -w -h -H -E -F -G -P -o -q -z -W -p -e= -f= -A= -B= -C= -m= --cached --untracked --no-index --recurse-submodules --full-name --line-number --column --name-only --files-with-matches --files-without-match --count --all-match --and --or --not --heading --break --color=? --no-color --max-depth= --threads= --exclude-standard --no-exclude-standard --ignore-case --word-regexp --invert-match --extended-regexp --fixed-strings --basic-regexp --perl-regexp --only-matching --quiet --null --function-context --show-function --text -a",
+  describe: "g * --all --tags --contains --abbrev=? --candidates= --exact-match --long --match= --exclude= --always --first-parent --dirty=? --broken=?",
+  "merge-base": "g * -a --all --octopus --independent --is-ancestor --fork-point",
+  "name-rev": "g * --tags --refs= --exclude= --all --name-only --no-undefined --always",
+  "show-ref": "g * -d -s -q --head --tags --branches --heads --verify --exists --dereference --hash=? --abbrev=? --quiet",
+  "for-each-ref": "g * -s -p --count= --sort= --format= --color=? --shell --perl --python --tcl --points-at= --merged=? --no-merged=? --contains=? --no-contains=? --ignore-case --omit-empty --exclude=",
+  "count-objects": "g * -v -H --verbose --human-readable",
+  cherry: "g * -v --abbrev=?",
+  "check-ignore": "g * -q -v -n -z --quiet --verbose --non-matching --no-index",
+  "check-attr": "g * -a --all --cached -z --source=",
+  "check-ref-format": "g * --allow-onelevel --no-allow-onelevel --refspec-pattern --normalize --branch",
+  var: "g * -l", version: "g * --build-options", help: "g * -a --all -g --guides -c --config",
+  "show-branch": "g * -a -r --all --remotes --topo-order --date-order --current --color=? --no-color --more= --list --merge-base --independent --no-name --sha1-name --sparse",
+  "verify-commit": "g * -v --verbose --raw", "verify-tag": "g * -v --verbose --raw --format=",
+  "stash list": "g * " + GUARD_GIT_LOG, "stash show": "g * --include-untracked --only-untracked " + GUARD_GIT_DIFF,
+  "stash push": "g * -m= --message= -u --include-untracked -a --all -k --keep-index --no-keep-index -q --quiet -S --staged",
+};
+
+// Why the words of argv from index trusted on are not known safe, or null.
+function guardArgsWhy(argv, trusted) {
   const name = guardBase(argv[0]);
-  const own = GUARD_FORBID[name] || [];
-  const cluster = !GUARD_NO_CLUSTER.has(name);
-  for (const a of argv.slice(1)) {
-    for (const f of GUARD_FORBID_ANY) if (a === f || a.startsWith(f + "=")) return f;
-    for (const f of own) if (guardFlagHit(a, f, cluster)) return f;
+  const r = guardReadArgs(name, argv, Math.max(1, trusted));
+  return r === null ? null : "it carries " + r + ", which the guard does not know to be safe for " + name;
+}
+// The first word not known safe, or null.
+function guardReadArgs(name, argv, t) {
+  if (GUARD_ANY_ARGS.has(name)) return null;
+  if (name === "printf") return argv.slice(Math.max(1, t)).find((w) => w.startsWith("-")) || null;
+  if (Object.prototype.hasOwnProperty.call(GUARD_SPECS, name)) {
+    const r = guardReadOpts(GUARD_SPECS[name], argv, 1, t);
+    // date reads a positional word that is not +FORMAT as a time to set the clock to
+    if (r.bad === null && name === "date") { const p = r.pos.find((k) => k >= t && !argv[k].startsWith("+")); if (p !== undefined) return argv[p]; }
+    return r.bad;
+  }
+  if (name === "git") return guardReadGit(argv, t);
+  if (name === "npm" || name === "pnpm" || name === "yarn") return guardReadScripts(name, argv, 1, t);
+  if (name === "npx") {
+    if (argv.length < 2) return null;
+    if (argv[1].startsWith("-") && t < 2) return argv[1];
+    return guardReadTool(argv[1], argv, 2, t);
+  }
+  if (name === "python" || name === "python3") {
+    if (argv[1] !== "-m" || argv[2] !== "pytest") return t >= argv.length ? null : guardUnknown(argv, 1, t);
+    return guardReadTool("pytest", argv, 3, t);
+  }
+  if (name === "go" || name === "cargo") {
+    if (argv.length < 2) return null;
+    return guardReadTool(name + " " + argv[1], argv, 2, t);
+  }
+  return guardReadTool(name, argv, 1, t);
+}
+// A test runner or build tool, its words from index from.
+function guardReadTool(tool, argv, from, t) {
+  if (tool === "cargo test" || tool === "cargo build" || tool === "cargo check") {
+    const r = guardReadOpts(GUARD_TOOL_SPECS.cargo, argv, from, t, true);
+    if (r.bad !== null || r.rest < 0) return r.bad;
+    return guardReadOpts(GUARD_TOOL_SPECS["cargo --"], argv, r.rest, t).bad;
+  }
+  const spec = GUARD_TOOL_SPECS[tool];
+  if (spec === undefined || tool === "script" || tool === "cargo --") return guardUnknown(argv, from, t);
+  const r = guardReadOpts(spec, argv, from, t);
+  if (r.bad !== null) return r.bad;
+  if (tool === "tsc" && !r.seen.has("-noemit")) { const p = r.pos.find((k) => k >= t); if (p !== undefined) return argv[p]; }
+  if (tool === "vitest") {
+    for (const k of r.seen) if (k.startsWith("--reporter=") && !GUARD_VITEST_REPORTERS.has(k.slice(11))) return k;
+    const p = r.pos.filter((k) => k >= t);
+    // vitest's first word may be a command: run (once) or a filter; watch, dev, bench, init, serve… are not
+    if (p.length && p[0] === from && /^(watch|dev|bench|init|list|related|typecheck|serve)$/.test(argv[from])) return argv[from];
   }
   return null;
 }
+// A program the guard has no spec for: its positional words pass, its options do not.
+function guardUnknown(argv, from, t) {
+  for (let i = Math.max(from, t); i < argv.length; i++) if (argv[i].startsWith("-") && argv[i] !== "-") return argv[i];
+  return null;
+}
+// npm, pnpm, yarn: their own options, then what they pass on to the project's script.
+function guardReadScripts(name, argv, from, t) {
+  const r = guardReadOpts(GUARD_TOOL_SPECS[name], argv, from, t, true);
+  if (r.bad !== null) return r.bad;
+  // pnpm and yarn pass every word after the script's name on to it, options included: only the
+  // script spec's harmless options may follow it
+  if (name !== "npm" && r.pos.length) {
+    const after = guardReadOpts(GUARD_TOOL_SPECS.script, argv, r.pos[0] + 1, t);
+    if (after.bad !== null) return after.bad;
+  }
+  if (r.rest >= 0) return guardReadOpts(GUARD_TOOL_SPECS.script, argv, r.rest, t).bad;
+  return null;
+}
+function guardReadGit(argv, t) {
+  const normal = argv;
+  const sub = normal[1];
+  if (sub === undefined) return null;
+  const two = sub + " " + normal[2];
+  if (Object.prototype.hasOwnProperty.call(GUARD_GIT_SPECS, two)) return guardReadOpts(GUARD_GIT_SPECS[two], normal, 3, t).bad;
+  if (Object.prototype.hasOwnProperty.call(GUARD_GIT_SPECS, sub)) return guardReadOpts(GUARD_GIT_SPECS[sub], normal, 2, t).bad;
+  // the listing forms guardGitReadOnly reads exactly (branch, tag, remote, config, worktree, …)
+  if (guardGitReadOnly(normal)) return null;
+  return guardUnknown(normal, 2, t);
+}
 
-// Read-only commands every role with a shell may run (with no write or exec option).
-const GUARD_READ_ONLY = new Set(["ls", "pwd", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ugrep", "bfs", "find", "stat", "file", "tree", "du", "df", "diff", "cmp", "sort", "cut", "tr", "basename", "dirname", "realpath", "readlink", "which", "type", "echo", "printf", "true", "false", "nl", "column", "jq", "md5sum", "sha1sum", "sha256sum", "date", "uname", "whoami", "id"]);
+// Commands that run another command: the guard cannot see what that one is.
+const GUARD_WRAPPERS = new Set(["env", "command", "builtin", "exec", "eval", "source", ".", "nohup", "sudo", "doas", "su", "runuser", "timeout", "nice", "ionice", "stdbuf", "time", "xargs", "parallel", "watch", "script", "flock", "setsid", "chronic", "unbuffer", "sh", "bash", "dash", "zsh", "ksh", "fish", "busybox", "trap", "hash", "alias", "unalias", "set", "shopt", "export", "declare", "typeset", "local", "readonly", "unset", "enable", "ssh", "chroot", "nsenter", "unshare", "fakeroot", "caffeinate", "pushd", "popd", "apply_patch", "applypatch"]);
+
+function guardBase(w) { const k = w.lastIndexOf("/"); return k >= 0 ? w.slice(k + 1) : w; }
+
+// Read-only commands every role with a shell may run, with options known safe (runtime-options).
 function guardReadOnly(argv) {
   const name = argv[0];
-  if (!GUARD_READ_ONLY.has(name)) return false;
-  if (name === "printf" && argv.includes("-v")) return false;
-  return guardForbidden(argv) === null;
+  if (!(Object.prototype.hasOwnProperty.call(GUARD_SPECS, name) || GUARD_ANY_ARGS.has(name) || name === "printf")) return false;
+  return guardArgsWhy(argv, 1) === null;
+}
+
+// The first pattern of list that matches argv with every word a "*" covers known safe: { pat } or { why }.
+function guardAllowMatch(policy, list, argv) {
+  let why = null;
+  for (const k of list) {
+    const p = policy.pats[k];
+    if (!guardPatMatch(p, argv)) continue;
+    const w = guardArgsWhy(argv, guardPatTrusted(p));
+    if (w === null) return { pat: p };
+    if (why === null) why = w;
+  }
+  return { why };
 }
 
 // ---------------------------------------------------------------- git
@@ -240,6 +503,7 @@ function guardGit(argv) {
   return { normal: ["git", ...argv.slice(k)], safe };
 }
 const GUARD_GIT_RO = new Set(["status", "diff", "log", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "grep", "diff-tree", "diff-files", "diff-index", "merge-base", "name-rev", "show-ref", "for-each-ref", "count-objects", "whatchanged", "range-diff", "cherry", "check-ignore", "check-attr", "check-ref-format", "var", "version", "help", "show-branch", "verify-commit", "verify-tag"]);
+const GUARD_GIT_CONFIG_OPTS = new Set(["--show-origin", "--show-scope", "--name-only", "-z", "--null", "--includes", "--no-includes", "--bool", "--int", "--path", "--local", "--worktree"]);
 const GUARD_GIT_LIST = /^(-a|--all|-r|--remotes|-v|-vv|--verbose|-l|--list|--show-current|--no-color|--color(=.*)?|--column(=.*)?|--no-column|--format=.*|--sort=.*|--contains(=.*)?|--no-contains(=.*)?|--merged(=.*)?|--no-merged(=.*)?|--points-at(=.*)?|-n\d*|--ignore-case|--omit-empty)$/;
 // Does this git command (normal form) only read?
 function guardGitReadOnly(normal) {
@@ -251,7 +515,11 @@ function guardGitReadOnly(normal) {
   if (sub === "branch" || sub === "tag") return listing() && (sub === "branch" || args.length === 0 || args.includes("-l") || args.includes("--list"));
   if (sub === "stash") return args[0] === "list" || args[0] === "show";
   if (sub === "remote") return args.length === 0 || (args.length === 1 && args[0] === "-v") || args[0] === "get-url";
-  if (sub === "config") return ["--get", "--get-all", "--get-regexp", "--list", "-l", "get", "list"].includes(args[0]) && !args.some((a) => /^--(add|unset|replace|rename|remove|edit|file|blob|global|system)/.test(a));
+  if (sub === "config") {
+    if (!["--get", "--get-all", "--get-regexp", "--list", "-l", "get", "list"].includes(args[0])) return false;
+    const rest = args.slice(1);
+    return rest.every((a) => !a.startsWith("-") || GUARD_GIT_CONFIG_OPTS.has(a)) && rest.filter((a) => !a.startsWith("-")).length <= 2;
+  }
   if (sub === "worktree") return args[0] === "list";
   if (sub === "reflog") return args.length === 0 || args[0] === "show" || args[0] === "exists";
   if (sub === "notes") return args[0] === "list" || args[0] === "show";
@@ -467,8 +735,20 @@ function guardDecide(policy, call) {
   if (call.kind === "shell") return guardShell(st, cwd, call.command);
   if (call.kind === "spawn") return guardSpawn(st, call.target);
   if (call.kind === "skill" && who.orch) return guardOut("none");
+  // host tools the role's tools name exactly (MCP tools, agent-team tools, Skill): the author allowed
+  // them; "tools: [all]" leaves unnamed ones to the host's own permission flow
+  if (who.role && guardToolNamed(who.role, call.tool)) return guardOut("allow");
+  if (who.role && who.role.all) return guardOut("none");
   if (who.orch) return guardOut("ask", "the orchestrator wants to use " + call.tool + ", a tool the guard does not model; the human decides.");
   return guardOut("deny", who.label + " may not use " + call.tool + ": not a tool its role is given, and the guard cannot check what it does (fail closed)." + refuse);
+}
+
+// x: exact tool names; xp: server prefixes ("mcp__github__"), matching one more name part only
+function guardToolNamed(role, tool) {
+  if (typeof tool !== "string") return false;
+  if (role.x && role.x.includes(tool)) return true;
+  if (role.xp) for (const p of role.xp) if (tool.length > p.length && tool.startsWith(p) && !tool.slice(p.length).includes("__")) return true;
+  return false;
 }
 
 function guardWrite(st, cwd, p) {
@@ -558,14 +838,16 @@ function guardRoleCommand(st, argv, shown) {
   const k = guardFirstMatch(policy, sh.k, forms);
   if (k) return guardOut("ask", who + " wants to run " + shown + " (its shell rules ask for " + k + ").");
   const git = name === "git" ? guardGit(argv) : null;
-  const exact = git ? (git.safe ? [git.normal] : []) : argv[0] === name ? [argv] : [];
-  const bad = guardForbidden(argv);
-  const a = bad ? null : guardFirstMatch(policy, sh.a, exact);
-  if (a) return guardOut("allow");
+  // allow rules match the command as written (git: minus harmless global options), by its bare name
+  const exact = git ? (git.safe ? git.normal : null) : argv[0] === name ? argv : null;
+  const a = exact ? guardAllowMatch(policy, sh.a, exact) : { why: null };
+  if (a.pat) return guardOut("allow");
   if (git && !guardGitReadOnly(git.normal)) return guardOut("deny", who + " may not run " + shown + " (git " + (git.normal[1] || "") + " changes the repository; roles run read-only git only). Report \"blocked\" instead.");
-  if (!bad && argv[0] === name && guardReadOnly(argv)) return guardOut("allow");
-  const why = bad ? "it carries " + bad + ", a write or exec option" : "no shell rule of its role allows it";
-  if (sh.def === "allow" && !bad) return guardOut("allow");
+  if (exact && !git && guardReadOnly(exact)) return guardOut("allow");
+  const known = exact ? guardArgsWhy(exact, git ? 2 : 1) : "it is not written by its bare name";
+  const readOnlyName = !git && (Object.prototype.hasOwnProperty.call(GUARD_SPECS, name) || name === "printf");
+  const why = a.why || (sh.def === "allow" || readOnlyName ? known : null) || "no shell rule of its role allows it";
+  if (sh.def === "allow" && known === null) return guardOut("allow");
   if (sh.def === "deny") return guardOut("deny", who + " may not run " + shown + " (" + why + "; its allowed commands: " + (sh.a.map((x) => policy.pats[x]).join(", ") || "none") + "). Report \"blocked\" instead.");
   return guardOut("ask", who + " wants to run " + shown + " (" + why + "; the default is ask).");
 }
@@ -573,18 +855,21 @@ function guardRoleCommand(st, argv, shown) {
 function guardOrchCommand(st, argv, shown) {
   const policy = st.policy, who = st.label;
   const name = guardBase(argv[0]);
-  const bad = guardForbidden(argv);
-  if (!bad && argv[0] === name && guardFirstMatch(policy, policy.orch.x, [argv])) return guardOut("allow");
+  const git = name === "git" ? guardGit(argv) : null;
+  const exact = git ? (git.safe ? git.normal : null) : argv[0] === name ? argv : null;
+  // its own exceptions to the pipeline's deny list (git stash push *), with options known safe
+  if (exact && guardAllowMatch(policy, policy.orch.x, exact).pat) return guardOut("allow");
   if (GUARD_WRAPPERS.has(name)) return guardUnmodelledOut(st, shown, name + " runs another command");
   const forms = guardForms(argv);
   const d = guardFirstMatch(policy, policy.deny, forms);
   if (d) return guardOut("deny", who + " may not run " + shown + " (no pipeline agent may run " + d + "). Leave this step to the human, or report \"blocked\".");
-  const git = name === "git" ? guardGit(argv) : null;
   if (git && !guardGitReadOnly(git.normal)) return guardOut("deny", who + " may not run " + shown + " (git " + (git.normal[1] || "") + " changes the repository; the orchestrator runs read-only git and its own exceptions only). Leave this step to the human.");
-  const exact = git ? (git.safe ? [git.normal] : []) : argv[0] === name ? [argv] : [];
-  if (!bad && (guardFirstMatch(policy, policy.orch.a, exact) || (argv[0] === name && guardReadOnly(argv)))) return guardOut("allow");
+  const a = exact ? guardAllowMatch(policy, policy.orch.a, exact) : { why: null };
+  if (a.pat) return guardOut("allow");
+  if (exact && !git && guardReadOnly(exact)) return guardOut("allow");
+  const known = exact && !git && Object.prototype.hasOwnProperty.call(GUARD_SPECS, name) ? guardArgsWhy(exact, 1) : null;
   // not "none": in acceptEdits mode Claude Code itself runs some file commands (sed -i, cp) unasked
-  return guardOut("ask", who + " wants to run " + shown + " (" + (bad ? "it carries " + bad + ", a write or exec option" : "not among the commands the pipeline runs") + "); the human decides.");
+  return guardOut("ask", who + " wants to run " + shown + " (" + (a.why || known || "not among the commands the pipeline runs") + "); the human decides.");
 }
 
 function guardSpawn(st, target) {
@@ -592,31 +877,44 @@ function guardSpawn(st, target) {
   if (target === undefined || target === null || target === "") target = "general-purpose";
   if (typeof target !== "string") return guardOut("deny", "the agent to start is not named by a string; refusing (fail closed).");
   const shown = JSON.stringify(guardLine(target, 80));
+  if (st.role && st.role.st) return st.role.st.includes(target) ? guardOut("allow") : guardOut("deny", st.label + " may start only " + st.role.st.join(", ") + " (its role's starts); refused " + shown + ". Report back instead.");
   if (st.role && !st.role.spawn) return guardOut("deny", st.label + " may not start agents (its role cannot spawn; refused " + shown + "). Report back to the orchestrator instead.");
   if (st.sub && !policy.nested) return guardOut("deny", st.label + " may not start " + shown + ": nested agents are off. Report back to the orchestrator instead.");
   if (!Object.prototype.hasOwnProperty.call(policy.roles, target) && !policy.nested) return guardOut("deny", st.label + " may not start " + shown + ": it is not a role of pipeline " + policy.pipeline + " (nested agents are off). Start one of: " + Object.keys(policy.roles).join(", ") + ".");
   return guardOut("allow");
 }
 
-// For hosts whose write tool takes a patch (Copilot's and Codex's apply_patch).
-// The files an apply_patch text touches: { paths } or { error }. Every line that starts with "*** " is a
-// directive (hunk lines start with +, -, space or @@); an unknown directive is refused, not skipped.
+// For hosts whose write tool takes a patch (Copilot's and Codex's apply_patch). The files an apply_patch
+// text touches: { paths } or { error }. The guard reads only the canonical shape, exactly: a line is a
+// directive (*** Begin Patch, *** Add File: P, *** Update File: P, *** Delete File: P, *** Move to: P,
+// *** End of File, *** End Patch) or a hunk line (+, -, space, @@, empty). Codex's parser trims the
+// lines it reads as headers (Unicode white space, U+0085 included) and Copilot's is not published,
+// so any other line that could read as a directive once trimmed, and any file name with white space
+// or a control character at either end, is refused: the patch, not the directive, is skipped.
+const GUARD_PATCH_LOOSE = /^[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]*\*\*\*[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]*(add|update|delete|move|end|begin)/i;
+const GUARD_PATCH_EDGE = /^[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]|[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]$|[\u0000-\u001f\u007f-\u009f]/;
 function guardPatchPaths(text) {
   if (typeof text !== "string") return { error: "apply_patch arguments are not the patch text" };
-  if (text.includes("\r")) return { error: "the patch holds carriage returns" };
+  if (/[\r\u2028\u2029]/.test(text)) return { error: "the patch holds carriage returns or Unicode line separators" };
   const lines = text.split("\n");
   let i = 0;
   while (i < lines.length && lines[i] === "") i++;
+  let end = lines.length;
+  while (end > i && lines[end - 1] === "") end--;
   if (lines[i] !== "*** Begin Patch") return { error: "the patch does not start with *** Begin Patch" };
+  if (end - 1 <= i || lines[end - 1] !== "*** End Patch") return { error: "the patch does not end with *** End Patch" };
   const paths = [];
-  for (const line of lines.slice(i + 1)) {
-    if (!line.startsWith("*** ")) continue;
-    if (line === "*** End Patch" || line === "*** End of File" || line === "*** Begin Patch") continue;
+  for (const line of lines.slice(i + 1, end - 1)) {
     const m = /^\*\*\* (Add File|Update File|Delete File|Move to): (.*)$/.exec(line);
-    if (!m) return { error: "the patch has a directive the guard does not know (" + guardLine(line, 80) + ")" };
-    const p = m[2];
-    if (p === "" || p !== p.trim()) return { error: "a file name in the patch is empty or has surrounding spaces" };
-    paths.push(p);
+    if (m) {
+      const p = m[2];
+      if (p === "" || GUARD_PATCH_EDGE.test(p)) return { error: "a file name in the patch is empty, or has white space or a control character at an end" };
+      paths.push(p);
+      continue;
+    }
+    if (line === "*** End of File" || line === "@@" || line.startsWith("@@ ")) continue;
+    if (line === "" || ((line[0] === "+" || line[0] === "-" || line[0] === " ") && !GUARD_PATCH_LOOSE.test(line.slice(1)) && !GUARD_PATCH_LOOSE.test(line))) continue;
+    return { error: "the patch has a line the guard does not read exactly (" + guardLine(JSON.stringify(line), 80) + ")" };
   }
   if (!paths.length) return { error: "the patch names no file" };
   return { paths };
@@ -632,6 +930,45 @@ function guardDecidePaths(policy, parsed) {
     if (worst.kind === "deny") break;
   }
   return worst;
+}
+
+function guardOffHonoured(name, files) {
+  const v = process.env[name];
+  if (typeof v !== "string" || !/^(1|true|yes|on)$/i.test(v.trim())) return false;
+  for (const f of files) {
+    let text;
+    try { text = fs.readFileSync(f, "utf8"); } catch (e) { if (e && (e.code === "ENOENT" || e.code === "ENOTDIR")) continue; return false; }
+    if (text.includes(name)) return false;
+    let data;
+    try { data = JSON.parse(text); } catch (e) { return false; }
+    const env = data && typeof data === "object" ? data.env : undefined;
+    if (env && typeof env === "object" && Object.keys(env).some((k) => k.toUpperCase() === name.toUpperCase())) return false;
+  }
+  return guardStartedWith(name);
+}
+// Linux: the host process (the first ancestor that is not a shell) was started with name set. Elsewhere: true.
+const GUARD_SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
+function guardStartedWith(name) {
+  try { fs.accessSync("/proc/self/environ"); } catch (e) { return process.platform !== "linux"; }
+  let pid = process.ppid;
+  for (let hops = 0; pid > 1 && hops < 16; hops++) {
+    try {
+      const stat = fs.readFileSync("/proc/" + pid + "/stat", "latin1");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (GUARD_SHELLS.has(comm)) { pid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]); continue; }
+      const env = fs.readFileSync("/proc/" + pid + "/environ", "latin1").split("\u0000");
+      return env.some((e) => e.startsWith(name + "=") && /^(1|true|yes|on)$/i.test(e.slice(name.length + 1).trim()));
+    } catch (e) { return false; }
+  }
+  return false;
+}
+// The account's home folder, from the password database rather than $HOME (null where there is none).
+function guardHome() {
+  try {
+    const uid = String(process.getuid());
+    for (const l of fs.readFileSync("/etc/passwd", "utf8").split("\n")) { const f = l.split(":"); if (f[2] === uid && f[5]) return f[5]; }
+  } catch (e) { /* no password file */ }
+  return null;
 }
 
 // tools with no effect of their own on files or commands: reads, questions, goals, and the agent
