@@ -85,7 +85,10 @@ describe("a hand-edited harness hook entry (F01)", () => {
     writeFileSync(path.join(dir, ".claude/settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
     expect(await checkInstalled(opts(dir, { json: true }))).toBe(1);
     const detail = lastJson().drift.find((d: { path: string }) => d.path.endsWith("settings.json")).detail.map((d: { message: string }) => d.message);
-    expect(detail).toEqual([expect.stringMatching(/^hooks\.SubagentStart\[1\] is a second copy of harness's entry: /), expect.stringMatching(/^hooks\.SubagentStop\[1\] names a harness file, but harness\.lock\.json records no such entry \(orphaned\): /)]);
+    // the copies sit after every entry harness wrote (the audit's, then the run controller's)
+    const copyAt = settings.hooks.SubagentStart.length - 1;
+    const orphanAt = settings.hooks.SubagentStop.length - 1;
+    expect(detail).toEqual([expect.stringMatching(new RegExp(`^hooks\\.SubagentStart\\[${copyAt}\\] is a second copy of harness's entry: `)), expect.stringMatching(new RegExp(`^hooks\\.SubagentStop\\[${orphanAt}\\] names a harness file, but harness\\.lock\\.json records no such entry \\(orphaned\\): `))]);
     expect(await checkInstalled(opts(dir))).toBe(1);
     expect(stderr()).toMatch(/E_DRIFT \S*\.claude\/settings\.json was edited by hand/);
 
