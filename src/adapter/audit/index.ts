@@ -12,7 +12,10 @@ import type { FidelityRecord } from "../fidelity.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import { sortKeys } from "../../emit/render.js";
 import { AUDIT_MAIN_SOURCE, AUDIT_RUNTIME_SOURCE } from "./runtime.js";
+import { AUDIT_BOUNDARY_SOURCE } from "./runtime-boundary.js";
+import { GUARDED_FILES, type GuardedFile } from "./enforcement.js";
 import { byCodeUnit } from "../../compare.js";
+import { anyDepth } from "../guard/policy.js";
 
 export interface AuditGlob {
   glob: string;
@@ -25,7 +28,7 @@ export interface AuditRole {
   neverWrite: number[];
 }
 export interface AuditPolicy {
-  format: 2;
+  format: 3;
   pipeline: string;
   host: string;
   /** Where the script lives, relative to the project root (it finds the root from its own location). */
@@ -38,9 +41,15 @@ export interface AuditPolicy {
   protect: AuditGlob[];
   /** Paths the host itself manages while a stage runs (e.g. its worktrees): not audited. */
   exempt: AuditGlob[];
+  /** The pipeline's never-write globs at any depth, as the guard applies them: no role may change these. */
+  never: AuditGlob[];
+  /** The files that control enforcement (enforcement.ts): restored and failed whatever the scope. */
+  guarded: readonly GuardedFile[];
   /** Every glob of every role, once, sorted. */
   globs: AuditGlob[];
   roles: Record<string, AuditRole>;
+  /** The main-session roles' scopes: what the orchestrator may change between stages. */
+  orchestrator: AuditRole[];
 }
 
 export interface AuditOptions {
@@ -53,6 +62,8 @@ export interface AuditOptions {
   exempt?: readonly string[];
   /** The roles the host can audit (those that run where its start/stop hooks fire). */
   roles: readonly RoleIR[];
+  /** Roles of the main session: their scopes are the orchestrator's between stages (default: the pipeline's main-session roles). */
+  mainRoles?: readonly RoleIR[];
 }
 
 /** What the audit cannot do; adapters list these under MAPPING.md's Known gaps. */
@@ -79,12 +90,16 @@ export function canWrite(role: RoleIR): boolean {
 
 export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): AuditPolicy {
   const sortedRoles = [...o.roles].sort((a, b) => byCodeUnit(a.id, b.id));
-  const globs = [...new Set(sortedRoles.flatMap((r) => [...r.write, ...r.neverWrite]))].sort(byCodeUnit);
+  const mainRoles = [...(o.mainRoles ?? pipeline.roles.filter((r) => r.isolation === "main"))].sort((a, b) => byCodeUnit(a.id, b.id));
+  const globs = [...new Set([...sortedRoles, ...mainRoles].flatMap((r) => [...r.write, ...r.neverWrite]))].sort(byCodeUnit);
   const index = new Map(globs.map((g, i) => [g, i]));
+  const scope = (r: RoleIR): AuditRole => ({ write: r.write.map((g) => index.get(g)!), neverWrite: r.neverWrite.map((g) => index.get(g)!) });
   const roles: Record<string, AuditRole> = {};
-  for (const r of sortedRoles) roles[r.id] = { write: r.write.map((g) => index.get(g)!), neverWrite: r.neverWrite.map((g) => index.get(g)!) };
+  for (const r of sortedRoles) roles[r.id] = scope(r);
+  // every role's never-write holds the pipeline's at the root; the guard also applies them at any depth
+  const never = [...new Set(pipeline.policies.neverWrite.flatMap(anyDepth))].sort(byCodeUnit);
   const policy: AuditPolicy = {
-    format: 2,
+    format: 3,
     pipeline: pipeline.name,
     host: o.host,
     scriptPath: o.scriptPath,
@@ -92,11 +107,14 @@ export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): Audit
     stopBlocks: o.stopBlocks,
     protect: o.protect.map(auditGlob),
     exempt: (o.exempt ?? []).map(auditGlob),
+    never: never.map(auditGlob),
+    guarded: GUARDED_FILES,
     globs: globs.map(auditGlob),
     roles,
+    orchestrator: mainRoles.filter((r) => r.write.length).map(scope),
   };
   // fail the build, not the hook, if a compiled expression is invalid
-  for (const g of [...policy.protect, ...policy.exempt, ...policy.globs]) new RegExp(g.re, g.flags);
+  for (const g of [...policy.protect, ...policy.exempt, ...policy.never, ...policy.globs]) new RegExp(g.re, g.flags);
   return policy;
 }
 
@@ -122,11 +140,14 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
     header(o),
     'import cp from "node:child_process";',
     'import fs from "node:fs";',
+    'import os from "node:os";',
     'import path from "node:path";',
     'import { fileURLToPath } from "node:url";',
     "",
     "const POLICY = " + JSON.stringify(sortKeys(policy), null, 2) + ";",
     AUDIT_RUNTIME_SOURCE.trim(),
+    "",
+    AUDIT_BOUNDARY_SOURCE.trim(),
     "",
     AUDIT_MAIN_SOURCE.trim(),
     "",

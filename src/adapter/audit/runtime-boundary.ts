@@ -1,0 +1,200 @@
+// The audit's boundary between stages, as JavaScript source pasted into the generated script after
+// runtime.ts (same rules: ES2022, free variables fs, path, os, cp, POLICY; a String.raw template,
+// so never a backtick or the dollar-brace pair).
+//
+// Enforcement files (POLICY.guarded, see enforcement.ts): snapshotted byte for byte at a stage's
+// start; at its end every change is put back and fails the stage. A file the host rewrites by itself
+// (~/.claude.json) is compared without its volatile keys and put back only when something else changed.
+//
+// The chain: a stage's stop records the tree it left (and the audit's index for it, and the
+// enforcement snapshot) per host session. The next boundary of that session — a stage's start, or
+// the orchestrator's own command (mode `between`) — compares the tree with it first. What changed
+// in between belongs to no stage: a detached child of a test run, the orchestrator's npm test running
+// role code. It is put back unless a running stage or a main-session role may write it, and the
+// stage (or the orchestrator's command) fails.
+export const AUDIT_BOUNDARY_SOURCE = String.raw`
+const AUDIT_GUARDED_MAX = 16 << 20;
+
+function auditHome() { return process.env.HOME || os.homedir(); }
+
+/** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
+function auditGuardedList(ctx) {
+  const out = [], seen = new Set();
+  const add = (abs, shown, g) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null }); } };
+  const home = auditHome();
+  for (const g of POLICY.guarded) {
+    if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g);
+    else if (g.base === "git") add(path.join(ctx.commonDir, g.path), ".git/" + g.path, g);
+    else {
+      if (home) add(path.join(home, g.path), "~/" + g.path, g);
+      const moved = g.env ? process.env[g.env] : "";
+      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g);
+    }
+  }
+  return out;
+}
+
+/** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
+function auditReadPath(abs, tree, budget) {
+  let st;
+  try { st = fs.lstatSync(abs); } catch (e) { if (e.code === "ENOENT" || e.code === "ENOTDIR") return { t: "none" }; throw e; }
+  if (st.isSymbolicLink()) return { t: "link", d: fs.readlinkSync(abs, { encoding: "buffer" }).toString("base64") };
+  if (st.isFile()) {
+    budget.left -= st.size;
+    if (budget.left < 0) throw new Error("the files that control enforcement are too large to snapshot (over " + (AUDIT_GUARDED_MAX >> 20) + " MB)");
+    return { t: "file", x: st.mode & 0o111 ? 1 : 0, d: fs.readFileSync(abs).toString("base64") };
+  }
+  if (st.isDirectory() && tree) {
+    const e = {};
+    for (const name of fs.readdirSync(abs, { encoding: "buffer" }).sort(Buffer.compare)) e[name.toString("latin1")] = auditReadPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), true, budget);
+    return { t: "dir", e: e };
+  }
+  return { t: st.isDirectory() ? "dir" : "other" };
+}
+
+function auditSnapGuarded(ctx) {
+  const budget = { left: AUDIT_GUARDED_MAX };
+  const out = {};
+  for (const g of auditGuardedList(ctx)) out[g.abs] = auditReadPath(g.abs, g.tree, budget);
+  return out;
+}
+
+/** JSON text without the keys the host rewrites itself (dotted paths, * for any key); null when it does not parse. */
+function auditWithoutVolatile(b64, volatile) {
+  let v;
+  try { v = JSON.parse(Buffer.from(b64, "base64").toString("utf8")); } catch (e) { return null; }
+  const drop = (o, parts) => {
+    if (!o || typeof o !== "object" || Array.isArray(o)) return;
+    const [k, ...rest] = parts;
+    for (const name of k === "*" ? Object.keys(o) : [k]) { if (!rest.length) delete o[name]; else drop(o[name], rest); }
+  };
+  for (const p of volatile) drop(v, p.split("."));
+  const sorted = (x) => Array.isArray(x) ? x.map(sorted) : x && typeof x === "object" ? Object.keys(x).sort().reduce((o, k) => { o[k] = sorted(x[k]); return o; }, {}) : x;
+  return JSON.stringify(sorted(v));
+}
+
+function auditSameGuarded(then, now, volatile) {
+  if (JSON.stringify(then) === JSON.stringify(now)) return true;
+  if (!volatile || then.t !== "file" || now.t !== "file" || then.x !== now.x) return false;
+  const a = auditWithoutVolatile(then.d, volatile);
+  return a !== null && a === auditWithoutVolatile(now.d, volatile);
+}
+
+/** Write a snapshot back at abs (a file through a temporary name and a rename). */
+function auditPutPath(abs, snap) {
+  let st = null;
+  try { st = fs.lstatSync(abs); } catch (e) { st = null; }
+  if (snap.t === "none") { if (st) fs.rmSync(abs, { recursive: true, force: true }); return; }
+  if (snap.t === "file") {
+    if (st && st.isDirectory()) fs.rmSync(abs, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(abs.toString()), { recursive: true });
+    const tmp = Buffer.concat([Buffer.from(abs), Buffer.from(".harness-restore-" + process.pid)]);
+    fs.writeFileSync(tmp, Buffer.from(snap.d, "base64"), { mode: snap.x ? 0o755 : 0o644 });
+    fs.chmodSync(tmp, snap.x ? 0o755 : 0o644);
+    fs.renameSync(tmp, abs);
+    return;
+  }
+  if (snap.t === "link") { if (st) fs.rmSync(abs, { recursive: true, force: true }); fs.symlinkSync(Buffer.from(snap.d, "base64"), abs); return; }
+  if (snap.t === "dir" && snap.e) {
+    if (st && !st.isDirectory()) fs.rmSync(abs, { force: true });
+    fs.mkdirSync(abs, { recursive: true });
+    const want = new Set(Object.keys(snap.e));
+    for (const name of fs.readdirSync(abs, { encoding: "buffer" })) if (!want.has(name.toString("latin1"))) fs.rmSync(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), { recursive: true, force: true });
+    for (const k of want) auditPutPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), Buffer.from(k, "latin1")]), snap.e[k]);
+    return;
+  }
+  throw new Error("cannot restore a " + snap.t);
+}
+
+/** Put back every guarded file that changed since the snapshot; one violation per file, checked after. */
+function auditRestoreGuarded(ctx, snaps) {
+  const out = [];
+  const budget = { left: AUDIT_GUARDED_MAX * 2 };
+  for (const g of auditGuardedList(ctx)) {
+    const then = snaps[g.abs];
+    if (!then) continue; // a variable that moves a folder was set after the start: that folder was not snapshotted
+    const now = auditReadPath(g.abs, g.tree, budget);
+    if (auditSameGuarded(then, now, g.volatile)) continue;
+    const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : "modified";
+    let restored = true;
+    try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, auditReadPath(g.abs, g.tree, budget), g.volatile); } catch (e) { restored = false; }
+    out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
+  }
+  return out;
+}
+
+/** May a main-session role (the orchestrator's own scope) write this project-relative path? */
+function auditOrchestratorOwns(rel) {
+  if (auditMatch(POLICY.protect, rel) || auditMatch(POLICY.never, rel)) return false;
+  for (const r of POLICY.orchestrator) if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel)) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------- the chain of boundaries
+
+function auditChainFiles(ctx, session) {
+  const base = path.join(ctx.dir, "chain", auditKey(session));
+  return { json: base + ".json", index: base + ".index", excludes: base + ".excludes" };
+}
+
+function auditChainLoad(ctx, session) {
+  const f = auditChainFiles(ctx, session);
+  let c;
+  try { c = auditReadJson(f.json); } catch (e) { if (e.code === "ENOENT") return null; throw new Error("the record of the last stage's end is unreadable (" + (e.code || e.message) + ")"); }
+  if (!c || c.format !== 1 || typeof c.tree !== "string" || !fs.existsSync(f.index) || !fs.existsSync(f.excludes)) throw new Error("the record of the last stage's end is incomplete");
+  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes };
+}
+
+function auditChainSave(ctx, session, tree, index, excludes, guarded) {
+  const f = auditChainFiles(ctx, session);
+  fs.mkdirSync(path.dirname(f.json), { recursive: true });
+  const tmp = (p) => p + ".tmp" + process.pid;
+  fs.copyFileSync(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
+  if (excludes !== f.excludes) { fs.copyFileSync(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
+  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded });
+}
+
+/** Paths the index file holds differently from HEAD (null when there is no HEAD). */
+function auditDiffersFromHead(ctx, index) {
+  let head;
+  try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD^{tree}"]).trim(); } catch (e) { return null; }
+  return new Set(auditChanges(ctx, head, index).map((c) => c.path));
+}
+
+/**
+ * The orchestrator's own step (Claude Code: PostToolUse on its Bash, and Stop): what changed since the
+ * session's last boundary is judged like a stage of the main-session roles, beside the stages running
+ * now. "git stash" (the orchestrator's own exception) may return paths to their committed state.
+ */
+function auditBetween(session, command) {
+  const ctx = auditContext(auditProjectRoot());
+  const chain = auditChainLoad(ctx, session);
+  if (!chain) return null;
+  const key = "between-" + auditKey(session);
+  ctx.excludesFile = chain.excludes;
+  const active = auditActiveRoles(ctx, "");
+  const violations = auditRestoreGuarded(ctx, chain.guarded);
+  let head = null;
+  if (/^\s*git\s+stash(\s|$)/.test(command || "")) {
+    const idx = auditFile(ctx, key, "head-index");
+    try { fs.copyFileSync(chain.index, idx); auditSnapshot(ctx, idx); head = auditDiffersFromHead(ctx, idx); } finally { fs.rmSync(idx, { force: true }); }
+  }
+  const keep = (rel, c) => auditInScope(POLICY, active, rel) || auditOrchestratorOwns(rel) || (head !== null && !head.has(c.path));
+  const kept = auditFile(ctx, key, "end-index");
+  try {
+    const r = auditRestoreOutside(ctx, key, chain.tree, chain.index, keep, kept);
+    auditChainSave(ctx, session, r.tree, kept, chain.excludes, chain.guarded);
+    return violations.concat(r.violations);
+  } finally {
+    fs.rmSync(kept, { force: true });
+  }
+}
+
+function auditDescribeBetween(violations) {
+  const lines = ["harness audit: FAILED: since the last stage ended, paths outside the orchestrator's write scope or the files that control enforcement changed, and no running stage may write them (a process a stage left behind, or code the orchestrator's own command ran); harness restored them:"];
+  for (const x of violations.slice(0, 50)) lines.push(auditViolationLine(x));
+  if (violations.length > 50) lines.push("  - \u2026 and " + (violations.length - 50) + " more");
+  lines.push("Treat the last stage and this step as failed; do not retry the same way. Report the paths above to the human.");
+  return lines.join("\n");
+}
+`;
