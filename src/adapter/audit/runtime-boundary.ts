@@ -184,17 +184,81 @@ function auditBetween(session, command) {
   try {
     const r = auditRestoreOutside(ctx, key, chain.tree, chain.index, keep, kept);
     auditChainSave(ctx, session, r.tree, kept, chain.excludes, chain.guarded);
-    return violations.concat(r.violations);
+    return { violations: violations.concat(r.violations), saved: r.saved };
   } finally {
     fs.rmSync(kept, { force: true });
   }
 }
 
-function auditDescribeBetween(violations) {
+function auditDescribeBetween(result) {
+  const violations = result.violations;
   const lines = ["harness audit: FAILED: since the last stage ended, paths outside the orchestrator's write scope or the files that control enforcement changed, and no running stage may write them (a process a stage left behind, or code the orchestrator's own command ran); harness restored them:"];
   for (const x of violations.slice(0, 50)) lines.push(auditViolationLine(x));
   if (violations.length > 50) lines.push("  - \u2026 and " + (violations.length - 50) + " more");
+  if (result.saved) lines.push(auditSavedLine(result.saved));
   lines.push("Treat the last stage and this step as failed; do not retry the same way. Report the paths above to the human.");
   return lines.join("\n");
+}
+`;
+
+// Processes a stage leaves running (Linux /proc; elsewhere this check is skipped and listed as a gap):
+// started after the stage's start, not the hook's own ancestors nor hooks the host started with it, and
+// working in the repository (their folder or an open file there). The stop waits for them a little,
+// then audits; one still running fails the stage by name: what it writes later belongs to no stage and
+// is caught at the next boundary.
+export const AUDIT_PROCESS_SOURCE = String.raw`
+const AUDIT_WAIT_MS = 3000;
+
+function auditProcStat(pid) {
+  const s = fs.readFileSync("/proc/" + pid + "/stat", "utf8");
+  const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+  return { state: f[0], ppid: Number(f[1]), start: Number(f[19]) };
+}
+/** This moment in the kernel's process clock (the start of this hook), or null without /proc. */
+function auditTicks() { try { return auditProcStat(process.pid).start; } catch (e) { return null; } }
+
+function auditProcTouches(pid, top) {
+  const under = (t) => t === top || t.startsWith(top + "/");
+  try { if (under(fs.readlinkSync("/proc/" + pid + "/cwd"))) return true; } catch (e) { return false; }
+  let fds = [];
+  try { fds = fs.readdirSync("/proc/" + pid + "/fd"); } catch (e) { fds = []; }
+  for (const fd of fds) { try { if (under(fs.readlinkSync("/proc/" + pid + "/fd/" + fd))) return true; } catch (e) { /* closed meanwhile */ } }
+  return false;
+}
+
+function auditLeftRunning(ctx, since) {
+  let names;
+  try { names = fs.readdirSync("/proc"); } catch (e) { return []; }
+  const ancestors = new Set();
+  for (let p = process.pid, i = 0; p > 1 && i < 64; i++) { ancestors.add(p); try { p = auditProcStat(p).ppid; } catch (e) { break; } }
+  // other hooks of this event: started by the host (this hook's grandparent) with this hook's shell, within 0.1 s
+  let host = -1, hookStart = Infinity;
+  try { const sh = auditProcStat(process.ppid); host = sh.ppid; hookStart = sh.start - 10; } catch (e) { host = -1; }
+  const out = [];
+  for (const n of names) {
+    if (!/^[0-9]+$/.test(n) || ancestors.has(Number(n))) continue;
+    let st;
+    try { st = auditProcStat(n); } catch (e) { continue; }
+    if (st.state === "Z" || st.state === "X" || st.start < since) continue;
+    if (st.ppid === host && st.start >= hookStart) continue;
+    if (auditProcTouches(n, ctx.top)) out.push(Number(n));
+  }
+  return out;
+}
+
+function auditCmdline(pid) {
+  try { return auditOneLine(fs.readFileSync("/proc/" + pid + "/cmdline", "utf8").split("\0").join(" "), 120); } catch (e) { return "ended"; }
+}
+
+/** Wait up to AUDIT_WAIT_MS for the stage's leftover processes; the ones still running, as violations. */
+function auditWaitForLeftovers(ctx, since) {
+  if (since == null) return [];
+  const end = Date.now() + AUDIT_WAIT_MS;
+  let left = auditLeftRunning(ctx, since);
+  while (left.length && Date.now() < end) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    left = auditLeftRunning(ctx, since);
+  }
+  return left.map((pid) => ({ path: "process " + pid + " (" + auditCmdline(pid) + ")", kind: "still running", restored: false, process: true }));
 }
 `;

@@ -43,10 +43,9 @@ function auditKey(raw) {
 }
 
 // Roles name their globs by index into POLICY.globs (each glob stored once): resolved here, once.
-for (const id of Object.keys(POLICY.roles)) {
-  const r = POLICY.roles[id];
+for (const [id, r] of Object.entries(POLICY.roles).concat(POLICY.orchestrator.map((r, i) => ["main-session scope " + i, r]))) {
   const glob = (i) => {
-    if (!POLICY.globs[i]) throw new Error("audit policy: role " + id + " names no glob " + i);
+    if (!POLICY.globs[i]) throw new Error("audit policy: " + id + " names no glob " + i);
     return POLICY.globs[i];
   };
   r.write = r.write.map(glob);
@@ -221,6 +220,7 @@ function auditStart(key, role, session) {
     const r = auditRestoreOutside(ctx, key, chain.tree, index, (rel) => auditInScope(POLICY, peers, rel) || auditOrchestratorOwns(rel), index);
     before = before.concat(r.violations);
     for (const v of before) v.when = "before";
+    if (r.saved && before.length) before[0].saved = r.saved;
   } else guarded = auditSnapGuarded(ctx);
   const tree = auditSnapshot(ctx, index);
   const activeDir = path.join(ctx.dir, "active");
@@ -231,7 +231,7 @@ function auditStart(key, role, session) {
     fs.mkdirSync(pd, { recursive: true });
     fs.writeFileSync(path.join(pd, key), role);
   }
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, tree: tree, peers: peers, guarded: guarded, before: before });
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, before: before });
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
 }
@@ -295,11 +295,12 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   const work = auditFile(ctx, key, "work-index");
   const violations = [];
   const seen = new Set();
-  let now = tree;
+  let now = tree, changed = null;
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) fs.copyFileSync(baseIndex, work); else fs.rmSync(work, { force: true });
       now = auditSnapshot(ctx, work);
+      if (pass === 1) changed = now;
       const out = auditChanges(ctx, tree, work).filter((c) => {
         const rel = auditRel(ctx, c.path);
         if (rel !== null && auditMatch(POLICY.exempt, auditText(rel))) return false;
@@ -314,14 +315,16 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
         const rel = auditRel(ctx, c.path);
         violations.push({ path: auditShown(rel === null ? c.path : rel), kind: AUDIT_KIND[c.status] || c.status, restored: true });
       }
-      for (const c of out) if (c.status === "A") auditRemove(ctx, c.path);
-      auditCheckout(ctx, tree, out.filter((c) => c.status !== "A").map((c) => c.path), key);
+      // a path that cannot be put back stays in the next pass, and after the last one fails the stage loudly
+      for (const c of out) if (c.status === "A") try { auditRemove(ctx, c.path); } catch (e) { /* seen again next pass */ }
+      try { auditCheckout(ctx, tree, out.filter((c) => c.status !== "A").map((c) => c.path), key); } catch (e) { /* seen again next pass */ }
     }
     if (saveIndex) fs.copyFileSync(work, saveIndex);
   } finally {
     fs.rmSync(work, { force: true });
   }
-  return { violations: violations, tree: now };
+  // what was put back stays in git's object store: the report names the tree to take it from
+  return { violations: violations, tree: now, saved: violations.length ? changed : null };
 }
 
 function auditStop(key, roleHint) {
@@ -337,15 +340,20 @@ function auditStop(key, roleHint) {
   let late = [];
   try { late = fs.readdirSync(peersDir).map((f) => fs.readFileSync(path.join(peersDir, f), "utf8")); } catch (e) { late = []; }
   const allowed = [state.role].concat(state.peers || [], late);
-  // the enforcement files first: the tree audit below runs with the git configuration they hold
-  const violations = (state.before || []).concat(auditRestoreGuarded(ctx, state.guarded));
+  // processes the stage left behind first (beside other stages, whose processes look the same, this is skipped)
+  const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
+  const leftover = alone ? auditWaitForLeftovers(ctx, state.ticks) : [];
+  // then the enforcement files: the tree audit below runs with the git configuration they hold
+  const violations = (state.before || []).concat(leftover, auditRestoreGuarded(ctx, state.guarded));
   const index = auditFile(ctx, key, "index");
   const kept = auditFile(ctx, key, "end-index");
-  const r = auditRestoreOutside(ctx, key, state.tree, index, (rel) => auditInScope(POLICY, allowed, rel), kept);
+  let r;
+  try { r = auditRestoreOutside(ctx, key, state.tree, index, (rel) => auditInScope(POLICY, allowed, rel), kept); }
+  catch (e) { throw leftover.length ? new Error(e.message + "; still running after the stage ended: " + leftover.map((x) => x.path).join(", ")) : e; }
   // the end of this stage is the next boundary: what changes after it belongs to no stage
   if (state.session) auditChainSave(ctx, state.session, r.tree, kept, ctx.excludesFile, state.guarded);
   fs.rmSync(kept, { force: true });
-  return { role: state.role, allowed: allowed, violations: violations.concat(r.violations) };
+  return { role: state.role, allowed: allowed, violations: violations.concat(r.violations), saved: r.saved || (state.before || []).map((v) => v.saved).find(Boolean) || null };
 }
 
 function auditFinishState(ctx, key) {
@@ -359,7 +367,7 @@ function auditStopAndRecord(key, roleHint) {
   let verdict;
   try {
     const r = auditStop(key, roleHint);
-    verdict = { key: key, role: r.role, ok: r.violations.length === 0, violations: r.violations };
+    verdict = { key: key, role: r.role, ok: r.violations.length === 0, violations: r.violations, saved: r.saved };
   } catch (e) {
     verdict = { key: key, role: roleHint || null, ok: false, error: auditOneLine(e && e.message ? e.message : String(e), 600), violations: [] };
   }
@@ -375,9 +383,12 @@ function auditStopAndRecord(key, roleHint) {
 }
 
 function auditViolationLine(x) {
+  if (x.process) return "  - " + x.path + " (still running after the stage ended: stop it; what it writes from now on is restored at the next boundary)";
   const done = x.restored === false ? "NOT restored: fix it by hand" : x.kind === "created" ? "removed" : "restored";
   return "  - " + auditShowPath(x.path) + " (" + x.kind + (x.when === "before" ? " before the stage started, by no stage" : "") + "; " + done + ")";
 }
+
+function auditSavedLine(tree) { return "The changed files are kept in git: a human who wants one back runs git restore --source=" + tree + " -- <path>."; }
 
 function auditDescribe(v) {
   const who = (v.role || "a pipeline role") + " (stage " + v.key + ")";
@@ -385,6 +396,7 @@ function auditDescribe(v) {
   const lines = ["harness audit: stage FAILED: " + who + " changed paths outside its write scope or the files that control enforcement; harness restored them to their state at the start of the stage:"];
   for (const x of v.violations.slice(0, 50)) lines.push(auditViolationLine(x));
   if (v.violations.length > 50) lines.push("  - \u2026 and " + (v.violations.length - 50) + " more");
+  if (v.saved) lines.push(auditSavedLine(v.saved));
   lines.push("Treat this stage as failed: its other changes are kept; do not retry the same way. Report the paths above.");
   return lines.join("\n");
 }
@@ -442,7 +454,7 @@ function auditMain() {
         // the orchestrator's own command or turn end; a stage's own commands are judged at its stop
         if (!id && session) {
           const v = auditBetween(session, auditPick(auditParseMaybe(input.tool_input) || {}, ["command", "cmd"]));
-          if (v && v.length) { msg = auditDescribeBetween(v); code = input.stop_hook_active ? 0 : 2; }
+          if (v && v.violations.length) { msg = auditDescribeBetween(v); code = input.stop_hook_active ? 0 : 2; }
         }
       } else if (mode === "start") {
         if (POLICY.roles[role]) {
