@@ -32,16 +32,21 @@ export function auditedRoles(pipeline: PipelineIR): RoleIR[] {
 }
 
 // stop never blocks on Claude Code (exit 2 would keep the subagent running); report fails closed
-const command = (mode: "start" | "stop" | "report") => auditHookCommand(`"$CLAUDE_PROJECT_DIR/${AUDIT_PATH}"`, mode, mode !== "stop");
+const command = (mode: "start" | "stop" | "report" | "between") => auditHookCommand(`"$CLAUDE_PROJECT_DIR/${AUDIT_PATH}"`, mode, mode !== "stop", "$CLAUDE_PROJECT_DIR");
 
 function addHooks(settings: HostFile): void {
   if (settings.kind !== "json") throw new Error(".claude/settings.json is not a JSON file");
   const data = settings.data as { hooks?: Record<string, unknown[]> };
   const hooks = (data.hooks ??= {});
-  const entry = (mode: "start" | "stop" | "report", timeout: number) => ({ type: "command", command: command(mode), timeout });
+  const entry = (mode: "start" | "stop" | "report" | "between", timeout: number) => ({ type: "command", command: command(mode), timeout });
   hooks.SubagentStart = [...(hooks.SubagentStart ?? []), { hooks: [entry("start", 60)] }];
   hooks.SubagentStop = [...(hooks.SubagentStop ?? []), { hooks: [entry("stop", 120)] }];
-  hooks.PostToolUse = [...(hooks.PostToolUse ?? []), { matcher: "Agent|Task", hooks: [{ ...entry("report", 120), onFailure: "block" }] }];
+  hooks.PostToolUse = [
+    ...(hooks.PostToolUse ?? []),
+    { matcher: "Agent|Task", hooks: [{ ...entry("report", 120), onFailure: "block" }] },
+    // the orchestrator's own commands (its npm test runs role code): an audited step between stages
+    { matcher: "Bash", hooks: [{ ...entry("between", 120), onFailure: "block" }] },
+  ];
 }
 
 /** Adds the audit script, its hooks, its fidelity records and its limits to the lowered tree. */
@@ -68,6 +73,7 @@ export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered
     ...(worktree.length ? [`audit: worktree roles (${worktree.join(", ")}) are not audited: they work in their own checkout`] : []),
     `audit: Claude Code's own worktrees (${AUDIT_EXEMPT.join(", ")}) are not audited: they come and go while other stages run`,
     "audit: a subagent started in the background is audited and restored when it stops, but only a foreground Agent call (run_in_background: false) hands the verdict to the orchestrator",
+    "audit: between stages, the orchestrator's Bash commands are audited (PostToolUse, what changed since the last boundary, judged by the main-session roles' scopes); its other tools and a human's edits in another program are judged at the next boundary, which restores what no stage or main-session role may write",
   ];
   return {
     ...lowered,

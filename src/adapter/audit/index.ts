@@ -68,13 +68,17 @@ export interface AuditOptions {
 
 /** What the audit cannot do; adapters list these under MAPPING.md's Known gaps. */
 export const AUDIT_GAPS: readonly string[] = [
-  "it cannot undo what leaves the repository: a push, a network call, a write outside the project folder (a symbolic link in scope that points outside is followed by whatever writes through it)",
-  "paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored",
+  "it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it)",
+  "paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored, and the host settings files are audited even where ignored",
   "empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed",
   "submodules and nested repositories count as one path (their checked-out commit), not file by file",
-  "while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file)",
-  "it runs git with the repository's own configuration: code that rewrites .git/config during the stage (for example a clean filter) can hide a change; the audit script and its state under .git/harness-audit/ are trusted",
+  "while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for",
+  "in-scope changes are accepted whoever's code wrote them: a test file (another role's) that writes src/ while jade runs the tests is taken as jade's work; the audit cannot tell which file's code made a write",
+  "git compares whole-second timestamps: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed",
+  "the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict",
   "changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it",
+  "processes a stage leaves behind are found only on Linux (/proc) and only when they work in the repository (their folder or an open file there); the stop waits 3 s for them, then fails the stage by name; what they write later is restored at the next boundary of the session",
+  "a write after the session's last boundary (its last stage's end or the orchestrator's last audited command) is found by no hook; the next session's first stage takes the tree as it finds it",
 ];
 
 /** picomatch's RegExp, with `s` so that `.` also matches a newline (a legal file-name character). */
@@ -125,7 +129,10 @@ function header(o: AuditOptions): string {
     "  node " + o.scriptPath + " start    (hook input on stdin: agent_id, agent_type) records the tree at the start of a stage",
     "  node " + o.scriptPath + " stop     (same) compares, restores every change outside the role's write scope, records a verdict",
     "  node " + o.scriptPath + " report   (the parent's tool call that waited for the stage) exit 2 + reasons when a stage failed",
+    "  node " + o.scriptPath + " between  (the orchestrator's own command, no agent_id) judges what changed since the session's last boundary",
     "  node " + o.scriptPath + " run-start|run-stop <role> <key>   the same around one whole session (launchers)",
+    "Every stage also snapshots the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks):",
+    "any change to them is put back and fails the stage.",
     "State lives in <git dir>/harness-audit/; the work tree's index, HEAD and refs are never touched.",
     "Any error fails the stage (fail closed). Limits:",
     ...AUDIT_GAPS.map((g) => "  - " + g),
@@ -162,9 +169,11 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
  * where exit 2 keeps the stage running is not blocking (a crash must not trap the agent in a loop):
  * its stage then has a snapshot and no verdict, and the report hook audits it or fails it.
  */
-export function auditHookCommand(script: string, mode: "start" | "stop" | "report", blocking = true): string {
+export function auditHookCommand(script: string, mode: "start" | "stop" | "report" | "between", blocking = true, projectDir?: string): string {
   if (!blocking) return `node ${script} ${mode}; exit 0`;
   return [
+    // the orchestrator's own commands: nothing to compare before the session's first stage has ended
+    ...(mode === "between" && projectDir ? [`{ [ -d "${projectDir}/.git" ] && ! [ -d "${projectDir}/.git/harness-audit/chain" ]; } && exit 0`] : []),
     `command -v node >/dev/null 2>&1 || { echo "harness audit: node is not on PATH, so the stage-end scope audit cannot run (fail closed)." >&2; exit 2; }`,
     `node ${script} ${mode}`,
     `rc=$?`,
