@@ -93,6 +93,9 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   project(".codex/hooks.json"),
   // GitHub Copilot CLI
   home(".copilot/config.json", "COPILOT_HOME"),
+  home(".copilot/settings.json", "COPILOT_HOME"),
+  project(".github/copilot/settings.json"),
+  project(".github/copilot/settings.local.json"),
   home(".copilot/hooks", "COPILOT_HOME", "hooks", { tree: true }),
   project(".github/hooks", { tree: true }),
   // Gemini CLI
