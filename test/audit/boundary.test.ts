@@ -109,6 +109,30 @@ describe("audit: never-write at any depth, .git as never-write", () => {
     }));
 });
 
+describe("audit: what a stage leaves for the human's next commit", () => {
+  it("a rewritten test staged and then put back in the work tree, and a commit on the branch, are undone", () =>
+    withRepo(BASE, (r) => {
+      r.git("add", "docs/guide.md"); // the human's own staged work before the stage is kept
+      const head = r.git("rev-parse", "HEAD");
+      r.start("i1", "jade");
+      r.put("tests/a.test.ts", "evil\n");
+      r.git("add", "tests/a.test.ts");
+      r.put("tests/a.test.ts", "t\n");
+      r.put("src/a.ts", "committed by code\n");
+      r.git("commit", "-q", "-m", "sneaky", "--", "src/a.ts");
+      const sneaky = r.git("rev-parse", "HEAD");
+      r.stop("i1", "jade");
+      expect(r.git("rev-parse", "HEAD")).toBe(head);
+      expect(r.git("diff", "--cached", "--name-only")).toBe("");
+      expect(r.git("cat-file", "-t", sneaky)).toBe("commit");
+      expect(r.read("src/a.ts")).toBe("committed by code\n"); // in scope: the work stays, uncommitted
+      const rep = r.report("i1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain(`HEAD (refs/heads/master) (moved to ${sneaky}; put back; the commits stay in git under that id)`);
+      expect(rep.stderr).toContain(".git/index (staged changes; put back)");
+    }));
+});
+
 describe("audit: the files that control enforcement, in the home and the project", () => {
   it("env overrides and disableAllHooks in ~/.claude/settings.json never survive the stage", () =>
     withRepo(BASE, (r) => {

@@ -12,7 +12,7 @@ import type { FidelityRecord } from "../fidelity.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import { sortKeys } from "../../emit/render.js";
 import { AUDIT_MAIN_SOURCE, AUDIT_RUNTIME_SOURCE } from "./runtime.js";
-import { AUDIT_BOUNDARY_SOURCE, AUDIT_PROCESS_SOURCE } from "./runtime-boundary.js";
+import { AUDIT_BOUNDARY_SOURCE, AUDIT_PROCESS_SOURCE, AUDIT_REPO_SOURCE } from "./runtime-boundary.js";
 import { GUARDED_FILES, type GuardedFile } from "./enforcement.js";
 import { byCodeUnit } from "../../compare.js";
 import { anyDepth } from "../guard/policy.js";
@@ -146,6 +146,7 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
   return [
     header(o),
     'import cp from "node:child_process";',
+    'import crypto from "node:crypto";',
     'import fs from "node:fs";',
     'import os from "node:os";',
     'import path from "node:path";',
@@ -157,6 +158,8 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
     AUDIT_BOUNDARY_SOURCE.trim(),
     "",
     AUDIT_PROCESS_SOURCE.trim(),
+    "",
+    AUDIT_REPO_SOURCE.trim(),
     "",
     AUDIT_MAIN_SOURCE.trim(),
     "",

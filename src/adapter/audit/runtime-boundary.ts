@@ -262,3 +262,44 @@ function auditWaitForLeftovers(ctx, since) {
   return left.map((pid) => ({ path: "process " + pid + " (" + auditCmdline(pid) + ")", kind: "still running", restored: false, process: true }));
 }
 `;
+
+// What a stage's code can leave for the human's next commit without touching the work tree: entries it
+// staged in the real index (git add of a rewritten test, then the file put back), and commits it made on
+// the current branch. Recorded at the start; at the end the real index and the branch are put back when
+// they changed (the commits stay in git's object store, named in the report).
+export const AUDIT_REPO_SOURCE = String.raw`
+function auditRepoState(ctx) {
+  const real = path.join(ctx.gitDir, "index");
+  let staged = "";
+  if (fs.existsSync(real)) staged = crypto.createHash("sha256").update(auditGit(ctx, ["ls-files", "-s", "-v", "-z"], { buffer: true })).digest("hex");
+  let head = null, branch = null;
+  try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD"]).trim(); } catch (e) { head = null; }
+  try { branch = auditGit(ctx, ["symbolic-ref", "-q", "HEAD"]).trim(); } catch (e) { branch = null; }
+  return { staged: staged, head: head, branch: branch };
+}
+
+function auditSaveRealIndex(ctx, key) {
+  const real = path.join(ctx.gitDir, "index");
+  if (fs.existsSync(real)) fs.copyFileSync(real, auditFile(ctx, key, "real-index")); else fs.rmSync(auditFile(ctx, key, "real-index"), { force: true });
+}
+
+function auditRestoreRepo(ctx, key, then) {
+  if (!then) return [];
+  const out = [];
+  const now = auditRepoState(ctx);
+  if (now.branch !== then.branch || now.head !== then.head) {
+    if (then.branch) {
+      if (then.head) auditGit(ctx, ["update-ref", "-m", "harness audit: restored", then.branch, then.head]);
+      auditGit(ctx, ["symbolic-ref", "HEAD", then.branch]);
+    } else if (then.head) auditGit(ctx, ["update-ref", "--no-deref", "-m", "harness audit: restored", "HEAD", then.head]);
+    out.push({ path: "HEAD" + (then.branch ? " (" + then.branch + ")" : ""), kind: "moved to " + (now.head || "nothing") + (now.branch !== then.branch ? " on " + (now.branch || "a detached HEAD") : ""), restored: true, repo: true });
+  }
+  if (now.staged !== then.staged) {
+    const saved = auditFile(ctx, key, "real-index");
+    const real = path.join(ctx.gitDir, "index");
+    if (fs.existsSync(saved)) { fs.copyFileSync(saved, real + ".harness-restore"); fs.renameSync(real + ".harness-restore", real); } else fs.rmSync(real, { force: true });
+    out.push({ path: ".git/index", kind: "staged changes", restored: auditRepoState(ctx).staged === then.staged, repo: true });
+  }
+  return out;
+}
+`;

@@ -231,7 +231,8 @@ function auditStart(key, role, session) {
     fs.mkdirSync(pd, { recursive: true });
     fs.writeFileSync(path.join(pd, key), role);
   }
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, before: before });
+  auditSaveRealIndex(ctx, key);
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
 }
@@ -344,7 +345,7 @@ function auditStop(key, roleHint) {
   const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
   const leftover = alone ? auditWaitForLeftovers(ctx, state.ticks) : [];
   // then the enforcement files: the tree audit below runs with the git configuration they hold
-  const violations = (state.before || []).concat(leftover, auditRestoreGuarded(ctx, state.guarded));
+  const violations = (state.before || []).concat(leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
   const index = auditFile(ctx, key, "index");
   const kept = auditFile(ctx, key, "end-index");
   let r;
@@ -357,7 +358,7 @@ function auditStop(key, roleHint) {
 }
 
 function auditFinishState(ctx, key) {
-  for (const ext of ["index", "excludes", "state"]) fs.rmSync(auditFile(ctx, key, ext), { force: true });
+  for (const ext of ["index", "excludes", "state", "real-index"]) fs.rmSync(auditFile(ctx, key, ext), { force: true });
   fs.rmSync(path.join(ctx.dir, "active", key), { force: true });
   fs.rmSync(path.join(ctx.dir, "peers", key), { recursive: true, force: true });
 }
@@ -383,6 +384,7 @@ function auditStopAndRecord(key, roleHint) {
 }
 
 function auditViolationLine(x) {
+  if (x.repo) return "  - " + x.path + " (" + x.kind + "; " + (x.restored ? "put back" + (x.path === ".git/index" ? "" : "; the commits stay in git under that id") : "NOT restored: fix it by hand") + ")";
   if (x.process) return "  - " + x.path + " (still running after the stage ended: stop it; what it writes from now on is restored at the next boundary)";
   const done = x.restored === false ? "NOT restored: fix it by hand" : x.kind === "created" ? "removed" : "restored";
   return "  - " + auditShowPath(x.path) + " (" + x.kind + (x.when === "before" ? " before the stage started, by no stage" : "") + "; " + done + ")";
