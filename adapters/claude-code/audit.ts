@@ -69,11 +69,16 @@ export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered
   const worktree = pipeline.roles.filter((r) => r.isolation === "subagent" && r.worktree && canWrite(r)).map((r) => r.id);
   const gaps = [
     ...AUDIT_GAPS.map((g) => `audit: ${g}`),
-    ...(main.length ? [`audit: main-session roles (${main.join(", ")}) are not audited: Claude Code marks no stage boundary on the main thread, so the guard is their only layer`] : []),
+    ...(main.length
+      ? [
+          `audit: main-session roles (${main.join(", ")}) have no stage boundary on the main thread: once a stage of the session has ended, each of their Bash commands is an audited step (what changed since the last boundary, judged by the main-session scopes); before that, the guard is their only layer`,
+        ]
+      : []),
     ...(worktree.length ? [`audit: worktree roles (${worktree.join(", ")}) are not audited: they work in their own checkout`] : []),
     `audit: Claude Code's own worktrees (${AUDIT_EXEMPT.join(", ")}) are not audited: they come and go while other stages run`,
     "audit: a subagent started in the background is audited and restored when it stops, but only a foreground Agent call (run_in_background: false) hands the verdict to the orchestrator",
-    "audit: between stages, the orchestrator's Bash commands are audited (PostToolUse, what changed since the last boundary, judged by the main-session roles' scopes); its other tools and a human's edits in another program are judged at the next boundary, which restores what no stage or main-session role may write",
+    "audit: between stages, a change by the orchestrator's tools other than Bash, or by the human in another program, is judged at the next boundary, which restores what no stage or main-session role may write (and names the git tree that keeps it)",
+    "audit: settings written outside any stage (by hand, or before the session started) that switch the hooks off (disableAllHooks, an env override) are found by no hook on Claude Code: nothing starts it that could check first",
   ];
   return {
     ...lowered,

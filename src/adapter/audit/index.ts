@@ -68,17 +68,18 @@ export interface AuditOptions {
 
 /** What the audit cannot do; adapters list these under MAPPING.md's Known gaps. */
 export const AUDIT_GAPS: readonly string[] = [
-  "it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it)",
+  "it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these",
   "paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored, and the host settings files are audited even where ignored",
   "empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed",
   "submodules and nested repositories count as one path (their checked-out commit), not file by file",
   "while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for",
-  "in-scope changes are accepted whoever's code wrote them: a test file (another role's) that writes src/ while jade runs the tests is taken as jade's work; the audit cannot tell which file's code made a write",
-  "git compares whole-second timestamps: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed",
-  "the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict",
+  "writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so a test file (another role's) that writes src/ while jade runs the tests counts as jade's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)",
+  "git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings",
+  "the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home: src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded",
+  "the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it",
   "changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it",
   "processes a stage leaves behind are found only on Linux (/proc) and only when they work in the repository (their folder or an open file there); the stop waits 3 s for them, then fails the stage by name; what they write later is restored at the next boundary of the session",
-  "a write after the session's last boundary (its last stage's end or the orchestrator's last audited command) is found by no hook; the next session's first stage takes the tree as it finds it",
+  "between stages: what changes after a stage's end is restored at the session's next boundary (the next stage's start, which then fails); a write after the session's last boundary, and what is staged or committed between stages, is found by no hook, and the next session's first stage takes the tree as it finds it",
 ];
 
 /** picomatch's RegExp, with `s` so that `.` also matches a newline (a legal file-name character). */
