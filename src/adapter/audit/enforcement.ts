@@ -7,12 +7,13 @@
 // each host's settings can switch off another host's hooks only through files listed here.
 //
 // `base`: "home" (the user's home; `env` names the variable that moves the folder, `envPath` the path
-// below it), "project" (the project root; audited even where the ignore rules hide it, such as
+// below it), "system" (an absolute path: managed settings a process running as root can write),
+// "project" (the project root; audited even where the ignore rules hide it, such as
 // .claude/settings.local.json), "git" (the repository's common git folder). `tree`: a folder, every
 // file below it. `volatile`: JSON keys the host itself rewrites while a session runs (dotted, `*` for
 // any key), compared as absent; everything else in the file must stay as it was.
 export interface GuardedFile {
-  base: "home" | "project" | "git";
+  base: "home" | "project" | "git" | "system";
   path: string;
   env?: string;
   envPath?: string;
@@ -28,6 +29,7 @@ const home = (p: string, env?: string, envPath?: string, extra: Partial<GuardedF
 });
 const project = (p: string, extra: Partial<GuardedFile> = {}): GuardedFile => ({ base: "project", path: p, ...extra });
 const git = (p: string, extra: Partial<GuardedFile> = {}): GuardedFile => ({ base: "git", path: p, ...extra });
+const system = (p: string): GuardedFile => ({ base: "system", path: p });
 
 /**
  * What Claude Code writes into ~/.claude.json by itself during a session (counters, caches, the
@@ -85,12 +87,17 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   project(".claude/settings.json"),
   project(".claude/settings.local.json"),
   project(".mcp.json"),
+  system("/etc/claude-code/managed-settings.json"),
+  system("/etc/claude-code/managed-mcp.json"),
+  system("/Library/Application Support/ClaudeCode/managed-settings.json"),
   // Codex
   home(".codex/config.toml", "CODEX_HOME"),
   home(".codex/hooks.json", "CODEX_HOME"),
   home(".codex/rules", "CODEX_HOME", "rules", { tree: true }),
   project(".codex/config.toml"),
   project(".codex/hooks.json"),
+  system("/etc/codex/config.toml"),
+  system("/etc/codex/requirements.toml"),
   // GitHub Copilot CLI
   home(".copilot/config.json", "COPILOT_HOME"),
   home(".copilot/settings.json", "COPILOT_HOME"),
@@ -115,6 +122,7 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   project(".cursor/hooks.json"),
   project(".cursor/cli.json"),
   // git: what the audit, the guard's git and the human's next commit run with
+  system("/etc/gitconfig"),
   home(".gitconfig"),
   home(".config/git/config", "XDG_CONFIG_HOME"),
   home(".config/git/attributes", "XDG_CONFIG_HOME"),

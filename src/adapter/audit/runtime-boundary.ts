@@ -25,6 +25,7 @@ function auditGuardedList(ctx) {
   for (const g of POLICY.guarded) {
     if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g);
     else if (g.base === "git") add(path.join(ctx.commonDir, g.path), ".git/" + g.path, g);
+    else if (g.base === "system") add(g.path, g.path, g);
     else {
       if (home) add(path.join(home, g.path), "~/" + g.path, g);
       const moved = g.env ? process.env[g.env] : "";
