@@ -290,6 +290,17 @@ describe("audit: between the stages of a session", () => {
       expect(r.read("tests/a.test.ts")).toBe("not the committed state\n");
     }));
 
+  it("outside a git repository the orchestrator's commands are let through (no stage can have ended there)", () => {
+    const r = makeRepo(BASE, { git: false });
+    try {
+      const b = r.between("sess");
+      expect(b.code, b.stderr).toBe(0);
+      expect(b.stderr).toBe("");
+    } finally {
+      r.cleanup();
+    }
+  });
+
   it("a stage running beside the orchestrator may write its scope; a stage's own command and a session with no stage yet are not judged here", () =>
     withRepo(BASE, (r) => {
       expect(r.between("fresh").code).toBe(0);

@@ -168,7 +168,9 @@ function auditDiffersFromHead(ctx, index) {
  * now. "git stash" (the orchestrator's own exception) may return paths to their committed state.
  */
 function auditBetween(session, command) {
-  const ctx = auditContext(auditProjectRoot());
+  let ctx;
+  try { ctx = auditContext(auditProjectRoot()); } catch (e) { return null; } // no repository: no stage has ended here
+  if (!fs.existsSync(path.join(ctx.dir, "chain"))) return null;
   const chain = auditChainLoad(ctx, session);
   if (!chain) return null;
   const key = "between-" + auditKey(session);
