@@ -14,7 +14,7 @@
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed
 //   - submodules and nested repositories count as one path (their checked-out commit), not file by file
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
-//   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so a test file (another role's) that writes src/ while jade runs the tests counts as jade's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
+//   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
 //   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home: src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
@@ -2025,7 +2025,9 @@ function auditDiffersFromHead(ctx, index) {
  * now. "git stash" (the orchestrator's own exception) may return paths to their committed state.
  */
 function auditBetween(session, command) {
-  const ctx = auditContext(auditProjectRoot());
+  let ctx;
+  try { ctx = auditContext(auditProjectRoot()); } catch (e) { return null; } // no repository: no stage has ended here
+  if (!fs.existsSync(path.join(ctx.dir, "chain"))) return null;
   const chain = auditChainLoad(ctx, session);
   if (!chain) return null;
   const key = "between-" + auditKey(session);
