@@ -186,6 +186,41 @@ describe("audit: the files that control enforcement, in the home and the project
       expect(r.report("c2").stderr).toContain("~/.claude.json (modified; restored)");
     }));
 
+  it("a config folder swapped for a symbolic link, a settings file made a folder, .git/hooks made a link: all fail the stage", () =>
+    withRepo(BASE, (r) => {
+      putHome(r, ".claude/settings.json", "{}\n");
+      r.start("l1", "jade");
+      fs.renameSync(home(r, ".claude"), home(r, ".claude-old"));
+      fs.mkdirSync(home(r, "evil"));
+      fs.writeFileSync(home(r, "evil/settings.json"), '{"disableAllHooks":true}');
+      fs.symlinkSync(home(r, "evil"), home(r, ".claude"));
+      fs.mkdirSync(home(r, ".codex/config.toml"), { recursive: true });
+      fs.mkdirSync(home(r, "hooks"));
+      fs.writeFileSync(home(r, "hooks/pre-commit"), "#!/bin/sh\n", { mode: 0o755 });
+      fs.renameSync(path.join(r.dir, ".git/hooks"), home(r, "orig-hooks"));
+      fs.symlinkSync(home(r, "hooks"), path.join(r.dir, ".git/hooks"));
+      r.stop("l1", "jade");
+      expect(fs.readFileSync(home(r, ".claude/settings.json"), "utf8")).toBe("{}\n");
+      expect(fs.existsSync(home(r, ".codex/config.toml"))).toBe(false);
+      expect(fs.lstatSync(path.join(r.dir, ".git/hooks")).isSymbolicLink()).toBe(false);
+      expect(fs.existsSync(path.join(r.dir, ".git/hooks/pre-commit"))).toBe(false);
+      const rep = r.report("l1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("~/.claude (replaced by a symbolic link; NOT restored: fix it by hand)");
+      expect(rep.stderr).toContain("~/.codex/config.toml (created; removed)");
+      expect(rep.stderr).toContain(".git/hooks (modified; restored)");
+    }));
+
+  it("creating a config folder that was not there is judged by the files in it", () =>
+    withRepo(BASE, (r) => {
+      r.start("l2", "jade");
+      putHome(r, ".gemini/settings.json", '{"hooks":{}}');
+      r.stop("l2", "jade");
+      const rep = r.report("l2");
+      expect(rep.stderr).toContain("~/.gemini/settings.json (created; removed)");
+      expect(rep.stderr).not.toContain("~/.gemini (");
+    }));
+
   it("project settings hidden by the ignore rules (.claude/settings.local.json) are guarded too", () =>
     withRepo(BASE, (r) => {
       r.start("p1", "jade");

@@ -20,19 +20,27 @@ function auditHome() { return process.env.HOME || os.homedir(); }
 /** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
 function auditGuardedList(ctx) {
   const out = [], seen = new Set();
-  const add = (abs, shown, g) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null }); } };
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base }); } };
   const home = auditHome();
   for (const g of POLICY.guarded) {
-    if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g);
-    else if (g.base === "git") add(path.join(ctx.commonDir, g.path), ".git/" + g.path, g);
-    else if (g.base === "system") add(g.path, g.path, g);
+    if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
+    else if (g.base === "git") add(path.join(ctx.commonDir, g.path), ".git/" + g.path, g, ctx.commonDir);
+    else if (g.base === "system") add(g.path, g.path, g, null);
     else {
-      if (home) add(path.join(home, g.path), "~/" + g.path, g);
+      if (home) add(path.join(home, g.path), "~/" + g.path, g, home);
       const moved = g.env ? process.env[g.env] : "";
-      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g);
+      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
     }
   }
-  return out;
+  // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
+  const parents = [];
+  for (const e of out) {
+    if (!e.base) continue;
+    for (let d = path.dirname(e.abs), shown = path.posix.dirname(e.shown); d.startsWith(e.base + "/"); d = path.dirname(d), shown = path.posix.dirname(shown)) {
+      if (!seen.has(d)) { seen.add(d); parents.push({ abs: d, shown: shown, tree: false, volatile: null, base: null, parent: true }); }
+    }
+  }
+  return out.concat(parents);
 }
 
 /** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
@@ -117,6 +125,12 @@ function auditRestoreGuarded(ctx, snaps) {
     const now = auditReadPath(g.abs, g.tree, budget);
     if (auditSameGuarded(then, now, g.volatile)) continue;
     const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : "modified";
+    if (g.parent) {
+      // a folder is not rebuilt from its type alone: the stage fails and a human puts it back
+      if (now.t === "dir" || now.t === "none") continue; // a real folder (or none): the files below it are compared one by one
+      out.push({ path: g.shown, kind: now.t === "link" ? "replaced by a symbolic link" : "type changed", restored: false, guarded: true });
+      continue;
+    }
     let restored = true;
     try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, auditReadPath(g.abs, g.tree, budget), g.volatile); } catch (e) { restored = false; }
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
