@@ -16,7 +16,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home: src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded
+//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home: src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded (for example a file that a guarded git configuration includes), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
 //   - changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it
@@ -801,19 +801,27 @@ function auditHome() { return process.env.HOME || os.homedir(); }
 /** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
 function auditGuardedList(ctx) {
   const out = [], seen = new Set();
-  const add = (abs, shown, g) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null }); } };
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base }); } };
   const home = auditHome();
   for (const g of POLICY.guarded) {
-    if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g);
-    else if (g.base === "git") add(path.join(ctx.commonDir, g.path), ".git/" + g.path, g);
-    else if (g.base === "system") add(g.path, g.path, g);
+    if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
+    else if (g.base === "git") add(path.join(ctx.commonDir, g.path), ".git/" + g.path, g, ctx.commonDir);
+    else if (g.base === "system") add(g.path, g.path, g, null);
     else {
-      if (home) add(path.join(home, g.path), "~/" + g.path, g);
+      if (home) add(path.join(home, g.path), "~/" + g.path, g, home);
       const moved = g.env ? process.env[g.env] : "";
-      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g);
+      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
     }
   }
-  return out;
+  // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
+  const parents = [];
+  for (const e of out) {
+    if (!e.base) continue;
+    for (let d = path.dirname(e.abs), shown = path.posix.dirname(e.shown); d.startsWith(e.base + "/"); d = path.dirname(d), shown = path.posix.dirname(shown)) {
+      if (!seen.has(d)) { seen.add(d); parents.push({ abs: d, shown: shown, tree: false, volatile: null, base: null, parent: true }); }
+    }
+  }
+  return out.concat(parents);
 }
 
 /** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
@@ -898,6 +906,12 @@ function auditRestoreGuarded(ctx, snaps) {
     const now = auditReadPath(g.abs, g.tree, budget);
     if (auditSameGuarded(then, now, g.volatile)) continue;
     const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : "modified";
+    if (g.parent) {
+      // a folder is not rebuilt from its type alone: the stage fails and a human puts it back
+      if (now.t === "dir" || now.t === "none") continue; // a real folder (or none): the files below it are compared one by one
+      out.push({ path: g.shown, kind: now.t === "link" ? "replaced by a symbolic link" : "type changed", restored: false, guarded: true });
+      continue;
+    }
     let restored = true;
     try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, auditReadPath(g.abs, g.tree, budget), g.volatile); } catch (e) { restored = false; }
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
