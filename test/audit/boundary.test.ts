@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeRepo, type Repo } from "./helpers.js";
+import { makeRepo, script, type Repo } from "./helpers.js";
 
 function withRepo(files: Record<string, string | Buffer>, body: (r: Repo) => void | Promise<void>): Promise<void> | void {
   const r = makeRepo(files);
@@ -274,6 +274,30 @@ describe("audit: between the stages of a session", () => {
       expect(rep.stderr).toContain("tests/late.test.ts (created before the stage started, by no stage; removed)");
       expect(rep.stderr).toContain("src/late.ts (created before the stage started, by no stage; removed)");
     }));
+
+  it("scope pipeline: an ordinary session's main thread is not judged between stages; a pipeline run is, from its orchestrator's first audited command", () => {
+    const r = makeRepo(BASE, { scriptText: script({ betweenEverySession: false }) });
+    try {
+      r.start("n1", "jade", "plain");
+      r.stop("n1", "jade", "plain");
+      r.put("tests/by-hand.test.ts", "the main thread of an ordinary session may write this\n");
+      r.start("n2", "chalk", "plain");
+      expect(r.exists("tests/by-hand.test.ts")).toBe(true);
+      r.stop("n2", "chalk", "plain");
+      expect(r.report("n2", "chalk").code).toBe(0);
+      // a pipeline run: the orchestrator's command marks it
+      r.start("p1", "jade", "run");
+      r.stop("p1", "jade", "run");
+      expect(r.between("run", "git status").code).toBe(0);
+      r.put("tests/late.test.ts", "late\n");
+      r.start("p2", "chalk", "run");
+      expect(r.exists("tests/late.test.ts")).toBe(false);
+      r.stop("p2", "chalk", "run");
+      expect(r.report("p2", "chalk").stderr).toContain("tests/late.test.ts (created before the stage started, by no stage; removed)");
+    } finally {
+      r.cleanup();
+    }
+  });
 
   it("enforcement files changed between stages are restored to the last boundary", () =>
     withRepo(BASE, (r) => {

@@ -29,6 +29,7 @@ export function script(over: Partial<AuditOptions> = {}): string {
     stopBlocks: false,
     protect: [".claude/hooks/**", ".claude/settings.json"],
     roles: ROLES,
+    betweenEverySession: true,
     ...over,
   });
 }

@@ -50,6 +50,8 @@ export interface AuditPolicy {
   roles: Record<string, AuditRole>;
   /** The main-session roles' scopes: what the orchestrator may change between stages. */
   orchestrator: AuditRole[];
+  /** Judge between stages in every session (scope repository), or only in sessions whose orchestrator's commands were audited (a pipeline run). */
+  betweenEverySession: boolean;
 }
 
 export interface AuditOptions {
@@ -64,6 +66,8 @@ export interface AuditOptions {
   roles: readonly RoleIR[];
   /** Roles of the main session: their scopes are the orchestrator's between stages (default: the pipeline's main-session roles). */
   mainRoles?: readonly RoleIR[];
+  /** Every session is a pipeline run (scope repository): the check between stages holds in all of them. */
+  betweenEverySession?: boolean;
 }
 
 /** What the audit cannot do; adapters list these under MAPPING.md's Known gaps. */
@@ -118,6 +122,7 @@ export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): Audit
     globs: globs.map(auditGlob),
     roles,
     orchestrator: mainRoles.filter((r) => r.write.length).map(scope),
+    betweenEverySession: o.betweenEverySession ?? false,
   };
   // fail the build, not the hook, if a compiled expression is invalid
   for (const g of [...policy.protect, ...policy.exempt, ...policy.never, ...policy.globs]) new RegExp(g.re, g.flags);

@@ -203,7 +203,8 @@ function auditActiveRoles(ctx, except) {
 function auditStart(key, role, session) {
   const ctx = auditContext(auditProjectRoot());
   auditSweep(ctx);
-  const chain = session ? auditChainLoad(ctx, session) : null;
+  // between stages only where the main thread is the orchestrator: in an ordinary session it may write anything
+  const chain = session && auditIsRun(ctx, session) ? auditChainLoad(ctx, session) : null;
   const excludes = auditFile(ctx, key, "excludes");
   if (chain) fs.copyFileSync(chain.excludes, excludes); else fs.writeFileSync(excludes, auditGlobalExcludes(ctx));
   ctx.excludesFile = excludes;
