@@ -30,6 +30,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const POLICY = {
+  "betweenEverySession": false,
   "exempt": [],
   "format": 3,
   "globs": [
@@ -1680,7 +1681,8 @@ function auditActiveRoles(ctx, except) {
 function auditStart(key, role, session) {
   const ctx = auditContext(auditProjectRoot());
   auditSweep(ctx);
-  const chain = session ? auditChainLoad(ctx, session) : null;
+  // between stages only where the main thread is the orchestrator: in an ordinary session it may write anything
+  const chain = session && auditIsRun(ctx, session) ? auditChainLoad(ctx, session) : null;
   const excludes = auditFile(ctx, key, "excludes");
   if (chain) fs.copyFileSync(chain.excludes, excludes); else fs.writeFileSync(excludes, auditGlobalExcludes(ctx));
   ctx.excludesFile = excludes;
@@ -2016,8 +2018,11 @@ function auditOrchestratorOwns(rel) {
 
 function auditChainFiles(ctx, session) {
   const base = path.join(ctx.dir, "chain", auditKey(session));
-  return { json: base + ".json", index: base + ".index", excludes: base + ".excludes" };
+  return { json: base + ".json", index: base + ".index", excludes: base + ".excludes", run: base + ".run" };
 }
+
+/** Is this session one whose main thread is the orchestrator? Every session (scope repository), or one whose orchestrator's commands were audited. */
+function auditIsRun(ctx, session) { return POLICY.betweenEverySession || fs.existsSync(auditChainFiles(ctx, session).run); }
 
 function auditChainLoad(ctx, session) {
   const f = auditChainFiles(ctx, session);
@@ -2054,6 +2059,8 @@ function auditBetween(session, command) {
   if (!fs.existsSync(path.join(ctx.dir, "chain"))) return null;
   const chain = auditChainLoad(ctx, session);
   if (!chain) return null;
+  // only the pipeline's own command carries this hook (scope pipeline): this session is a pipeline run
+  if (!POLICY.betweenEverySession) fs.writeFileSync(auditChainFiles(ctx, session).run, "");
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
   const active = auditActiveRoles(ctx, "");
