@@ -172,11 +172,12 @@ describe.concurrent("claude-code: the audit as a boundary", () => {
     }
   });
 
-  it("claude-code: audit restores what the orchestrator's own npm test wrote into src/ after jade's stage, and tells the orchestrator", async () => {
-    const r = await runClaudeScripted({
+  const orchestratorRun = async (prompt: string | undefined) =>
+    runClaudeScripted({
       bin: hostBin("claude-code"),
       tree: await emittedTree("claude-code"),
       timeoutMs: 120_000,
+      ...(prompt ? { prompt } : {}),
       files: { ...SCENE, "tests/index.test.mjs": BACKDOOR_TEST },
       setup: commitScene,
       args: ["--allowedTools", "Bash(npm run test --if-present)"],
@@ -185,6 +186,9 @@ describe.concurrent("claude-code: the audit as a boundary", () => {
         { name: "main", steps: [agent, bash("npm run test --if-present")] },
       ],
     });
+
+  it("claude-code: audit restores what the orchestrator's own npm test wrote into src/ after jade's stage, and tells the orchestrator", async () => {
+    const r = await orchestratorRun("/pebble implement src/index.mjs");
     try {
       const why = explain(r);
       expect(results(r), why).toMatch(/# pass 1/);
@@ -193,6 +197,18 @@ describe.concurrent("claude-code: the audit as a boundary", () => {
       const told = lastOf(r, "main");
       expect(told, why).toContain("harness audit: FAILED: since the last stage ended");
       expect(told, why).toContain("src/backdoor.mjs (created; removed)");
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("claude-code: an ordinary session's own npm test after a stage is not judged (scope pipeline binds pipeline runs only)", async () => {
+    const r = await orchestratorRun(undefined);
+    try {
+      const why = explain(r);
+      expect(results(r), why).toMatch(/# pass 1/);
+      expect(r.exists("src/backdoor.mjs"), why).toBe(true);
+      expect(lastOf(r, "main"), why).not.toContain("harness audit");
     } finally {
       r.dispose();
     }
