@@ -34,16 +34,31 @@ export function auditedRoles(pipeline: PipelineIR): RoleIR[] {
 }
 
 // stop never blocks on Claude Code (exit 2 would keep the subagent running); report fails closed
-const command = (mode: "start" | "stop" | "report") => auditHookCommand(`"$CLAUDE_PROJECT_DIR/${AUDIT_PATH}"`, mode, mode !== "stop");
+const command = (mode: "start" | "stop" | "report" | "between") => auditHookCommand(`"$CLAUDE_PROJECT_DIR/${AUDIT_PATH}"`, mode, mode !== "stop", "$CLAUDE_PROJECT_DIR");
 
-function addHooks(settings: HostFile): void {
+/** The orchestrator's own commands: an audited step between stages (its npm test runs role code). */
+const betweenHook = () => ({ matcher: "Bash", hooks: [{ type: "command", command: command("between"), timeout: 120, onFailure: "block" }] });
+
+/** scope pipeline: only a pipeline run's main thread is the orchestrator, so the step rides on the pipeline command's own hooks. */
+function addCommandHook(command: HostFile): void {
+  if (command.kind !== "markdown" || !command.frontmatter) throw new Error(`${command.path} has no front matter to wire the audit into`);
+  const hooks = ((command.frontmatter as { hooks?: Record<string, unknown[]> }).hooks ??= {});
+  hooks.PostToolUse = [...(hooks.PostToolUse ?? []), betweenHook()];
+}
+
+function addHooks(settings: HostFile, everySession: boolean): void {
   if (settings.kind !== "json") throw new Error(".claude/settings.json is not a JSON file");
   const data = settings.data as { hooks?: Record<string, unknown[]> };
   const hooks = (data.hooks ??= {});
-  const entry = (mode: "start" | "stop" | "report", timeout: number) => ({ type: "command", command: command(mode), timeout });
+  const entry = (mode: "start" | "stop" | "report" | "between", timeout: number) => ({ type: "command", command: command(mode), timeout });
   hooks.SubagentStart = [...(hooks.SubagentStart ?? []), { hooks: [entry("start", 60)] }];
   hooks.SubagentStop = [...(hooks.SubagentStop ?? []), { hooks: [entry("stop", 120)] }];
-  hooks.PostToolUse = [...(hooks.PostToolUse ?? []), { matcher: "Agent|Task", hooks: [{ ...entry("report", 120), onFailure: "block" }] }];
+  hooks.PostToolUse = [
+    ...(hooks.PostToolUse ?? []),
+    { matcher: "Agent|Task", hooks: [{ ...entry("report", 120), onFailure: "block" }] },
+    // scope repository: every main thread is the orchestrator
+    ...(everySession ? [betweenHook()] : []),
+  ];
 }
 
 /** Adds the audit script, its hooks, its fidelity records and its limits to the lowered tree. */
@@ -52,12 +67,18 @@ export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered
   if (!roles.length) return lowered;
   const settings = lowered.files.find((f) => f.path === ".claude/settings.json");
   if (!settings) throw new Error("the Claude Code adapter emitted no .claude/settings.json to wire the audit into");
-  addHooks(settings);
+  const everySession = pipeline.policies.scope === "repository";
+  addHooks(settings, everySession);
+  if (!everySession) {
+    const cmd = lowered.files.find((f) => f.path === `.claude/commands/${pipeline.name}.md`);
+    if (!cmd) throw new Error(`the Claude Code adapter emitted no .claude/commands/${pipeline.name}.md to wire the audit into`);
+    addCommandHook(cmd);
+  }
   const script: HostFile = {
     path: AUDIT_PATH,
     kind: "text",
     executable: true,
-    text: renderAuditScript(pipeline, { host: "Claude Code", scriptPath: AUDIT_PATH, projectEnv: "CLAUDE_PROJECT_DIR", stopBlocks: false, protect: AUDIT_PROTECT, exempt: AUDIT_EXEMPT, roles }),
+    text: renderAuditScript(pipeline, { host: "Claude Code", scriptPath: AUDIT_PATH, projectEnv: "CLAUDE_PROJECT_DIR", stopBlocks: false, protect: AUDIT_PROTECT, exempt: AUDIT_EXEMPT, roles, betweenEverySession: everySession }),
   };
   const how = (r: RoleIR) =>
     `${AUDIT_PATH}: tree recorded at SubagentStart (agent_type "${r.id}"); at SubagentStop every change outside the scope, whatever wrote it, is restored, and the orchestrator is told the stage failed (PostToolUse on Agent)`;
@@ -66,10 +87,18 @@ export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered
   const worktree = pipeline.roles.filter((r) => r.isolation === "subagent" && r.worktree && canWrite(r)).map((r) => r.id);
   const gaps = [
     ...AUDIT_GAPS.map((g) => `audit: ${g}`),
-    ...(main.length ? [`audit: main-session roles (${main.join(", ")}) are not audited: Claude Code marks no stage boundary on the main thread, so the guard is their only layer`] : []),
+    ...(main.length
+      ? [
+          `audit: main-session roles (${main.join(", ")}) have no stage boundary on the main thread: ${everySession ? "" : `in a /${pipeline.name} run, `}once a stage of the session has ended, each of the orchestrator's Bash commands is an audited step (what changed since the last boundary, judged by the main-session scopes); before that, the guard is their only layer`,
+        ]
+      : []),
     ...(worktree.length ? [`audit: worktree roles (${worktree.join(", ")}) are not audited: they work in their own checkout`] : []),
     `audit: Claude Code's own worktrees (${AUDIT_EXEMPT[0]}) are not audited: they come and go while other stages run; nor is harness's run state (${AUDIT_EXEMPT[1]}), which the run controller signs and checks at every hook`,
     "audit: a subagent started in the background is audited and restored when it stops, but only a foreground Agent call (run_in_background: false) hands the verdict to the orchestrator",
+    everySession
+      ? "audit: between stages, a change by the orchestrator's tools other than Bash, or by the human in another program, is judged at the next boundary, which restores what no stage or main-session role may write (and names the git tree that keeps it)"
+      : `audit: between stages: a session counts as a /${pipeline.name} run from the orchestrator's first Bash command after a stage has ended; from then on a change by its other tools, or by the human in another program, is judged at the next boundary, which restores what no stage or main-session role may write (and names the git tree that keeps it). Before that, and in an ordinary session, nothing is judged between stages`,
+    "audit: settings written outside any stage (by hand, or before the session started) that switch the hooks off (disableAllHooks, an env override) are found by no hook on Claude Code: nothing starts it that could check first",
   ];
   return {
     ...lowered,

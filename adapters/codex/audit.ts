@@ -86,6 +86,8 @@ export function withCodexAudit(pipeline: PipelineIR, lowered: Lowered): Lowered 
     `audit: Codex runs project hooks only once they are trusted (/hooks in Codex, or codex exec --dangerously-bypass-hook-trust); until then nothing is audited and nothing says so`,
     ...(main.length ? [`audit: main-session roles (${main.join(", ")}) are not audited: Codex marks no stage boundary inside the orchestrator's session`] : []),
     "audit: the verdict reaches the orchestrator through wait_agent; a spawned agent it never waits for is still audited and restored when it stops",
+    "audit: the orchestrator's own commands are not an audited step on Codex, and nothing is judged between stages (no hook marks a session as a pipeline run): a write after a stage's end, such as a detached child's, becomes the next stage's baseline",
+    "audit: a config that switches the hooks off, written outside any stage, is refused by the launchers (.codex/bin/<role>.sh) before Codex starts; a plain codex session started by hand runs without that check",
   ];
   return { ...lowered, files, fidelity, gaps: [...(lowered.gaps ?? []), ...gaps] };
 }

@@ -55,6 +55,8 @@ export function withCopilotAudit(pipeline: PipelineIR, lowered: Lowered): Lowere
     ...(main.length ? [`audit: main-session roles (${main.join(", ")}) are not audited: they run as their own sessions, where no subagent hook fires`] : []),
     "audit: Copilot CLI 1.0.102 shows a failed stage's verdict to the human only; the orchestrator is not told and goes on with the restored tree",
     "audit: repository hooks load only in a trusted folder; VS Code and the cloud agent were not checked",
+    "audit: the orchestrator's own commands are not an audited step on Copilot CLI, and nothing is judged between stages (no hook marks a session as a pipeline run): a write after a stage's end, such as a detached child's, becomes the next stage's baseline",
+    "audit: settings that switch the hooks off (disableAllHooks, NODE_OPTIONS), written outside any stage, are refused by the launchers (.github/copilot/bin/*.sh) before Copilot starts; a plain copilot session started by hand runs without that check",
   ];
   return { ...lowered, files: [...lowered.files, hooks, script], fidelity: withAuditRecords(lowered.fidelity, records), gaps: [...(lowered.gaps ?? []), ...gaps] };
 }

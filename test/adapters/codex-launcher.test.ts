@@ -88,3 +88,40 @@ describe("Codex launcher: write folders and mount points", () => {
       expect(fs.existsSync(path.join(p.dir, "lib"))).toBe(false);
     }));
 });
+
+describe("Codex launcher: refuses a config that switches the hooks off", () => {
+  const start = (config: string | null, extra: Record<string, string> = {}) =>
+    inProject((p) => {
+      const home = path.join(p.dir, ".home");
+      fs.mkdirSync(home, { recursive: true });
+      if (config !== null) fs.writeFileSync(path.join(home, "config.toml"), config);
+      const fake = path.join(p.dir, "fake-codex");
+      fs.writeFileSync(fake, "#!/bin/sh\nexit 3\n", { mode: 0o755 });
+      const r = spawnSync(path.join(p.dir, ".codex/bin/jade.sh"), ["task"], { cwd: p.dir, encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", CODEX_BIN: fake, CODEX_HOME: home, ...extra } });
+      result = { status: r.status, stderr: r.stderr };
+    });
+  let result = { status: null as number | null, stderr: "" };
+  const status = (config: string | null, extra: Record<string, string> = {}) => {
+    start(config, extra);
+    return result;
+  };
+  it("refuses hooks switched off in any spelling it reads, and NODE_OPTIONS; starts otherwise", () => {
+    for (const bad of [
+      "[features]\nhooks = false\n",
+      '[features]\n"hooks" = false # off\n',
+      "[ features ]\n  codex_hooks=false\n",
+      "features.hooks = false\n",
+      "features = { hooks = false }\n",
+      "[profiles.ci.features]\nhooks = false\n",
+      '[features]\n"ho\\u006fks" = false\n',
+      '[shell_environment_policy]\nset = { NODE_OPTIONS = "--require=/tmp/x.js" }\n',
+    ]) {
+      const r = status(bad);
+      expect(r.status, bad).toBe(1);
+      expect(r.stderr, bad).toMatch(/harness: refusing to start: .*config\.toml would switch off or alter the guard and audit hooks/);
+    }
+    for (const ok of [null, "", "[features]\nhooks = true\n", '# hooks = false\nmodel = "x"\n', '[projects."/p"]\ntrust_level = "trusted"\n'])
+      expect(status(ok).status, String(ok)).toBe(3);
+    expect(status("[features]\nhooks = false\n", { HARNESS_GUARD_OFF: "1" }).status).toBe(3);
+  });
+});

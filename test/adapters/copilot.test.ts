@@ -127,6 +127,29 @@ describe("Copilot launchers refuse to start where Copilot would skip the guard h
     const { file, env } = scene(text(), trusted);
     return spawnSync(file, ["go"], { encoding: "utf8", env: { ...env, ...extra } });
   };
+  it("refuses settings that switch the hooks off or reach into node (disableAllHooks, NODE_OPTIONS), user or repository level", () => {
+    const trust = (extra: Record<string, unknown>) => (d: string) => JSON.stringify({ trustedFolders: [d], ...extra });
+    for (const extra of [{ disableAllHooks: true }, { disableAllHooks: "yes" }, { disableAllHooks: 1 }, { env: { NODE_OPTIONS: "--require=/tmp/x.js" } }]) {
+      const r = start(trust(extra));
+      expect(r.status, JSON.stringify(extra)).toBe(1);
+      expect(r.stderr).toMatch(/refusing to start: .*config\.json would switch off or alter the agents' guard hooks/);
+    }
+    expect(start(trust({ disableAllHooks: false })).status).toBe(0);
+    // the user's settings.json and the repository's .github/copilot/settings.json
+    const where = (rel: (dir: string, home: string) => string, body: string) => {
+      const { file, env } = scene(text(), (d) => [d]);
+      const dir = path.resolve(path.dirname(file), "../../..");
+      const f = rel(dir, env.HOME!);
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      fs.writeFileSync(f, body);
+      return spawnSync(file, ["go"], { encoding: "utf8", env });
+    };
+    expect(where((_d, h) => path.join(h, ".copilot/settings.json"), '// c\n{ "disableAllHooks": true }').status).toBe(1);
+    expect(where((d) => path.join(d, ".github/copilot/settings.local.json"), '{ "disableAllHooks": true }').status).toBe(1);
+    expect(where((d) => path.join(d, ".github/copilot/settings.json"), "{ not json").status).toBe(1);
+    expect(where((d) => path.join(d, ".github/copilot/settings.json"), '{ "model": "x" }').status).toBe(0);
+    expect(start(trust({ disableAllHooks: true }), { HARNESS_GUARD_OFF: "1" }).status).toBe(0);
+  });
   it("this folder, exactly, with or without a trailing slash", () => {
     expect(start((d) => [d]).status).toBe(0);
     expect(start((d) => [`${d}/`]).status).toBe(0);

@@ -9,13 +9,17 @@ import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 export const SCRIPT = ".claude/hooks/harness-audit.mjs";
 const TEST_GLOBS = ["test/**", "tests/**", "**/__tests__/**", "**/*.test.*", "**/*.spec.*"];
 
-const role = (id: string, write: string[], neverWrite: string[]): RoleIR => ({ id, write, neverWrite }) as unknown as RoleIR;
+const role = (id: string, write: string[], neverWrite: string[], isolation = "subagent"): RoleIR => ({ id, write, neverWrite, isolation }) as unknown as RoleIR;
+/** the pipeline-wide never-write (every role's never-write holds it at the root; the audit also at any depth) */
+export const NEVER = [".git/**", ".claude/**", "CLAUDE.md"];
 export const ROLES = [
-  role("jade", ["src/**", "lib/**"], [...TEST_GLOBS, ".git/**"]),
-  role("mica", TEST_GLOBS, [".git/**"]),
-  role("chalk", ["docs/**", "README.md"], [".git/**"]),
+  role("jade", ["src/**", "lib/**"], [...TEST_GLOBS, ...NEVER]),
+  role("mica", TEST_GLOBS, NEVER),
+  role("chalk", ["docs/**", "README.md"], NEVER),
 ];
-const pipeline = { name: "pebble" } as unknown as PipelineIR;
+/** a main-session role: what the orchestrator may write between stages */
+export const MAIN = role("flint", [".pebble/spec.md"], NEVER, "main");
+const pipeline = { name: "pebble", policies: { neverWrite: NEVER }, roles: [...ROLES, MAIN] } as unknown as PipelineIR;
 
 export function script(over: Partial<AuditOptions> = {}): string {
   return renderAuditScript(pipeline, {
@@ -25,6 +29,7 @@ export function script(over: Partial<AuditOptions> = {}): string {
     stopBlocks: false,
     protect: [".claude/hooks/**", ".claude/settings.json"],
     roles: ROLES,
+    betweenEverySession: true,
     ...over,
   });
 }
@@ -39,8 +44,10 @@ export interface Repo {
   read(rel: string): string;
   exists(rel: string): boolean;
   run(mode: string, input: unknown, extraArgs?: string[], extraEnv?: Record<string, string>): { code: number; stderr: string; stdout: string; ms: number };
-  start(id: string, role: string): void;
-  stop(id: string, role: string): { code: number; stderr: string };
+  start(id: string, role: string, session?: string): void;
+  stop(id: string, role: string, session?: string): { code: number; stderr: string };
+  /** the orchestrator's own command (PostToolUse on its Bash: no agent_id) */
+  between(session: string, command?: string): { code: number; stderr: string };
   report(id: string, subagentType?: string): { code: number; stderr: string };
   cleanup(): void;
 }
@@ -90,11 +97,12 @@ export function makeRepo(files: Record<string, string | Buffer>, opts: { git?: b
       }
     },
     run,
-    start(id, role) {
-      const r = run("start", { hook_event_name: "SubagentStart", agent_id: id, agent_type: role });
+    start(id, role, session) {
+      const r = run("start", { hook_event_name: "SubagentStart", agent_id: id, agent_type: role, ...(session ? { session_id: session } : {}) });
       if (r.code !== 0) throw new Error(`start failed (${r.code}): ${r.stderr}`);
     },
-    stop: (id, role) => run("stop", { hook_event_name: "SubagentStop", agent_id: id, agent_type: role, stop_hook_active: false }),
+    stop: (id, role, session) => run("stop", { hook_event_name: "SubagentStop", agent_id: id, agent_type: role, stop_hook_active: false, ...(session ? { session_id: session } : {}) }),
+    between: (session, command = "npm test") => run("between", { hook_event_name: "PostToolUse", session_id: session, tool_name: "Bash", tool_input: { command } }),
     report: (id, subagentType = "jade") =>
       run("report", { hook_event_name: "PostToolUse", tool_name: "Agent", tool_input: { subagent_type: subagentType }, tool_response: { status: "completed", agentId: id, agentType: subagentType } }),
     cleanup: () => fs.rmSync(root, { recursive: true, force: true }),

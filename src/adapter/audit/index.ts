@@ -12,7 +12,10 @@ import type { FidelityRecord } from "../fidelity.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import { sortKeys } from "../../emit/render.js";
 import { AUDIT_MAIN_SOURCE, AUDIT_RUNTIME_SOURCE } from "./runtime.js";
+import { AUDIT_BOUNDARY_SOURCE, AUDIT_PROCESS_SOURCE, AUDIT_REPO_SOURCE } from "./runtime-boundary.js";
+import { GUARDED_FILES, type GuardedFile } from "./enforcement.js";
 import { byCodeUnit } from "../../compare.js";
+import { anyDepth } from "../guard/policy.js";
 
 export interface AuditGlob {
   glob: string;
@@ -25,7 +28,7 @@ export interface AuditRole {
   neverWrite: number[];
 }
 export interface AuditPolicy {
-  format: 2;
+  format: 3;
   pipeline: string;
   host: string;
   /** Where the script lives, relative to the project root (it finds the root from its own location). */
@@ -38,9 +41,17 @@ export interface AuditPolicy {
   protect: AuditGlob[];
   /** Paths the host itself manages while a stage runs (e.g. its worktrees): not audited. */
   exempt: AuditGlob[];
+  /** The pipeline's never-write globs at any depth, as the guard applies them: no role may change these. */
+  never: AuditGlob[];
+  /** The files that control enforcement (enforcement.ts): restored and failed whatever the scope. */
+  guarded: readonly GuardedFile[];
   /** Every glob of every role, once, sorted. */
   globs: AuditGlob[];
   roles: Record<string, AuditRole>;
+  /** The main-session roles' scopes: what the orchestrator may change between stages. */
+  orchestrator: AuditRole[];
+  /** Judge between stages in every session (scope repository), or only in sessions whose orchestrator's commands were audited (a pipeline run). */
+  betweenEverySession: boolean;
 }
 
 export interface AuditOptions {
@@ -53,17 +64,27 @@ export interface AuditOptions {
   exempt?: readonly string[];
   /** The roles the host can audit (those that run where its start/stop hooks fire). */
   roles: readonly RoleIR[];
+  /** Roles of the main session: their scopes are the orchestrator's between stages (default: the pipeline's main-session roles). */
+  mainRoles?: readonly RoleIR[];
+  /** Every session is a pipeline run (scope repository): the check between stages holds in all of them. */
+  betweenEverySession?: boolean;
 }
 
 /** What the audit cannot do; adapters list these under MAPPING.md's Known gaps. */
 export const AUDIT_GAPS: readonly string[] = [
-  "it cannot undo what leaves the repository: a push, a network call, a write outside the project folder (a symbolic link in scope that points outside is followed by whatever writes through it)",
-  "paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored",
+  "it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these",
+  "paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored, and the host settings files are audited even where ignored",
   "empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed",
   "submodules and nested repositories count as one path (their checked-out commit), not file by file",
-  "while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file)",
-  "it runs git with the repository's own configuration: code that rewrites .git/config during the stage (for example a clean filter) can hide a change; the audit script and its state under .git/harness-audit/ are trusted",
+  "while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for",
+  "writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)",
+  "git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings",
+  "the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home: src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded (for example a file that a guarded git configuration includes), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt",
+  "refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them",
+  "the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it",
   "changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it",
+  "processes a stage leaves behind are found only on Linux (/proc) and only when they work in the repository (their folder or an open file there); the stop waits 3 s for them, then fails the stage by name; what they write later is restored at the next boundary of the session",
+  "between stages: what changes after a stage's end is restored at the session's next boundary (the next stage's start, which then fails); a write after the session's last boundary, and what is staged or committed between stages, is found by no hook, and the next session's first stage takes the tree as it finds it",
 ];
 
 /** picomatch's RegExp, with `s` so that `.` also matches a newline (a legal file-name character). */
@@ -79,12 +100,16 @@ export function canWrite(role: RoleIR): boolean {
 
 export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): AuditPolicy {
   const sortedRoles = [...o.roles].sort((a, b) => byCodeUnit(a.id, b.id));
-  const globs = [...new Set(sortedRoles.flatMap((r) => [...r.write, ...r.neverWrite]))].sort(byCodeUnit);
+  const mainRoles = [...(o.mainRoles ?? pipeline.roles.filter((r) => r.isolation === "main"))].sort((a, b) => byCodeUnit(a.id, b.id));
+  const globs = [...new Set([...sortedRoles, ...mainRoles].flatMap((r) => [...r.write, ...r.neverWrite]))].sort(byCodeUnit);
   const index = new Map(globs.map((g, i) => [g, i]));
+  const scope = (r: RoleIR): AuditRole => ({ write: r.write.map((g) => index.get(g)!), neverWrite: r.neverWrite.map((g) => index.get(g)!) });
   const roles: Record<string, AuditRole> = {};
-  for (const r of sortedRoles) roles[r.id] = { write: r.write.map((g) => index.get(g)!), neverWrite: r.neverWrite.map((g) => index.get(g)!) };
+  for (const r of sortedRoles) roles[r.id] = scope(r);
+  // every role's never-write holds the pipeline's at the root; the guard also applies them at any depth
+  const never = [...new Set(pipeline.policies.neverWrite.flatMap(anyDepth))].sort(byCodeUnit);
   const policy: AuditPolicy = {
-    format: 2,
+    format: 3,
     pipeline: pipeline.name,
     host: o.host,
     scriptPath: o.scriptPath,
@@ -92,11 +117,15 @@ export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): Audit
     stopBlocks: o.stopBlocks,
     protect: o.protect.map(auditGlob),
     exempt: (o.exempt ?? []).map(auditGlob),
+    never: never.map(auditGlob),
+    guarded: GUARDED_FILES,
     globs: globs.map(auditGlob),
     roles,
+    orchestrator: mainRoles.filter((r) => r.write.length).map(scope),
+    betweenEverySession: o.betweenEverySession ?? false,
   };
   // fail the build, not the hook, if a compiled expression is invalid
-  for (const g of [...policy.protect, ...policy.exempt, ...policy.globs]) new RegExp(g.re, g.flags);
+  for (const g of [...policy.protect, ...policy.exempt, ...policy.never, ...policy.globs]) new RegExp(g.re, g.flags);
   return policy;
 }
 
@@ -107,7 +136,10 @@ function header(o: AuditOptions): string {
     "  node " + o.scriptPath + " start    (hook input on stdin: agent_id, agent_type) records the tree at the start of a stage",
     "  node " + o.scriptPath + " stop     (same) compares, restores every change outside the role's write scope, records a verdict",
     "  node " + o.scriptPath + " report   (the parent's tool call that waited for the stage) exit 2 + reasons when a stage failed",
+    "  node " + o.scriptPath + " between  (the orchestrator's own command, no agent_id) judges what changed since the session's last boundary",
     "  node " + o.scriptPath + " run-start|run-stop <role> <key>   the same around one whole session (launchers)",
+    "Every stage also snapshots the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks):",
+    "any change to them is put back and fails the stage.",
     "State lives in <git dir>/harness-audit/; the work tree's index, HEAD and refs are never touched.",
     "Any error fails the stage (fail closed). Limits:",
     ...AUDIT_GAPS.map((g) => "  - " + g),
@@ -121,12 +153,20 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
   return [
     header(o),
     'import cp from "node:child_process";',
+    'import crypto from "node:crypto";',
     'import fs from "node:fs";',
+    'import os from "node:os";',
     'import path from "node:path";',
     'import { fileURLToPath } from "node:url";',
     "",
     "const POLICY = " + JSON.stringify(sortKeys(policy), null, 2) + ";",
     AUDIT_RUNTIME_SOURCE.trim(),
+    "",
+    AUDIT_BOUNDARY_SOURCE.trim(),
+    "",
+    AUDIT_PROCESS_SOURCE.trim(),
+    "",
+    AUDIT_REPO_SOURCE.trim(),
     "",
     AUDIT_MAIN_SOURCE.trim(),
     "",
@@ -139,9 +179,11 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
  * where exit 2 keeps the stage running is not blocking (a crash must not trap the agent in a loop):
  * its stage then has a snapshot and no verdict, and the report hook audits it or fails it.
  */
-export function auditHookCommand(script: string, mode: "start" | "stop" | "report", blocking = true): string {
+export function auditHookCommand(script: string, mode: "start" | "stop" | "report" | "between", blocking = true, projectDir?: string): string {
   if (!blocking) return `node ${script} ${mode}; exit 0`;
   return [
+    // the orchestrator's own commands: nothing to compare before the session's first stage has ended
+    ...(mode === "between" && projectDir ? [`{ [ -d "${projectDir}/.git" ] && ! [ -d "${projectDir}/.git/harness-audit/chain" ]; } && exit 0`] : []),
     `command -v node >/dev/null 2>&1 || { echo "harness audit: node is not on PATH, so the stage-end scope audit cannot run (fail closed)." >&2; exit 2; }`,
     `node ${script} ${mode}`,
     `rc=$?`,

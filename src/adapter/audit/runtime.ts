@@ -43,10 +43,9 @@ function auditKey(raw) {
 }
 
 // Roles name their globs by index into POLICY.globs (each glob stored once): resolved here, once.
-for (const id of Object.keys(POLICY.roles)) {
-  const r = POLICY.roles[id];
+for (const [id, r] of Object.entries(POLICY.roles).concat(POLICY.orchestrator.map((r, i) => ["main-session scope " + i, r]))) {
   const glob = (i) => {
-    if (!POLICY.globs[i]) throw new Error("audit policy: role " + id + " names no glob " + i);
+    if (!POLICY.globs[i]) throw new Error("audit policy: " + id + " names no glob " + i);
     return POLICY.globs[i];
   };
   r.write = r.write.map(glob);
@@ -63,9 +62,9 @@ function auditMatch(globs, rel) {
   return null;
 }
 
-/** Is the project-relative path writable by any of these roles? Never-write and protect win. */
+/** Is the project-relative path writable by any of these roles? Never-write (at any depth) and protect win. */
 function auditInScope(policy, roles, rel) {
-  if (auditMatch(policy.protect, rel)) return false;
+  if (auditMatch(policy.protect, rel) || auditMatch(policy.never, rel)) return false;
   for (const id of roles) {
     const r = policy.roles[id];
     if (!r) continue;
@@ -80,10 +79,13 @@ function auditGit(ctx, args, opts) {
   const o = opts || {};
   const env = Object.assign({}, process.env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", LC_ALL: "C" }, o.env || {});
   delete env.GIT_DIR; delete env.GIT_WORK_TREE; delete env.GIT_COMMON_DIR; delete env.GIT_OBJECT_DIRECTORY; delete env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
+  for (const k of Object.keys(env)) if (/^GIT_CONFIG_(PARAMETERS|COUNT|KEY_|VALUE_)/.test(k)) delete env[k];
   if (!o.env || !o.env.GIT_INDEX_FILE) delete env.GIT_INDEX_FILE;
-  const pre = ["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null"];
+  // content, not git's view of it: no stat shortcuts a configuration could loosen, no sparse or split index
+  const pre = ["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null",
+    "-c", "core.ignoreStat=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.fileMode=true", "-c", "core.sparseCheckout=false", "-c", "index.sparse=false", "-c", "core.splitIndex=false", "-c", "core.hooksPath=/dev/null"];
   if (ctx && ctx.excludesFile) pre.push("-c", "core.excludesFile=" + ctx.excludesFile);
-  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : "utf8" });
+  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8" });
   if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
   if (r.status !== 0) throw new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300));
   return r.stdout;
@@ -99,15 +101,17 @@ function auditProjectRoot(input) {
 }
 
 function auditContext(root) {
-  const out = auditGit(null, ["rev-parse", "--show-toplevel", "--absolute-git-dir"], { cwd: root }).split("\n");
+  const out = auditGit(null, ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"], { cwd: root }).split("\n");
   const top = fs.realpathSync(out[0]);
   const gitDir = out[1];
+  const commonDir = path.resolve(root, out[2]);
   const realRoot = fs.realpathSync(root);
   const prefix = path.relative(top, realRoot).split(path.sep).join("/");
   if (prefix.startsWith("..")) throw new Error("the project " + root + " is not inside its git work tree " + top);
   const dir = path.join(gitDir, AUDIT_DIR_NAME);
   fs.mkdirSync(dir, { recursive: true });
-  return { top: top, gitDir: gitDir, prefix: prefix, dir: dir, excludesFile: null };
+  // paths from git are byte strings (latin1): names that are not valid UTF-8 survive the round trip
+  return { top: top, gitDir: gitDir, commonDir: commonDir, root: realRoot, prefix: prefix, prefixL: Buffer.from(prefix, "utf8").toString("latin1"), dir: dir, excludesFile: null };
 }
 
 function auditFile(ctx, key, ext) { return path.join(ctx.dir, key + "." + ext); }
@@ -133,54 +137,103 @@ function auditSnapshot(ctx, indexFile) {
   return auditGit(ctx, ["write-tree"], { env: env }).trim();
 }
 
-/** [{status, path, oldMode, newMode}] between the start tree and the index file (raw diff, -z). */
+/** [{status, path, oldMode, newMode, newId}] between the start tree and the index file (raw diff, -z; paths as byte strings). */
 function auditChanges(ctx, tree, indexFile) {
-  const raw = auditGit(ctx, ["diff-index", "--cached", "-z", "--no-renames", "--raw", "--abbrev=40", tree], { env: { GIT_INDEX_FILE: indexFile } });
+  const raw = auditGit(ctx, ["diff-index", "--cached", "-z", "--no-renames", "--raw", "--abbrev=40", tree], { env: { GIT_INDEX_FILE: indexFile }, latin1: true });
   const parts = raw.split("\0");
   const out = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const meta = parts[i];
     if (!meta) { i--; continue; }
-    const m = /^:(\d{6}) (\d{6}) [0-9a-f]+ [0-9a-f]+ ([A-Z])/.exec(meta);
+    const m = /^:(\d{6}) (\d{6}) [0-9a-f]+ ([0-9a-f]+) ([A-Z])/.exec(meta);
     if (!m) throw new Error("unexpected git diff output: " + auditOneLine(meta, 120));
-    out.push({ status: m[3], path: parts[i + 1], oldMode: m[1], newMode: m[2] });
+    out.push({ status: m[4], path: parts[i + 1], oldMode: m[1], newMode: m[2], newId: m[3] });
   }
   return out;
 }
 
-/** Project-relative form of a path relative to the git top level; null when outside the project. */
+/** Project-relative form (byte string) of a path relative to the git top level; null when outside the project. */
 function auditRel(ctx, p) {
-  if (!ctx.prefix) return p;
-  return p.startsWith(ctx.prefix + "/") ? p.slice(ctx.prefix.length + 1) : null;
+  if (!ctx.prefixL) return p;
+  return p.startsWith(ctx.prefixL + "/") ? p.slice(ctx.prefixL.length + 1) : null;
+}
+/** A byte-string path as text for glob matching (invalid UTF-8 becomes U+FFFD, which no glob names). */
+function auditText(p) { return Buffer.from(p, "latin1").toString("utf8"); }
+/** A byte-string path as shown in a report: its UTF-8 text, or \xNN escapes where it is not valid UTF-8. */
+function auditShown(p) {
+  const b = Buffer.from(p, "latin1"), t = b.toString("utf8");
+  return Buffer.from(t, "utf8").equals(b) ? t : p.replace(/[\x80-\xff]/g, (c) => "\\x" + c.charCodeAt(0).toString(16));
+}
+/** The absolute path of a byte-string path below the git top level, as a Buffer fs accepts. */
+function auditAbs(ctx, p) { return Buffer.concat([Buffer.from(ctx.top + "/", "utf8"), Buffer.from(p, "latin1")]); }
+
+/** The real index, copied, with its skip-worktree and assume-unchanged flags cleared: git add then hashes those files too. */
+function auditPrivateIndex(ctx, index) {
+  const real = path.join(ctx.gitDir, "index");
+  if (!fs.existsSync(real)) { fs.rmSync(index, { force: true }); return; }
+  fs.copyFileSync(real, index);
+  const env = { GIT_INDEX_FILE: index };
+  const skip = [], assumed = [];
+  for (const rec of auditGit(ctx, ["ls-files", "-v", "-z"], { env: env, latin1: true }).split("\0")) {
+    if (rec.length < 3) continue;
+    const tag = rec[0];
+    if (tag === "S" || tag === "s") skip.push(rec.slice(2));
+    if (tag >= "a" && tag <= "z") assumed.push(rec.slice(2));
+  }
+  const clear = (flag, paths) => { if (paths.length) auditGit(ctx, ["update-index", "-z", flag, "--stdin"], { env: env, input: Buffer.from(paths.join("\0") + "\0", "latin1") }); };
+  clear("--no-skip-worktree", skip);
+  clear("--no-assume-unchanged", assumed);
+}
+
+/** Roles of the stages running now (their write scopes are allowed to others and between stages). */
+function auditActiveRoles(ctx, except) {
+  const activeDir = path.join(ctx.dir, "active");
+  const out = [];
+  let names = [];
+  try { names = fs.readdirSync(activeDir); } catch (e) { names = []; }
+  for (const other of names) {
+    if (other === except) continue;
+    try { out.push(fs.readFileSync(path.join(activeDir, other), "utf8")); } catch (e) { /* ended meanwhile */ }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- start
 
-function auditStart(key, role) {
+function auditStart(key, role, session) {
   const ctx = auditContext(auditProjectRoot());
   auditSweep(ctx);
+  // between stages only where the main thread is the orchestrator: in an ordinary session it may write anything
+  const chain = session && auditIsRun(ctx, session) ? auditChainLoad(ctx, session) : null;
   const excludes = auditFile(ctx, key, "excludes");
-  fs.writeFileSync(excludes, auditGlobalExcludes(ctx));
+  if (chain) fs.copyFileSync(chain.excludes, excludes); else fs.writeFileSync(excludes, auditGlobalExcludes(ctx));
   ctx.excludesFile = excludes;
   const index = auditFile(ctx, key, "index");
-  const real = path.join(ctx.gitDir, "index");
-  if (fs.existsSync(real)) fs.copyFileSync(real, index); else fs.rmSync(index, { force: true });
+  // the stat cache comes from the audit's own index of the last boundary when there is one
+  if (chain) fs.copyFileSync(chain.index, index); else auditPrivateIndex(ctx, index);
+  const peers = auditActiveRoles(ctx, key);
+  let guarded, before = [];
+  if (chain) {
+    // the tree and the enforcement files must be as the last boundary left them, unless a running
+    // stage or the orchestrator owns the change: anything else is put back, and this stage fails
+    guarded = chain.guarded;
+    before = auditRestoreGuarded(ctx, guarded);
+    const r = auditRestoreOutside(ctx, key, chain.tree, index, (rel) => auditInScope(POLICY, peers, rel) || auditOrchestratorOwns(rel), index);
+    before = before.concat(r.violations);
+    for (const v of before) v.when = "before";
+    if (r.saved && before.length) before[0].saved = r.saved;
+  } else guarded = auditSnapGuarded(ctx);
   const tree = auditSnapshot(ctx, index);
-  const infoExclude = auditReadOr(path.join(ctx.gitDir, "info", "exclude"), null);
-  // stages running beside this one (parallel groups): each audit allows the others' scopes too
   const activeDir = path.join(ctx.dir, "active");
   fs.mkdirSync(activeDir, { recursive: true });
-  const peers = [];
   for (const other of fs.readdirSync(activeDir)) {
     if (other === key) continue;
-    let otherRole = "";
-    try { otherRole = fs.readFileSync(path.join(activeDir, other), "utf8"); } catch (e) { continue; }
-    peers.push(otherRole);
     const pd = path.join(ctx.dir, "peers", other);
     fs.mkdirSync(pd, { recursive: true });
     fs.writeFileSync(path.join(pd, key), role);
   }
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 1, key: key, role: role, tree: tree, peers: peers, infoExclude: infoExclude === null ? null : infoExclude.toString("base64") });
+  auditSaveRealIndex(ctx, key);
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
 }
@@ -188,9 +241,13 @@ function auditStart(key, role) {
 /** Remove state files of stages that never ended, after a week. */
 function auditSweep(ctx) {
   const now = Date.now();
-  for (const f of fs.readdirSync(ctx.dir)) {
-    const p = path.join(ctx.dir, f);
-    try { if (fs.statSync(p).isFile() && now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) fs.rmSync(p, { force: true }); } catch (e) { /* raced */ }
+  for (const sub of ["", "chain"]) {
+    let names = [];
+    try { names = fs.readdirSync(path.join(ctx.dir, sub)); } catch (e) { names = []; }
+    for (const f of names) {
+      const p = path.join(ctx.dir, sub, f);
+      try { if (fs.statSync(p).isFile() && now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) fs.rmSync(p, { force: true }); } catch (e) { /* raced */ }
+    }
   }
 }
 
@@ -198,16 +255,15 @@ function auditSweep(ctx) {
 
 /** Remove a created path, then the folders it leaves empty (empty folders are invisible to git). */
 function auditRemove(ctx, p) {
-  const abs = path.join(ctx.top, p);
-  fs.rmSync(abs, { recursive: true, force: true });
-  let d = path.dirname(p);
+  fs.rmSync(auditAbs(ctx, p), { recursive: true, force: true });
+  let d = path.posix.dirname(p);
   while (d && d !== "." && d !== "/") {
-    const absD = path.join(ctx.top, d);
+    const absD = auditAbs(ctx, d);
     let entries;
     try { entries = fs.readdirSync(absD); } catch (e) { break; }
     if (entries.length) break;
     fs.rmdirSync(absD);
-    d = path.dirname(d);
+    d = path.posix.dirname(d);
   }
 }
 
@@ -219,12 +275,11 @@ function auditCheckout(ctx, tree, paths, key) {
     auditGit(ctx, ["read-tree", tree], { env: env });
     // a folder standing where a file must come back: remove it first (its files were out of scope too)
     for (const p of paths) {
-      const abs = path.join(ctx.top, p);
       let st = null;
-      try { st = fs.lstatSync(abs); } catch (e) { st = null; }
-      if (st && st.isDirectory()) fs.rmSync(abs, { recursive: true, force: true });
+      try { st = fs.lstatSync(auditAbs(ctx, p)); } catch (e) { st = null; }
+      if (st && st.isDirectory()) fs.rmSync(auditAbs(ctx, p), { recursive: true, force: true });
     }
-    auditGit(ctx, ["checkout-index", "-f", "-z", "--stdin"], { env: env, input: paths.join("\0") + "\0" });
+    auditGit(ctx, ["checkout-index", "-f", "-z", "--stdin"], { env: env, input: Buffer.from(paths.join("\0") + "\0", "latin1") });
   } finally {
     fs.rmSync(idx, { force: true });
   }
@@ -232,11 +287,54 @@ function auditCheckout(ctx, tree, paths, key) {
 
 const AUDIT_KIND = { A: "created", D: "deleted", M: "modified", T: "type changed" };
 
+/**
+ * Put back every change since "tree" that keep(projectRel, change) does not accept: created paths
+ * removed, the rest checked out of "tree", until nothing is left (a restored .gitignore can reveal
+ * files it hid). "baseIndex" holds the stat cache for "tree"; the index of the final tree is copied
+ * to "saveIndex" when given. Returns { violations, tree } (the tree now on disk).
+ */
+function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
+  const work = auditFile(ctx, key, "work-index");
+  const violations = [];
+  const seen = new Set();
+  let now = tree, changed = null;
+  try {
+    for (let pass = 1; ; pass++) {
+      if (fs.existsSync(baseIndex)) fs.copyFileSync(baseIndex, work); else fs.rmSync(work, { force: true });
+      now = auditSnapshot(ctx, work);
+      if (pass === 1) changed = now;
+      const out = auditChanges(ctx, tree, work).filter((c) => {
+        const rel = auditRel(ctx, c.path);
+        if (rel !== null && auditMatch(POLICY.exempt, auditText(rel))) return false;
+        return rel === null || !keep(auditText(rel), c);
+      });
+      if (!out.length) break;
+      // fail loudly, never "restored" with the file still there
+      if (pass > AUDIT_MAX_PASSES) throw new Error("these changes outside the scope could NOT be restored and are still in the work tree: " + out.slice(0, 5).map((c) => auditShowPath(auditShown(c.path))).join(", ") + "; remove or restore them by hand (git status)");
+      for (const c of out) {
+        if (seen.has(c.path)) continue;
+        seen.add(c.path);
+        const rel = auditRel(ctx, c.path);
+        violations.push({ path: auditShown(rel === null ? c.path : rel), kind: AUDIT_KIND[c.status] || c.status, restored: true });
+      }
+      // a path that cannot be put back stays in the next pass, and after the last one fails the stage loudly
+      for (const c of out) if (c.status === "A") try { auditRemove(ctx, c.path); } catch (e) { /* seen again next pass */ }
+      try { auditCheckout(ctx, tree, out.filter((c) => c.status !== "A").map((c) => c.path), key); } catch (e) { /* seen again next pass */ }
+    }
+    if (saveIndex) fs.copyFileSync(work, saveIndex);
+  } finally {
+    fs.rmSync(work, { force: true });
+  }
+  // what was put back stays in git's object store: the report names the tree to take it from
+  return { violations: violations, tree: now, saved: violations.length ? changed : null };
+}
+
 function auditStop(key, roleHint) {
   const ctx = auditContext(auditProjectRoot());
   const statePath = auditFile(ctx, key, "state");
   let state;
   try { state = auditReadJson(statePath); } catch (e) { throw new Error("no stage-start snapshot for this stage (" + (e.code || e.message) + ")"); }
+  if (state.format !== 2) throw new Error("the stage-start snapshot has an unknown format (" + state.format + ")");
   if (roleHint && state.role !== roleHint) throw new Error("the stage-start snapshot belongs to " + state.role + ", not " + roleHint);
   ctx.excludesFile = auditFile(ctx, key, "excludes");
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
@@ -244,44 +342,24 @@ function auditStop(key, roleHint) {
   let late = [];
   try { late = fs.readdirSync(peersDir).map((f) => fs.readFileSync(path.join(peersDir, f), "utf8")); } catch (e) { late = []; }
   const allowed = [state.role].concat(state.peers || [], late);
-  const violations = [];
-  // .git/info/exclude decides what is audited: put it back if the stage changed it
-  const infoPath = path.join(ctx.gitDir, "info", "exclude");
-  const infoNow = auditReadOr(infoPath, null);
-  const infoThen = state.infoExclude == null ? null : Buffer.from(state.infoExclude, "base64");
-  if (!(infoNow === null && infoThen === null) && !(infoNow && infoThen && infoNow.equals(infoThen))) {
-    if (infoThen === null) fs.rmSync(infoPath, { force: true }); else { fs.mkdirSync(path.dirname(infoPath), { recursive: true }); fs.writeFileSync(infoPath, infoThen); }
-    violations.push({ path: ".git/info/exclude", kind: infoThen === null ? "created" : infoNow === null ? "deleted" : "modified", restored: true });
-  }
-  const work = auditFile(ctx, key, "work-index");
-  const seen = new Set();
-  try {
-    for (let pass = 1; ; pass++) {
-      fs.copyFileSync(auditFile(ctx, key, "index"), work);
-      auditSnapshot(ctx, work);
-      const out = auditChanges(ctx, state.tree, work).filter((c) => {
-        const rel = auditRel(ctx, c.path);
-        if (rel !== null && auditMatch(POLICY.exempt, rel)) return false;
-        return rel === null || !auditInScope(POLICY, allowed, rel);
-      });
-      if (!out.length) break;
-      if (pass > AUDIT_MAX_PASSES) throw new Error("changes outside the scope are still there after " + AUDIT_MAX_PASSES + " restore passes: " + out.slice(0, 5).map((c) => auditShowPath(c.path)).join(", "));
-      for (const c of out) {
-        if (seen.has(c.path)) continue;
-        seen.add(c.path);
-        violations.push({ path: auditRel(ctx, c.path) === null ? c.path : auditRel(ctx, c.path), kind: AUDIT_KIND[c.status] || c.status, restored: true });
-      }
-      for (const c of out) if (c.status === "A") auditRemove(ctx, c.path);
-      auditCheckout(ctx, state.tree, out.filter((c) => c.status !== "A").map((c) => c.path), key);
-    }
-  } finally {
-    fs.rmSync(work, { force: true });
-  }
-  return { role: state.role, allowed: allowed, violations: violations };
+  // processes the stage left behind first (beside other stages, whose processes look the same, this is skipped)
+  const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
+  const leftover = alone ? auditWaitForLeftovers(ctx, state.ticks) : [];
+  // then the enforcement files: the tree audit below runs with the git configuration they hold
+  const violations = (state.before || []).concat(leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
+  const index = auditFile(ctx, key, "index");
+  const kept = auditFile(ctx, key, "end-index");
+  let r;
+  try { r = auditRestoreOutside(ctx, key, state.tree, index, (rel) => auditInScope(POLICY, allowed, rel), kept); }
+  catch (e) { throw leftover.length ? new Error(e.message + "; still running after the stage ended: " + leftover.map((x) => x.path).join(", ")) : e; }
+  // the end of this stage is the next boundary: what changes after it belongs to no stage
+  if (state.session) auditChainSave(ctx, state.session, r.tree, kept, ctx.excludesFile, state.guarded);
+  fs.rmSync(kept, { force: true });
+  return { role: state.role, allowed: allowed, violations: violations.concat(r.violations), saved: r.saved || (state.before || []).map((v) => v.saved).find(Boolean) || null };
 }
 
 function auditFinishState(ctx, key) {
-  for (const ext of ["index", "excludes", "state"]) fs.rmSync(auditFile(ctx, key, ext), { force: true });
+  for (const ext of ["index", "excludes", "state", "real-index"]) fs.rmSync(auditFile(ctx, key, ext), { force: true });
   fs.rmSync(path.join(ctx.dir, "active", key), { force: true });
   fs.rmSync(path.join(ctx.dir, "peers", key), { recursive: true, force: true });
 }
@@ -291,7 +369,7 @@ function auditStopAndRecord(key, roleHint) {
   let verdict;
   try {
     const r = auditStop(key, roleHint);
-    verdict = { key: key, role: r.role, ok: r.violations.length === 0, violations: r.violations };
+    verdict = { key: key, role: r.role, ok: r.violations.length === 0, violations: r.violations, saved: r.saved };
   } catch (e) {
     verdict = { key: key, role: roleHint || null, ok: false, error: auditOneLine(e && e.message ? e.message : String(e), 600), violations: [] };
   }
@@ -306,12 +384,22 @@ function auditStopAndRecord(key, roleHint) {
   return verdict;
 }
 
+function auditViolationLine(x) {
+  if (x.repo) return "  - " + x.path + " (" + x.kind + "; " + (x.restored ? "put back" + (x.path === ".git/index" ? "" : "; the commits stay in git under that id") : "NOT restored: fix it by hand") + ")";
+  if (x.process) return "  - " + x.path + " (still running after the stage ended: stop it; what it writes from now on is restored at the next boundary)";
+  const done = x.restored === false ? "NOT restored: fix it by hand" : x.kind === "created" ? "removed" : "restored";
+  return "  - " + auditShowPath(x.path) + " (" + x.kind + (x.when === "before" ? " before the stage started, by no stage" : "") + "; " + done + ")";
+}
+
+function auditSavedLine(tree) { return "The changed files are kept in git: a human who wants one back runs git restore --source=" + tree + " -- <path>."; }
+
 function auditDescribe(v) {
   const who = (v.role || "a pipeline role") + " (stage " + v.key + ")";
   if (v.error) return "harness audit: stage FAILED: " + who + ": the stage-end scope audit could not run (" + v.error + "), so its changes are unverified; treat the stage as failed and have a human check the work tree (git status).";
-  const lines = ["harness audit: stage FAILED: " + who + " changed paths outside its write scope; harness restored them to their state at the start of the stage:"];
-  for (const x of v.violations.slice(0, 50)) lines.push("  - " + auditShowPath(x.path) + " (" + x.kind + (x.kind === "created" ? "; removed" : "; restored") + ")");
+  const lines = ["harness audit: stage FAILED: " + who + " changed paths outside its write scope or the files that control enforcement; harness restored them to their state at the start of the stage:"];
+  for (const x of v.violations.slice(0, 50)) lines.push(auditViolationLine(x));
   if (v.violations.length > 50) lines.push("  - \u2026 and " + (v.violations.length - 50) + " more");
+  if (v.saved) lines.push(auditSavedLine(v.saved));
   lines.push("Treat this stage as failed: its other changes are kept; do not retry the same way. Report the paths above.");
   return lines.join("\n");
 }
@@ -358,16 +446,23 @@ function auditMain() {
       // a launcher around one whole session: node harness-audit.mjs run-start <role> <key>
       const role = process.argv[3], key = auditKey(process.argv[4]);
       if (!POLICY.roles[role]) throw new Error("no audited role " + JSON.stringify(role));
-      if (mode === "run-start") auditStart(key, role);
+      if (mode === "run-start") auditStart(key, role, "");
       else { const v = auditStopAndRecord(key, role); if (!v.ok) { code = 3; msg = auditDescribe(v); } else msg = "harness audit: " + role + " stayed inside its write scope."; }
     } else {
       const input = auditInput();
       const role = auditPick(input, ["agent_type", "agentType"]);
       const id = auditPick(input, ["agent_id", "agentId"]);
-      if (mode === "start") {
+      const session = auditPick(input, ["session_id", "sessionId"]);
+      if (mode === "between") {
+        // the orchestrator's own command or turn end; a stage's own commands are judged at its stop
+        if (!id && session) {
+          const v = auditBetween(session, auditPick(auditParseMaybe(input.tool_input) || {}, ["command", "cmd"]));
+          if (v && v.violations.length) { msg = auditDescribeBetween(v); code = input.stop_hook_active ? 0 : 2; }
+        }
+      } else if (mode === "start") {
         if (POLICY.roles[role]) {
           if (!id) throw new Error("the SubagentStart input has no agent_id");
-          try { auditStart(auditKey(id), role); }
+          try { auditStart(auditKey(id), role, session); }
           catch (e) { code = 1; msg = "harness audit: could not record the start of " + role + "'s stage (" + auditOneLine(e.message || String(e), 300) + "); the stage will be reported as failed."; }
         }
       } else if (mode === "stop") {
@@ -402,7 +497,7 @@ function auditMain() {
           if (v) fs.rmSync(vp, { force: true });
         }
         if (failed.length) { code = 2; msg = failed.map(auditDescribe).join("\n\n"); }
-      } else throw new Error("unknown mode " + JSON.stringify(mode) + " (expected start, stop, report, run-start or run-stop)");
+      } else throw new Error("unknown mode " + JSON.stringify(mode) + " (expected start, stop, report, between, run-start or run-stop)");
     }
   } catch (e) {
     code = 2;

@@ -3,22 +3,34 @@
 //   node .claude/hooks/harness-audit.mjs start    (hook input on stdin: agent_id, agent_type) records the tree at the start of a stage
 //   node .claude/hooks/harness-audit.mjs stop     (same) compares, restores every change outside the role's write scope, records a verdict
 //   node .claude/hooks/harness-audit.mjs report   (the parent's tool call that waited for the stage) exit 2 + reasons when a stage failed
+//   node .claude/hooks/harness-audit.mjs between  (the orchestrator's own command, no agent_id) judges what changed since the session's last boundary
 //   node .claude/hooks/harness-audit.mjs run-start|run-stop <role> <key>   the same around one whole session (launchers)
+// Every stage also snapshots the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks):
+// any change to them is put back and fails the stage.
 // State lives in <git dir>/harness-audit/; the work tree's index, HEAD and refs are never touched.
 // Any error fails the stage (fail closed). Limits:
-//   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder (a symbolic link in scope that points outside is followed by whatever writes through it)
-//   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored
+//   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these
+//   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored, and the host settings files are audited even where ignored
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed
 //   - submodules and nested repositories count as one path (their checked-out commit), not file by file
-//   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file)
-//   - it runs git with the repository's own configuration: code that rewrites .git/config during the stage (for example a clean filter) can hide a change; the audit script and its state under .git/harness-audit/ are trusted
+//   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
+//   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
+//   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
+//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home: src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded (for example a file that a guarded git configuration includes), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
+//   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
 //   - changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it
+//   - processes a stage leaves behind are found only on Linux (/proc) and only when they work in the repository (their folder or an open file there); the stop waits 3 s for them, then fails the stage by name; what they write later is restored at the next boundary of the session
+//   - between stages: what changes after a stage's end is restored at the session's next boundary (the next stage's start, which then fails); a write after the session's last boundary, and what is staged or committed between stages, is found by no hook, and the next session's first stage takes the tree as it finds it
 import cp from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const POLICY = {
+  "betweenEverySession": false,
   "exempt": [
     {
       "flags": "s",
@@ -31,7 +43,7 @@ const POLICY = {
       "re": "^(?:\\.harness(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
     }
   ],
-  "format": 2,
+  "format": 3,
   "globs": [
     {
       "flags": "s",
@@ -54,7 +66,316 @@ const POLICY = {
       "re": "^(?:secrets(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
     }
   ],
+  "guarded": [
+    {
+      "base": "home",
+      "env": "CLAUDE_CONFIG_DIR",
+      "envPath": "settings.json",
+      "path": ".claude/settings.json"
+    },
+    {
+      "base": "home",
+      "env": "CLAUDE_CONFIG_DIR",
+      "envPath": "settings.local.json",
+      "path": ".claude/settings.local.json"
+    },
+    {
+      "base": "home",
+      "env": "CLAUDE_CONFIG_DIR",
+      "envPath": ".claude.json",
+      "path": ".claude.json",
+      "volatile": [
+        "numStartups",
+        "tipsHistory",
+        "tipsHistory.*",
+        "promptQueueUseCount",
+        "memoryUsageCount",
+        "cachedStatsigGates",
+        "cachedDynamicConfigs",
+        "cachedGrowthBookFeatures",
+        "cachedChangelog",
+        "changelogLastFetched",
+        "lastReleaseNotesSeen",
+        "lastOnboardingVersion",
+        "firstStartTime",
+        "userID",
+        "feedbackSurveyState",
+        "subscriptionNoticeCount",
+        "hasAvailableSubscription",
+        "s1mAccessCache",
+        "lastPlanModeUse",
+        "claudeCodeFirstTokenDate",
+        "projects.*.lastCost",
+        "projects.*.lastAPIDuration",
+        "projects.*.lastAPIDurationWithoutRetries",
+        "projects.*.lastToolDuration",
+        "projects.*.lastDuration",
+        "projects.*.lastLinesAdded",
+        "projects.*.lastLinesRemoved",
+        "projects.*.lastTotalInputTokens",
+        "projects.*.lastTotalOutputTokens",
+        "projects.*.lastTotalCacheCreationInputTokens",
+        "projects.*.lastTotalCacheReadInputTokens",
+        "projects.*.lastTotalWebSearchRequests",
+        "projects.*.lastModelUsage",
+        "projects.*.lastSessionId",
+        "projects.*.lastSessionMetrics",
+        "projects.*.exampleFiles",
+        "projects.*.exampleFilesGeneratedAt",
+        "projects.*.hasCompletedProjectOnboarding",
+        "projects.*.projectOnboardingSeenCount",
+        "projects.*.reactVulnerabilityCache"
+      ]
+    },
+    {
+      "base": "project",
+      "path": ".claude/settings.json"
+    },
+    {
+      "base": "project",
+      "path": ".claude/settings.local.json"
+    },
+    {
+      "base": "project",
+      "path": ".mcp.json"
+    },
+    {
+      "base": "system",
+      "path": "/etc/claude-code/managed-settings.json"
+    },
+    {
+      "base": "system",
+      "path": "/etc/claude-code/managed-mcp.json"
+    },
+    {
+      "base": "system",
+      "path": "/Library/Application Support/ClaudeCode/managed-settings.json"
+    },
+    {
+      "base": "home",
+      "env": "CODEX_HOME",
+      "envPath": "config.toml",
+      "path": ".codex/config.toml"
+    },
+    {
+      "base": "home",
+      "env": "CODEX_HOME",
+      "envPath": "hooks.json",
+      "path": ".codex/hooks.json"
+    },
+    {
+      "base": "home",
+      "env": "CODEX_HOME",
+      "envPath": "rules",
+      "path": ".codex/rules",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".codex/config.toml"
+    },
+    {
+      "base": "project",
+      "path": ".codex/hooks.json"
+    },
+    {
+      "base": "system",
+      "path": "/etc/codex/config.toml"
+    },
+    {
+      "base": "system",
+      "path": "/etc/codex/requirements.toml"
+    },
+    {
+      "base": "home",
+      "env": "COPILOT_HOME",
+      "envPath": "config.json",
+      "path": ".copilot/config.json"
+    },
+    {
+      "base": "home",
+      "env": "COPILOT_HOME",
+      "envPath": "settings.json",
+      "path": ".copilot/settings.json"
+    },
+    {
+      "base": "project",
+      "path": ".github/copilot/settings.json"
+    },
+    {
+      "base": "project",
+      "path": ".github/copilot/settings.local.json"
+    },
+    {
+      "base": "home",
+      "env": "COPILOT_HOME",
+      "envPath": "hooks",
+      "path": ".copilot/hooks",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".github/hooks",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".gemini/settings.json"
+    },
+    {
+      "base": "home",
+      "path": ".gemini/trustedFolders.json"
+    },
+    {
+      "base": "home",
+      "path": ".gemini/policies",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".gemini/settings.json"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/opencode.json",
+      "path": ".config/opencode/opencode.json"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/opencode.jsonc",
+      "path": ".config/opencode/opencode.jsonc"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/kilo.json",
+      "path": ".config/kilo/kilo.json"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/kilo.jsonc",
+      "path": ".config/kilo/kilo.jsonc"
+    },
+    {
+      "base": "home",
+      "path": ".cursor/cli-config.json"
+    },
+    {
+      "base": "home",
+      "path": ".cursor/hooks.json"
+    },
+    {
+      "base": "project",
+      "path": "opencode.json"
+    },
+    {
+      "base": "project",
+      "path": "opencode.jsonc"
+    },
+    {
+      "base": "project",
+      "path": ".cursor/hooks.json"
+    },
+    {
+      "base": "project",
+      "path": ".cursor/cli.json"
+    },
+    {
+      "base": "system",
+      "path": "/etc/gitconfig"
+    },
+    {
+      "base": "home",
+      "path": ".gitconfig"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "git/config",
+      "path": ".config/git/config"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "git/attributes",
+      "path": ".config/git/attributes"
+    },
+    {
+      "base": "git",
+      "path": "config"
+    },
+    {
+      "base": "git",
+      "path": "config.worktree"
+    },
+    {
+      "base": "git",
+      "path": "info/exclude"
+    },
+    {
+      "base": "git",
+      "path": "info/attributes"
+    },
+    {
+      "base": "git",
+      "path": "info/sparse-checkout"
+    },
+    {
+      "base": "git",
+      "path": "hooks",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".npmrc"
+    },
+    {
+      "base": "home",
+      "path": ".bashrc"
+    },
+    {
+      "base": "home",
+      "path": ".bash_profile"
+    },
+    {
+      "base": "home",
+      "path": ".profile"
+    },
+    {
+      "base": "home",
+      "path": ".zshenv"
+    },
+    {
+      "base": "home",
+      "path": ".zshrc"
+    }
+  ],
   "host": "Claude Code",
+  "never": [
+    {
+      "flags": "s",
+      "glob": "**/secrets/**",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)secrets(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": "secrets/**",
+      "re": "^(?:secrets(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    }
+  ],
+  "orchestrator": [
+    {
+      "neverWrite": [
+        2
+      ],
+      "write": [
+        1
+      ]
+    }
+  ],
   "pipeline": "zine",
   "projectEnv": "CLAUDE_PROJECT_DIR",
   "protect": [
@@ -125,10 +446,9 @@ function auditKey(raw) {
 }
 
 // Roles name their globs by index into POLICY.globs (each glob stored once): resolved here, once.
-for (const id of Object.keys(POLICY.roles)) {
-  const r = POLICY.roles[id];
+for (const [id, r] of Object.entries(POLICY.roles).concat(POLICY.orchestrator.map((r, i) => ["main-session scope " + i, r]))) {
   const glob = (i) => {
-    if (!POLICY.globs[i]) throw new Error("audit policy: role " + id + " names no glob " + i);
+    if (!POLICY.globs[i]) throw new Error("audit policy: " + id + " names no glob " + i);
     return POLICY.globs[i];
   };
   r.write = r.write.map(glob);
@@ -145,9 +465,9 @@ function auditMatch(globs, rel) {
   return null;
 }
 
-/** Is the project-relative path writable by any of these roles? Never-write and protect win. */
+/** Is the project-relative path writable by any of these roles? Never-write (at any depth) and protect win. */
 function auditInScope(policy, roles, rel) {
-  if (auditMatch(policy.protect, rel)) return false;
+  if (auditMatch(policy.protect, rel) || auditMatch(policy.never, rel)) return false;
   for (const id of roles) {
     const r = policy.roles[id];
     if (!r) continue;
@@ -162,10 +482,13 @@ function auditGit(ctx, args, opts) {
   const o = opts || {};
   const env = Object.assign({}, process.env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", LC_ALL: "C" }, o.env || {});
   delete env.GIT_DIR; delete env.GIT_WORK_TREE; delete env.GIT_COMMON_DIR; delete env.GIT_OBJECT_DIRECTORY; delete env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
+  for (const k of Object.keys(env)) if (/^GIT_CONFIG_(PARAMETERS|COUNT|KEY_|VALUE_)/.test(k)) delete env[k];
   if (!o.env || !o.env.GIT_INDEX_FILE) delete env.GIT_INDEX_FILE;
-  const pre = ["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null"];
+  // content, not git's view of it: no stat shortcuts a configuration could loosen, no sparse or split index
+  const pre = ["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null",
+    "-c", "core.ignoreStat=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.fileMode=true", "-c", "core.sparseCheckout=false", "-c", "index.sparse=false", "-c", "core.splitIndex=false", "-c", "core.hooksPath=/dev/null"];
   if (ctx && ctx.excludesFile) pre.push("-c", "core.excludesFile=" + ctx.excludesFile);
-  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : "utf8" });
+  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8" });
   if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
   if (r.status !== 0) throw new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300));
   return r.stdout;
@@ -181,15 +504,17 @@ function auditProjectRoot(input) {
 }
 
 function auditContext(root) {
-  const out = auditGit(null, ["rev-parse", "--show-toplevel", "--absolute-git-dir"], { cwd: root }).split("\n");
+  const out = auditGit(null, ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"], { cwd: root }).split("\n");
   const top = fs.realpathSync(out[0]);
   const gitDir = out[1];
+  const commonDir = path.resolve(root, out[2]);
   const realRoot = fs.realpathSync(root);
   const prefix = path.relative(top, realRoot).split(path.sep).join("/");
   if (prefix.startsWith("..")) throw new Error("the project " + root + " is not inside its git work tree " + top);
   const dir = path.join(gitDir, AUDIT_DIR_NAME);
   fs.mkdirSync(dir, { recursive: true });
-  return { top: top, gitDir: gitDir, prefix: prefix, dir: dir, excludesFile: null };
+  // paths from git are byte strings (latin1): names that are not valid UTF-8 survive the round trip
+  return { top: top, gitDir: gitDir, commonDir: commonDir, root: realRoot, prefix: prefix, prefixL: Buffer.from(prefix, "utf8").toString("latin1"), dir: dir, excludesFile: null };
 }
 
 function auditFile(ctx, key, ext) { return path.join(ctx.dir, key + "." + ext); }
@@ -215,54 +540,103 @@ function auditSnapshot(ctx, indexFile) {
   return auditGit(ctx, ["write-tree"], { env: env }).trim();
 }
 
-/** [{status, path, oldMode, newMode}] between the start tree and the index file (raw diff, -z). */
+/** [{status, path, oldMode, newMode, newId}] between the start tree and the index file (raw diff, -z; paths as byte strings). */
 function auditChanges(ctx, tree, indexFile) {
-  const raw = auditGit(ctx, ["diff-index", "--cached", "-z", "--no-renames", "--raw", "--abbrev=40", tree], { env: { GIT_INDEX_FILE: indexFile } });
+  const raw = auditGit(ctx, ["diff-index", "--cached", "-z", "--no-renames", "--raw", "--abbrev=40", tree], { env: { GIT_INDEX_FILE: indexFile }, latin1: true });
   const parts = raw.split("\0");
   const out = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const meta = parts[i];
     if (!meta) { i--; continue; }
-    const m = /^:(\d{6}) (\d{6}) [0-9a-f]+ [0-9a-f]+ ([A-Z])/.exec(meta);
+    const m = /^:(\d{6}) (\d{6}) [0-9a-f]+ ([0-9a-f]+) ([A-Z])/.exec(meta);
     if (!m) throw new Error("unexpected git diff output: " + auditOneLine(meta, 120));
-    out.push({ status: m[3], path: parts[i + 1], oldMode: m[1], newMode: m[2] });
+    out.push({ status: m[4], path: parts[i + 1], oldMode: m[1], newMode: m[2], newId: m[3] });
   }
   return out;
 }
 
-/** Project-relative form of a path relative to the git top level; null when outside the project. */
+/** Project-relative form (byte string) of a path relative to the git top level; null when outside the project. */
 function auditRel(ctx, p) {
-  if (!ctx.prefix) return p;
-  return p.startsWith(ctx.prefix + "/") ? p.slice(ctx.prefix.length + 1) : null;
+  if (!ctx.prefixL) return p;
+  return p.startsWith(ctx.prefixL + "/") ? p.slice(ctx.prefixL.length + 1) : null;
+}
+/** A byte-string path as text for glob matching (invalid UTF-8 becomes U+FFFD, which no glob names). */
+function auditText(p) { return Buffer.from(p, "latin1").toString("utf8"); }
+/** A byte-string path as shown in a report: its UTF-8 text, or \xNN escapes where it is not valid UTF-8. */
+function auditShown(p) {
+  const b = Buffer.from(p, "latin1"), t = b.toString("utf8");
+  return Buffer.from(t, "utf8").equals(b) ? t : p.replace(/[\x80-\xff]/g, (c) => "\\x" + c.charCodeAt(0).toString(16));
+}
+/** The absolute path of a byte-string path below the git top level, as a Buffer fs accepts. */
+function auditAbs(ctx, p) { return Buffer.concat([Buffer.from(ctx.top + "/", "utf8"), Buffer.from(p, "latin1")]); }
+
+/** The real index, copied, with its skip-worktree and assume-unchanged flags cleared: git add then hashes those files too. */
+function auditPrivateIndex(ctx, index) {
+  const real = path.join(ctx.gitDir, "index");
+  if (!fs.existsSync(real)) { fs.rmSync(index, { force: true }); return; }
+  fs.copyFileSync(real, index);
+  const env = { GIT_INDEX_FILE: index };
+  const skip = [], assumed = [];
+  for (const rec of auditGit(ctx, ["ls-files", "-v", "-z"], { env: env, latin1: true }).split("\0")) {
+    if (rec.length < 3) continue;
+    const tag = rec[0];
+    if (tag === "S" || tag === "s") skip.push(rec.slice(2));
+    if (tag >= "a" && tag <= "z") assumed.push(rec.slice(2));
+  }
+  const clear = (flag, paths) => { if (paths.length) auditGit(ctx, ["update-index", "-z", flag, "--stdin"], { env: env, input: Buffer.from(paths.join("\0") + "\0", "latin1") }); };
+  clear("--no-skip-worktree", skip);
+  clear("--no-assume-unchanged", assumed);
+}
+
+/** Roles of the stages running now (their write scopes are allowed to others and between stages). */
+function auditActiveRoles(ctx, except) {
+  const activeDir = path.join(ctx.dir, "active");
+  const out = [];
+  let names = [];
+  try { names = fs.readdirSync(activeDir); } catch (e) { names = []; }
+  for (const other of names) {
+    if (other === except) continue;
+    try { out.push(fs.readFileSync(path.join(activeDir, other), "utf8")); } catch (e) { /* ended meanwhile */ }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- start
 
-function auditStart(key, role) {
+function auditStart(key, role, session) {
   const ctx = auditContext(auditProjectRoot());
   auditSweep(ctx);
+  // between stages only where the main thread is the orchestrator: in an ordinary session it may write anything
+  const chain = session && auditIsRun(ctx, session) ? auditChainLoad(ctx, session) : null;
   const excludes = auditFile(ctx, key, "excludes");
-  fs.writeFileSync(excludes, auditGlobalExcludes(ctx));
+  if (chain) fs.copyFileSync(chain.excludes, excludes); else fs.writeFileSync(excludes, auditGlobalExcludes(ctx));
   ctx.excludesFile = excludes;
   const index = auditFile(ctx, key, "index");
-  const real = path.join(ctx.gitDir, "index");
-  if (fs.existsSync(real)) fs.copyFileSync(real, index); else fs.rmSync(index, { force: true });
+  // the stat cache comes from the audit's own index of the last boundary when there is one
+  if (chain) fs.copyFileSync(chain.index, index); else auditPrivateIndex(ctx, index);
+  const peers = auditActiveRoles(ctx, key);
+  let guarded, before = [];
+  if (chain) {
+    // the tree and the enforcement files must be as the last boundary left them, unless a running
+    // stage or the orchestrator owns the change: anything else is put back, and this stage fails
+    guarded = chain.guarded;
+    before = auditRestoreGuarded(ctx, guarded);
+    const r = auditRestoreOutside(ctx, key, chain.tree, index, (rel) => auditInScope(POLICY, peers, rel) || auditOrchestratorOwns(rel), index);
+    before = before.concat(r.violations);
+    for (const v of before) v.when = "before";
+    if (r.saved && before.length) before[0].saved = r.saved;
+  } else guarded = auditSnapGuarded(ctx);
   const tree = auditSnapshot(ctx, index);
-  const infoExclude = auditReadOr(path.join(ctx.gitDir, "info", "exclude"), null);
-  // stages running beside this one (parallel groups): each audit allows the others' scopes too
   const activeDir = path.join(ctx.dir, "active");
   fs.mkdirSync(activeDir, { recursive: true });
-  const peers = [];
   for (const other of fs.readdirSync(activeDir)) {
     if (other === key) continue;
-    let otherRole = "";
-    try { otherRole = fs.readFileSync(path.join(activeDir, other), "utf8"); } catch (e) { continue; }
-    peers.push(otherRole);
     const pd = path.join(ctx.dir, "peers", other);
     fs.mkdirSync(pd, { recursive: true });
     fs.writeFileSync(path.join(pd, key), role);
   }
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 1, key: key, role: role, tree: tree, peers: peers, infoExclude: infoExclude === null ? null : infoExclude.toString("base64") });
+  auditSaveRealIndex(ctx, key);
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
 }
@@ -270,9 +644,13 @@ function auditStart(key, role) {
 /** Remove state files of stages that never ended, after a week. */
 function auditSweep(ctx) {
   const now = Date.now();
-  for (const f of fs.readdirSync(ctx.dir)) {
-    const p = path.join(ctx.dir, f);
-    try { if (fs.statSync(p).isFile() && now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) fs.rmSync(p, { force: true }); } catch (e) { /* raced */ }
+  for (const sub of ["", "chain"]) {
+    let names = [];
+    try { names = fs.readdirSync(path.join(ctx.dir, sub)); } catch (e) { names = []; }
+    for (const f of names) {
+      const p = path.join(ctx.dir, sub, f);
+      try { if (fs.statSync(p).isFile() && now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) fs.rmSync(p, { force: true }); } catch (e) { /* raced */ }
+    }
   }
 }
 
@@ -280,16 +658,15 @@ function auditSweep(ctx) {
 
 /** Remove a created path, then the folders it leaves empty (empty folders are invisible to git). */
 function auditRemove(ctx, p) {
-  const abs = path.join(ctx.top, p);
-  fs.rmSync(abs, { recursive: true, force: true });
-  let d = path.dirname(p);
+  fs.rmSync(auditAbs(ctx, p), { recursive: true, force: true });
+  let d = path.posix.dirname(p);
   while (d && d !== "." && d !== "/") {
-    const absD = path.join(ctx.top, d);
+    const absD = auditAbs(ctx, d);
     let entries;
     try { entries = fs.readdirSync(absD); } catch (e) { break; }
     if (entries.length) break;
     fs.rmdirSync(absD);
-    d = path.dirname(d);
+    d = path.posix.dirname(d);
   }
 }
 
@@ -301,12 +678,11 @@ function auditCheckout(ctx, tree, paths, key) {
     auditGit(ctx, ["read-tree", tree], { env: env });
     // a folder standing where a file must come back: remove it first (its files were out of scope too)
     for (const p of paths) {
-      const abs = path.join(ctx.top, p);
       let st = null;
-      try { st = fs.lstatSync(abs); } catch (e) { st = null; }
-      if (st && st.isDirectory()) fs.rmSync(abs, { recursive: true, force: true });
+      try { st = fs.lstatSync(auditAbs(ctx, p)); } catch (e) { st = null; }
+      if (st && st.isDirectory()) fs.rmSync(auditAbs(ctx, p), { recursive: true, force: true });
     }
-    auditGit(ctx, ["checkout-index", "-f", "-z", "--stdin"], { env: env, input: paths.join("\0") + "\0" });
+    auditGit(ctx, ["checkout-index", "-f", "-z", "--stdin"], { env: env, input: Buffer.from(paths.join("\0") + "\0", "latin1") });
   } finally {
     fs.rmSync(idx, { force: true });
   }
@@ -314,11 +690,54 @@ function auditCheckout(ctx, tree, paths, key) {
 
 const AUDIT_KIND = { A: "created", D: "deleted", M: "modified", T: "type changed" };
 
+/**
+ * Put back every change since "tree" that keep(projectRel, change) does not accept: created paths
+ * removed, the rest checked out of "tree", until nothing is left (a restored .gitignore can reveal
+ * files it hid). "baseIndex" holds the stat cache for "tree"; the index of the final tree is copied
+ * to "saveIndex" when given. Returns { violations, tree } (the tree now on disk).
+ */
+function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
+  const work = auditFile(ctx, key, "work-index");
+  const violations = [];
+  const seen = new Set();
+  let now = tree, changed = null;
+  try {
+    for (let pass = 1; ; pass++) {
+      if (fs.existsSync(baseIndex)) fs.copyFileSync(baseIndex, work); else fs.rmSync(work, { force: true });
+      now = auditSnapshot(ctx, work);
+      if (pass === 1) changed = now;
+      const out = auditChanges(ctx, tree, work).filter((c) => {
+        const rel = auditRel(ctx, c.path);
+        if (rel !== null && auditMatch(POLICY.exempt, auditText(rel))) return false;
+        return rel === null || !keep(auditText(rel), c);
+      });
+      if (!out.length) break;
+      // fail loudly, never "restored" with the file still there
+      if (pass > AUDIT_MAX_PASSES) throw new Error("these changes outside the scope could NOT be restored and are still in the work tree: " + out.slice(0, 5).map((c) => auditShowPath(auditShown(c.path))).join(", ") + "; remove or restore them by hand (git status)");
+      for (const c of out) {
+        if (seen.has(c.path)) continue;
+        seen.add(c.path);
+        const rel = auditRel(ctx, c.path);
+        violations.push({ path: auditShown(rel === null ? c.path : rel), kind: AUDIT_KIND[c.status] || c.status, restored: true });
+      }
+      // a path that cannot be put back stays in the next pass, and after the last one fails the stage loudly
+      for (const c of out) if (c.status === "A") try { auditRemove(ctx, c.path); } catch (e) { /* seen again next pass */ }
+      try { auditCheckout(ctx, tree, out.filter((c) => c.status !== "A").map((c) => c.path), key); } catch (e) { /* seen again next pass */ }
+    }
+    if (saveIndex) fs.copyFileSync(work, saveIndex);
+  } finally {
+    fs.rmSync(work, { force: true });
+  }
+  // what was put back stays in git's object store: the report names the tree to take it from
+  return { violations: violations, tree: now, saved: violations.length ? changed : null };
+}
+
 function auditStop(key, roleHint) {
   const ctx = auditContext(auditProjectRoot());
   const statePath = auditFile(ctx, key, "state");
   let state;
   try { state = auditReadJson(statePath); } catch (e) { throw new Error("no stage-start snapshot for this stage (" + (e.code || e.message) + ")"); }
+  if (state.format !== 2) throw new Error("the stage-start snapshot has an unknown format (" + state.format + ")");
   if (roleHint && state.role !== roleHint) throw new Error("the stage-start snapshot belongs to " + state.role + ", not " + roleHint);
   ctx.excludesFile = auditFile(ctx, key, "excludes");
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
@@ -326,44 +745,24 @@ function auditStop(key, roleHint) {
   let late = [];
   try { late = fs.readdirSync(peersDir).map((f) => fs.readFileSync(path.join(peersDir, f), "utf8")); } catch (e) { late = []; }
   const allowed = [state.role].concat(state.peers || [], late);
-  const violations = [];
-  // .git/info/exclude decides what is audited: put it back if the stage changed it
-  const infoPath = path.join(ctx.gitDir, "info", "exclude");
-  const infoNow = auditReadOr(infoPath, null);
-  const infoThen = state.infoExclude == null ? null : Buffer.from(state.infoExclude, "base64");
-  if (!(infoNow === null && infoThen === null) && !(infoNow && infoThen && infoNow.equals(infoThen))) {
-    if (infoThen === null) fs.rmSync(infoPath, { force: true }); else { fs.mkdirSync(path.dirname(infoPath), { recursive: true }); fs.writeFileSync(infoPath, infoThen); }
-    violations.push({ path: ".git/info/exclude", kind: infoThen === null ? "created" : infoNow === null ? "deleted" : "modified", restored: true });
-  }
-  const work = auditFile(ctx, key, "work-index");
-  const seen = new Set();
-  try {
-    for (let pass = 1; ; pass++) {
-      fs.copyFileSync(auditFile(ctx, key, "index"), work);
-      auditSnapshot(ctx, work);
-      const out = auditChanges(ctx, state.tree, work).filter((c) => {
-        const rel = auditRel(ctx, c.path);
-        if (rel !== null && auditMatch(POLICY.exempt, rel)) return false;
-        return rel === null || !auditInScope(POLICY, allowed, rel);
-      });
-      if (!out.length) break;
-      if (pass > AUDIT_MAX_PASSES) throw new Error("changes outside the scope are still there after " + AUDIT_MAX_PASSES + " restore passes: " + out.slice(0, 5).map((c) => auditShowPath(c.path)).join(", "));
-      for (const c of out) {
-        if (seen.has(c.path)) continue;
-        seen.add(c.path);
-        violations.push({ path: auditRel(ctx, c.path) === null ? c.path : auditRel(ctx, c.path), kind: AUDIT_KIND[c.status] || c.status, restored: true });
-      }
-      for (const c of out) if (c.status === "A") auditRemove(ctx, c.path);
-      auditCheckout(ctx, state.tree, out.filter((c) => c.status !== "A").map((c) => c.path), key);
-    }
-  } finally {
-    fs.rmSync(work, { force: true });
-  }
-  return { role: state.role, allowed: allowed, violations: violations };
+  // processes the stage left behind first (beside other stages, whose processes look the same, this is skipped)
+  const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
+  const leftover = alone ? auditWaitForLeftovers(ctx, state.ticks) : [];
+  // then the enforcement files: the tree audit below runs with the git configuration they hold
+  const violations = (state.before || []).concat(leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
+  const index = auditFile(ctx, key, "index");
+  const kept = auditFile(ctx, key, "end-index");
+  let r;
+  try { r = auditRestoreOutside(ctx, key, state.tree, index, (rel) => auditInScope(POLICY, allowed, rel), kept); }
+  catch (e) { throw leftover.length ? new Error(e.message + "; still running after the stage ended: " + leftover.map((x) => x.path).join(", ")) : e; }
+  // the end of this stage is the next boundary: what changes after it belongs to no stage
+  if (state.session) auditChainSave(ctx, state.session, r.tree, kept, ctx.excludesFile, state.guarded);
+  fs.rmSync(kept, { force: true });
+  return { role: state.role, allowed: allowed, violations: violations.concat(r.violations), saved: r.saved || (state.before || []).map((v) => v.saved).find(Boolean) || null };
 }
 
 function auditFinishState(ctx, key) {
-  for (const ext of ["index", "excludes", "state"]) fs.rmSync(auditFile(ctx, key, ext), { force: true });
+  for (const ext of ["index", "excludes", "state", "real-index"]) fs.rmSync(auditFile(ctx, key, ext), { force: true });
   fs.rmSync(path.join(ctx.dir, "active", key), { force: true });
   fs.rmSync(path.join(ctx.dir, "peers", key), { recursive: true, force: true });
 }
@@ -373,7 +772,7 @@ function auditStopAndRecord(key, roleHint) {
   let verdict;
   try {
     const r = auditStop(key, roleHint);
-    verdict = { key: key, role: r.role, ok: r.violations.length === 0, violations: r.violations };
+    verdict = { key: key, role: r.role, ok: r.violations.length === 0, violations: r.violations, saved: r.saved };
   } catch (e) {
     verdict = { key: key, role: roleHint || null, ok: false, error: auditOneLine(e && e.message ? e.message : String(e), 600), violations: [] };
   }
@@ -388,14 +787,323 @@ function auditStopAndRecord(key, roleHint) {
   return verdict;
 }
 
+function auditViolationLine(x) {
+  if (x.repo) return "  - " + x.path + " (" + x.kind + "; " + (x.restored ? "put back" + (x.path === ".git/index" ? "" : "; the commits stay in git under that id") : "NOT restored: fix it by hand") + ")";
+  if (x.process) return "  - " + x.path + " (still running after the stage ended: stop it; what it writes from now on is restored at the next boundary)";
+  const done = x.restored === false ? "NOT restored: fix it by hand" : x.kind === "created" ? "removed" : "restored";
+  return "  - " + auditShowPath(x.path) + " (" + x.kind + (x.when === "before" ? " before the stage started, by no stage" : "") + "; " + done + ")";
+}
+
+function auditSavedLine(tree) { return "The changed files are kept in git: a human who wants one back runs git restore --source=" + tree + " -- <path>."; }
+
 function auditDescribe(v) {
   const who = (v.role || "a pipeline role") + " (stage " + v.key + ")";
   if (v.error) return "harness audit: stage FAILED: " + who + ": the stage-end scope audit could not run (" + v.error + "), so its changes are unverified; treat the stage as failed and have a human check the work tree (git status).";
-  const lines = ["harness audit: stage FAILED: " + who + " changed paths outside its write scope; harness restored them to their state at the start of the stage:"];
-  for (const x of v.violations.slice(0, 50)) lines.push("  - " + auditShowPath(x.path) + " (" + x.kind + (x.kind === "created" ? "; removed" : "; restored") + ")");
+  const lines = ["harness audit: stage FAILED: " + who + " changed paths outside its write scope or the files that control enforcement; harness restored them to their state at the start of the stage:"];
+  for (const x of v.violations.slice(0, 50)) lines.push(auditViolationLine(x));
   if (v.violations.length > 50) lines.push("  - \u2026 and " + (v.violations.length - 50) + " more");
+  if (v.saved) lines.push(auditSavedLine(v.saved));
   lines.push("Treat this stage as failed: its other changes are kept; do not retry the same way. Report the paths above.");
   return lines.join("\n");
+}
+
+const AUDIT_GUARDED_MAX = 16 << 20;
+
+function auditHome() { return process.env.HOME || os.homedir(); }
+
+/** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
+function auditGuardedList(ctx) {
+  const out = [], seen = new Set();
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base }); } };
+  const home = auditHome();
+  for (const g of POLICY.guarded) {
+    if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
+    else if (g.base === "git") add(path.join(ctx.commonDir, g.path), ".git/" + g.path, g, ctx.commonDir);
+    else if (g.base === "system") add(g.path, g.path, g, null);
+    else {
+      if (home) add(path.join(home, g.path), "~/" + g.path, g, home);
+      const moved = g.env ? process.env[g.env] : "";
+      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
+    }
+  }
+  // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
+  const parents = [];
+  for (const e of out) {
+    if (!e.base) continue;
+    for (let d = path.dirname(e.abs), shown = path.posix.dirname(e.shown); d.startsWith(e.base + "/"); d = path.dirname(d), shown = path.posix.dirname(shown)) {
+      if (!seen.has(d)) { seen.add(d); parents.push({ abs: d, shown: shown, tree: false, volatile: null, base: null, parent: true }); }
+    }
+  }
+  return out.concat(parents);
+}
+
+/** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
+function auditReadPath(abs, tree, budget) {
+  let st;
+  try { st = fs.lstatSync(abs); } catch (e) { if (e.code === "ENOENT" || e.code === "ENOTDIR") return { t: "none" }; throw e; }
+  if (st.isSymbolicLink()) return { t: "link", d: fs.readlinkSync(abs, { encoding: "buffer" }).toString("base64") };
+  if (st.isFile()) {
+    budget.left -= st.size;
+    if (budget.left < 0) throw new Error("the files that control enforcement are too large to snapshot (over " + (AUDIT_GUARDED_MAX >> 20) + " MB)");
+    return { t: "file", x: st.mode & 0o111 ? 1 : 0, d: fs.readFileSync(abs).toString("base64") };
+  }
+  if (st.isDirectory() && tree) {
+    const e = {};
+    for (const name of fs.readdirSync(abs, { encoding: "buffer" }).sort(Buffer.compare)) e[name.toString("latin1")] = auditReadPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), true, budget);
+    return { t: "dir", e: e };
+  }
+  return { t: st.isDirectory() ? "dir" : "other" };
+}
+
+function auditSnapGuarded(ctx) {
+  const budget = { left: AUDIT_GUARDED_MAX };
+  const out = {};
+  for (const g of auditGuardedList(ctx)) out[g.abs] = auditReadPath(g.abs, g.tree, budget);
+  return out;
+}
+
+/** JSON text without the keys the host rewrites itself (dotted paths, * for any key); null when it does not parse. */
+function auditWithoutVolatile(b64, volatile) {
+  let v;
+  try { v = JSON.parse(Buffer.from(b64, "base64").toString("utf8")); } catch (e) { return null; }
+  const drop = (o, parts) => {
+    if (!o || typeof o !== "object" || Array.isArray(o)) return;
+    const [k, ...rest] = parts;
+    for (const name of k === "*" ? Object.keys(o) : [k]) { if (!rest.length) delete o[name]; else drop(o[name], rest); }
+  };
+  for (const p of volatile) drop(v, p.split("."));
+  const sorted = (x) => Array.isArray(x) ? x.map(sorted) : x && typeof x === "object" ? Object.keys(x).sort().reduce((o, k) => { o[k] = sorted(x[k]); return o; }, {}) : x;
+  return JSON.stringify(sorted(v));
+}
+
+function auditSameGuarded(then, now, volatile) {
+  if (JSON.stringify(then) === JSON.stringify(now)) return true;
+  if (!volatile || then.t !== "file" || now.t !== "file" || then.x !== now.x) return false;
+  const a = auditWithoutVolatile(then.d, volatile);
+  return a !== null && a === auditWithoutVolatile(now.d, volatile);
+}
+
+/** Write a snapshot back at abs (a file through a temporary name and a rename). */
+function auditPutPath(abs, snap) {
+  let st = null;
+  try { st = fs.lstatSync(abs); } catch (e) { st = null; }
+  if (snap.t === "none") { if (st) fs.rmSync(abs, { recursive: true, force: true }); return; }
+  if (snap.t === "file") {
+    if (st && st.isDirectory()) fs.rmSync(abs, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(abs.toString()), { recursive: true });
+    const tmp = Buffer.concat([Buffer.from(abs), Buffer.from(".harness-restore-" + process.pid)]);
+    fs.writeFileSync(tmp, Buffer.from(snap.d, "base64"), { mode: snap.x ? 0o755 : 0o644 });
+    fs.chmodSync(tmp, snap.x ? 0o755 : 0o644);
+    fs.renameSync(tmp, abs);
+    return;
+  }
+  if (snap.t === "link") { if (st) fs.rmSync(abs, { recursive: true, force: true }); fs.symlinkSync(Buffer.from(snap.d, "base64"), abs); return; }
+  if (snap.t === "dir" && snap.e) {
+    if (st && !st.isDirectory()) fs.rmSync(abs, { force: true });
+    fs.mkdirSync(abs, { recursive: true });
+    const want = new Set(Object.keys(snap.e));
+    for (const name of fs.readdirSync(abs, { encoding: "buffer" })) if (!want.has(name.toString("latin1"))) fs.rmSync(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), { recursive: true, force: true });
+    for (const k of want) auditPutPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), Buffer.from(k, "latin1")]), snap.e[k]);
+    return;
+  }
+  throw new Error("cannot restore a " + snap.t);
+}
+
+/** Put back every guarded file that changed since the snapshot; one violation per file, checked after. */
+function auditRestoreGuarded(ctx, snaps) {
+  const out = [];
+  const budget = { left: AUDIT_GUARDED_MAX * 2 };
+  for (const g of auditGuardedList(ctx)) {
+    const then = snaps[g.abs];
+    if (!then) continue; // a variable that moves a folder was set after the start: that folder was not snapshotted
+    const now = auditReadPath(g.abs, g.tree, budget);
+    if (auditSameGuarded(then, now, g.volatile)) continue;
+    const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : "modified";
+    if (g.parent) {
+      // a folder is not rebuilt from its type alone: the stage fails and a human puts it back
+      if (now.t === "dir" || now.t === "none") continue; // a real folder (or none): the files below it are compared one by one
+      out.push({ path: g.shown, kind: now.t === "link" ? "replaced by a symbolic link" : "type changed", restored: false, guarded: true });
+      continue;
+    }
+    let restored = true;
+    try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, auditReadPath(g.abs, g.tree, budget), g.volatile); } catch (e) { restored = false; }
+    out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
+  }
+  return out;
+}
+
+/** May a main-session role (the orchestrator's own scope) write this project-relative path? */
+function auditOrchestratorOwns(rel) {
+  if (auditMatch(POLICY.protect, rel) || auditMatch(POLICY.never, rel)) return false;
+  for (const r of POLICY.orchestrator) if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel)) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------- the chain of boundaries
+
+function auditChainFiles(ctx, session) {
+  const base = path.join(ctx.dir, "chain", auditKey(session));
+  return { json: base + ".json", index: base + ".index", excludes: base + ".excludes", run: base + ".run" };
+}
+
+/** Is this session one whose main thread is the orchestrator? Every session (scope repository), or one whose orchestrator's commands were audited. */
+function auditIsRun(ctx, session) { return POLICY.betweenEverySession || fs.existsSync(auditChainFiles(ctx, session).run); }
+
+function auditChainLoad(ctx, session) {
+  const f = auditChainFiles(ctx, session);
+  let c;
+  try { c = auditReadJson(f.json); } catch (e) { if (e.code === "ENOENT") return null; throw new Error("the record of the last stage's end is unreadable (" + (e.code || e.message) + ")"); }
+  if (!c || c.format !== 1 || typeof c.tree !== "string" || !fs.existsSync(f.index) || !fs.existsSync(f.excludes)) throw new Error("the record of the last stage's end is incomplete");
+  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes };
+}
+
+function auditChainSave(ctx, session, tree, index, excludes, guarded) {
+  const f = auditChainFiles(ctx, session);
+  fs.mkdirSync(path.dirname(f.json), { recursive: true });
+  const tmp = (p) => p + ".tmp" + process.pid;
+  fs.copyFileSync(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
+  if (excludes !== f.excludes) { fs.copyFileSync(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
+  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded });
+}
+
+/** Paths the index file holds differently from HEAD (null when there is no HEAD). */
+function auditDiffersFromHead(ctx, index) {
+  let head;
+  try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD^{tree}"]).trim(); } catch (e) { return null; }
+  return new Set(auditChanges(ctx, head, index).map((c) => c.path));
+}
+
+/**
+ * The orchestrator's own step (Claude Code: PostToolUse on its Bash, and Stop): what changed since the
+ * session's last boundary is judged like a stage of the main-session roles, beside the stages running
+ * now. "git stash" (the orchestrator's own exception) may return paths to their committed state.
+ */
+function auditBetween(session, command) {
+  let ctx;
+  try { ctx = auditContext(auditProjectRoot()); } catch (e) { return null; } // no repository: no stage has ended here
+  if (!fs.existsSync(path.join(ctx.dir, "chain"))) return null;
+  const chain = auditChainLoad(ctx, session);
+  if (!chain) return null;
+  // only the pipeline's own command carries this hook (scope pipeline): this session is a pipeline run
+  if (!POLICY.betweenEverySession) fs.writeFileSync(auditChainFiles(ctx, session).run, "");
+  const key = "between-" + auditKey(session);
+  ctx.excludesFile = chain.excludes;
+  const active = auditActiveRoles(ctx, "");
+  const violations = auditRestoreGuarded(ctx, chain.guarded);
+  let head = null;
+  if (/^\s*git\s+stash(\s|$)/.test(command || "")) {
+    const idx = auditFile(ctx, key, "head-index");
+    try { fs.copyFileSync(chain.index, idx); auditSnapshot(ctx, idx); head = auditDiffersFromHead(ctx, idx); } finally { fs.rmSync(idx, { force: true }); }
+  }
+  const keep = (rel, c) => auditInScope(POLICY, active, rel) || auditOrchestratorOwns(rel) || (head !== null && !head.has(c.path));
+  const kept = auditFile(ctx, key, "end-index");
+  try {
+    const r = auditRestoreOutside(ctx, key, chain.tree, chain.index, keep, kept);
+    auditChainSave(ctx, session, r.tree, kept, chain.excludes, chain.guarded);
+    return { violations: violations.concat(r.violations), saved: r.saved };
+  } finally {
+    fs.rmSync(kept, { force: true });
+  }
+}
+
+function auditDescribeBetween(result) {
+  const violations = result.violations;
+  const lines = ["harness audit: FAILED: since the last stage ended, paths outside the orchestrator's write scope or the files that control enforcement changed, and no running stage may write them (a process a stage left behind, or code the orchestrator's own command ran); harness restored them:"];
+  for (const x of violations.slice(0, 50)) lines.push(auditViolationLine(x));
+  if (violations.length > 50) lines.push("  - \u2026 and " + (violations.length - 50) + " more");
+  if (result.saved) lines.push(auditSavedLine(result.saved));
+  lines.push("Treat the last stage and this step as failed; do not retry the same way. Report the paths above to the human.");
+  return lines.join("\n");
+}
+
+const AUDIT_WAIT_MS = 3000;
+
+function auditProcStat(pid) {
+  const s = fs.readFileSync("/proc/" + pid + "/stat", "utf8");
+  const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+  return { state: f[0], ppid: Number(f[1]), start: Number(f[19]) };
+}
+/** This moment in the kernel's process clock (the start of this hook), or null without /proc. */
+function auditTicks() { try { return auditProcStat(process.pid).start; } catch (e) { return null; } }
+
+function auditProcTouches(pid, top) {
+  const under = (t) => t === top || t.startsWith(top + "/");
+  try { if (under(fs.readlinkSync("/proc/" + pid + "/cwd"))) return true; } catch (e) { return false; }
+  let fds = [];
+  try { fds = fs.readdirSync("/proc/" + pid + "/fd"); } catch (e) { fds = []; }
+  for (const fd of fds) { try { if (under(fs.readlinkSync("/proc/" + pid + "/fd/" + fd))) return true; } catch (e) { /* closed meanwhile */ } }
+  return false;
+}
+
+function auditLeftRunning(ctx, since) {
+  let names;
+  try { names = fs.readdirSync("/proc"); } catch (e) { return []; }
+  const ancestors = new Set();
+  for (let p = process.pid, i = 0; p > 1 && i < 64; i++) { ancestors.add(p); try { p = auditProcStat(p).ppid; } catch (e) { break; } }
+  // other hooks of this event: started by the host (this hook's grandparent) with this hook's shell, within 0.1 s
+  let host = -1, hookStart = Infinity;
+  try { const sh = auditProcStat(process.ppid); host = sh.ppid; hookStart = sh.start - 10; } catch (e) { host = -1; }
+  const out = [];
+  for (const n of names) {
+    if (!/^[0-9]+$/.test(n) || ancestors.has(Number(n))) continue;
+    let st;
+    try { st = auditProcStat(n); } catch (e) { continue; }
+    if (st.state === "Z" || st.state === "X" || st.start < since) continue;
+    if (st.ppid === host && st.start >= hookStart) continue;
+    if (auditProcTouches(n, ctx.top)) out.push(Number(n));
+  }
+  return out;
+}
+
+function auditCmdline(pid) {
+  try { return auditOneLine(fs.readFileSync("/proc/" + pid + "/cmdline", "utf8").split("\0").join(" "), 120); } catch (e) { return "ended"; }
+}
+
+/** Wait up to AUDIT_WAIT_MS for the stage's leftover processes; the ones still running, as violations. */
+function auditWaitForLeftovers(ctx, since) {
+  if (since == null) return [];
+  const end = Date.now() + AUDIT_WAIT_MS;
+  let left = auditLeftRunning(ctx, since);
+  while (left.length && Date.now() < end) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    left = auditLeftRunning(ctx, since);
+  }
+  return left.map((pid) => ({ path: "process " + pid + " (" + auditCmdline(pid) + ")", kind: "still running", restored: false, process: true }));
+}
+
+function auditRepoState(ctx) {
+  const real = path.join(ctx.gitDir, "index");
+  let staged = "";
+  if (fs.existsSync(real)) staged = crypto.createHash("sha256").update(auditGit(ctx, ["ls-files", "-s", "-v", "-z"], { buffer: true })).digest("hex");
+  let head = null, branch = null;
+  try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD"]).trim(); } catch (e) { head = null; }
+  try { branch = auditGit(ctx, ["symbolic-ref", "-q", "HEAD"]).trim(); } catch (e) { branch = null; }
+  return { staged: staged, head: head, branch: branch };
+}
+
+function auditSaveRealIndex(ctx, key) {
+  const real = path.join(ctx.gitDir, "index");
+  if (fs.existsSync(real)) fs.copyFileSync(real, auditFile(ctx, key, "real-index")); else fs.rmSync(auditFile(ctx, key, "real-index"), { force: true });
+}
+
+function auditRestoreRepo(ctx, key, then) {
+  if (!then) return [];
+  const out = [];
+  const now = auditRepoState(ctx);
+  if (now.branch !== then.branch || now.head !== then.head) {
+    if (then.branch) {
+      if (then.head) auditGit(ctx, ["update-ref", "-m", "harness audit: restored", then.branch, then.head]);
+      auditGit(ctx, ["symbolic-ref", "HEAD", then.branch]);
+    } else if (then.head) auditGit(ctx, ["update-ref", "--no-deref", "-m", "harness audit: restored", "HEAD", then.head]);
+    out.push({ path: "HEAD" + (then.branch ? " (" + then.branch + ")" : ""), kind: "moved to " + (now.head || "nothing") + (now.branch !== then.branch ? " on " + (now.branch || "a detached HEAD") : ""), restored: true, repo: true });
+  }
+  if (now.staged !== then.staged) {
+    const saved = auditFile(ctx, key, "real-index");
+    const real = path.join(ctx.gitDir, "index");
+    if (fs.existsSync(saved)) { fs.copyFileSync(saved, real + ".harness-restore"); fs.renameSync(real + ".harness-restore", real); } else fs.rmSync(real, { force: true });
+    out.push({ path: ".git/index", kind: "staged changes", restored: auditRepoState(ctx).staged === then.staged, repo: true });
+  }
+  return out;
 }
 
 function auditInput() {
@@ -438,16 +1146,23 @@ function auditMain() {
       // a launcher around one whole session: node harness-audit.mjs run-start <role> <key>
       const role = process.argv[3], key = auditKey(process.argv[4]);
       if (!POLICY.roles[role]) throw new Error("no audited role " + JSON.stringify(role));
-      if (mode === "run-start") auditStart(key, role);
+      if (mode === "run-start") auditStart(key, role, "");
       else { const v = auditStopAndRecord(key, role); if (!v.ok) { code = 3; msg = auditDescribe(v); } else msg = "harness audit: " + role + " stayed inside its write scope."; }
     } else {
       const input = auditInput();
       const role = auditPick(input, ["agent_type", "agentType"]);
       const id = auditPick(input, ["agent_id", "agentId"]);
-      if (mode === "start") {
+      const session = auditPick(input, ["session_id", "sessionId"]);
+      if (mode === "between") {
+        // the orchestrator's own command or turn end; a stage's own commands are judged at its stop
+        if (!id && session) {
+          const v = auditBetween(session, auditPick(auditParseMaybe(input.tool_input) || {}, ["command", "cmd"]));
+          if (v && v.violations.length) { msg = auditDescribeBetween(v); code = input.stop_hook_active ? 0 : 2; }
+        }
+      } else if (mode === "start") {
         if (POLICY.roles[role]) {
           if (!id) throw new Error("the SubagentStart input has no agent_id");
-          try { auditStart(auditKey(id), role); }
+          try { auditStart(auditKey(id), role, session); }
           catch (e) { code = 1; msg = "harness audit: could not record the start of " + role + "'s stage (" + auditOneLine(e.message || String(e), 300) + "); the stage will be reported as failed."; }
         }
       } else if (mode === "stop") {
@@ -482,7 +1197,7 @@ function auditMain() {
           if (v) fs.rmSync(vp, { force: true });
         }
         if (failed.length) { code = 2; msg = failed.map(auditDescribe).join("\n\n"); }
-      } else throw new Error("unknown mode " + JSON.stringify(mode) + " (expected start, stop, report, run-start or run-stop)");
+      } else throw new Error("unknown mode " + JSON.stringify(mode) + " (expected start, stop, report, between, run-start or run-stop)");
     }
   } catch (e) {
     code = 2;

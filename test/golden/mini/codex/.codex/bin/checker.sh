@@ -8,6 +8,36 @@
 # $CODEX_BIN or codex on PATH. A Codex agent cannot start this (its sandbox has no network).
 set -u
 cd -- "$(dirname -- "$0")/../.." || exit 1
+# Refuses to start when a Codex config layer switches the hooks off or sets NODE_OPTIONS/NODE_PATH.
+case "${HARNESS_GUARD_OFF:-}" in
+  1|[Tt][Rr][Uu][Ee]|[Yy][Ee][Ss]|[Oo][Nn]) ;;
+  *) ! command -v node >/dev/null 2>&1 || node -e 'const fs = require("node:fs"), path = require("node:path");
+const home = process.env.CODEX_HOME || path.join(process.env.HOME || "/nonexistent", ".codex");
+for (const f of [path.join(home, "config.toml"), ".codex/config.toml"]) {
+  let t;
+  try { t = fs.readFileSync(f, "utf8"); } catch (e) { continue; }
+  let table = "", why = "";
+  for (const raw of t.split("\n")) {
+    const line = raw.replace(/^\s+/, "");
+    if (line.startsWith("#")) continue;
+    const h = /^\[\s*([^\]]*?)\s*\]/.exec(line);
+    if (h) { table = h[1].replace(/["'\''\s]/g, ""); continue; }
+    const k = /^([^=]+?)\s*=\s*(.*)$/.exec(line);
+    if (!k) continue;
+    const key = (table ? table + "." : "") + k[1].replace(/["'\''\s]/g, "");
+    const value = k[2].replace(/\s*#.*$/, "").trim();
+    if (k[1].includes("\\")) why = "harness cannot read the escaped key " + k[1].trim();
+    else if (/(^|\.)(codex_)?hooks$/.test(key) && value !== "true") why = "it sets " + key + " = " + value;
+    else if (/(^|\.)features$/.test(key) && /hooks/.test(value)) why = "it sets features = " + value;
+    else if (/NODE_OPTIONS|NODE_PATH/.test(raw)) why = "it names NODE_OPTIONS or NODE_PATH";
+    if (why) break;
+  }
+  if (why) {
+    process.stderr.write("harness: refusing to start: " + f + " would switch off or alter the guard and audit hooks (" + why + "). Remove that setting (a stage'\''s code may have written it), or start with HARNESS_GUARD_OFF=1 to run without the check.\n");
+    process.exit(1);
+  }
+}' || exit 1 ;;
+esac
 mode=exec
 if [ "${1-}" = "-i" ]; then mode=interactive; shift; fi
 pre=; for d in 'drafts/.git' 'drafts/.codex' 'drafts/.agents' 'drafts/.aws' 'drafts'; do [ -e "$d" ] && pre="$pre|$d|"; done

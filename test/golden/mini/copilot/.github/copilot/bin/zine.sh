@@ -4,7 +4,8 @@
 #   <this script> "<task>"   headless (copilot -p), e.g. in CI
 #   <this script>            interactive
 # Further arguments go to copilot. Needs $COPILOT_BIN or copilot on PATH, and node for the guard.
-# Refuses to start where Copilot would skip the agents' guard hooks (a folder not trusted persistently).
+# Refuses to start where Copilot would skip the agents' guard hooks (a folder not trusted persistently,
+# or settings that switch them off: disableAllHooks, NODE_OPTIONS).
 set -u
 cd -- "$(dirname -- "$0")/../../.." || exit 1
 case "${HARNESS_GUARD_OFF:-}" in
@@ -31,6 +32,19 @@ function uncomment(t) {
 }
 let list = [];
 try { const c = JSON.parse(uncomment(fs.readFileSync(file, "utf8"))); if (c && Array.isArray(c.trustedFolders)) list = c.trustedFolders; } catch (e) { list = []; }
+// settings that switch the hooks off, or reach into the node the hooks run with, written before this start
+const dir = path.dirname(file);
+for (const f of [file, path.join(dir, "settings.json"), ".github/copilot/settings.json", ".github/copilot/settings.local.json"]) {
+  let t;
+  try { t = fs.readFileSync(f, "utf8"); } catch (e) { continue; }
+  let c = null;
+  try { c = JSON.parse(uncomment(t)); } catch (e) { c = null; }
+  const why = c === null || typeof c !== "object" ? "it does not parse, so harness cannot tell whether it switches the hooks off" : c.disableAllHooks !== undefined && c.disableAllHooks !== false ? "it sets disableAllHooks" : /NODE_OPTIONS|NODE_PATH/.test(t) ? "it names NODE_OPTIONS or NODE_PATH" : "";
+  if (why) {
+    process.stderr.write("harness: refusing to start: " + f + " would switch off or alter the agents'\'' guard hooks (" + why + "). Remove that setting (a stage'\''s code may have written it), or start with HARNESS_GUARD_OFF=1 to run without the guard.\n");
+    process.exit(1);
+  }
+}
 if (!list.some((f) => typeof f === "string" && dirs.includes(f))) {
   process.stderr.write("harness: Copilot CLI runs the agents'\'' guard hooks only in a folder it trusts persistently, and " + process.argv[1] + " is not in trustedFolders of " + file + ". Add it there (exactly this path), or start with HARNESS_GUARD_OFF=1 to run without the guard.\n");
   process.exit(1);

@@ -1,0 +1,142 @@
+// The files that control enforcement, wherever they live: the hosts' settings in the project and in
+// the user's home, the git configuration the audit and the human's git run with, and the shell start-up
+// files. Code a role's allowed commands run can write any of them (no command filter sees that), so
+// the audit snapshots them at a stage's start and, at its end, restores any change and fails the stage:
+// a `disableAllHooks`, an `env.NODE_OPTIONS` or a planted `.git/hooks/pre-commit` never survives the
+// stage that wrote it. The list is the same for every host: a team may have several installed, and
+// each host's settings can switch off another host's hooks only through files listed here.
+//
+// `base`: "home" (the user's home; `env` names the variable that moves the folder, `envPath` the path
+// below it), "system" (an absolute path: managed settings a process running as root can write),
+// "project" (the project root; audited even where the ignore rules hide it, such as
+// .claude/settings.local.json), "git" (the repository's common git folder). `tree`: a folder, every
+// file below it. `volatile`: JSON keys the host itself rewrites while a session runs (dotted, `*` for
+// any key), compared as absent; everything else in the file must stay as it was.
+export interface GuardedFile {
+  base: "home" | "project" | "git" | "system";
+  path: string;
+  env?: string;
+  envPath?: string;
+  tree?: boolean;
+  volatile?: string[];
+}
+
+const home = (p: string, env?: string, envPath?: string, extra: Partial<GuardedFile> = {}): GuardedFile => ({
+  base: "home",
+  path: p,
+  ...(env ? { env, envPath: envPath ?? p.split("/").slice(1).join("/") } : {}),
+  ...extra,
+});
+const project = (p: string, extra: Partial<GuardedFile> = {}): GuardedFile => ({ base: "project", path: p, ...extra });
+const git = (p: string, extra: Partial<GuardedFile> = {}): GuardedFile => ({ base: "git", path: p, ...extra });
+const system = (p: string): GuardedFile => ({ base: "system", path: p });
+
+/**
+ * What Claude Code writes into ~/.claude.json by itself during a session (counters, caches, the
+ * last session's statistics). Anything else there (mcpServers, a project's allowedTools, trust) is
+ * enforcement and must not change during a stage.
+ */
+const CLAUDE_JSON_VOLATILE = [
+  "numStartups",
+  "tipsHistory",
+  "tipsHistory.*",
+  "promptQueueUseCount",
+  "memoryUsageCount",
+  "cachedStatsigGates",
+  "cachedDynamicConfigs",
+  "cachedGrowthBookFeatures",
+  "cachedChangelog",
+  "changelogLastFetched",
+  "lastReleaseNotesSeen",
+  "lastOnboardingVersion",
+  "firstStartTime",
+  "userID",
+  "feedbackSurveyState",
+  "subscriptionNoticeCount",
+  "hasAvailableSubscription",
+  "s1mAccessCache",
+  "lastPlanModeUse",
+  "claudeCodeFirstTokenDate",
+  "projects.*.lastCost",
+  "projects.*.lastAPIDuration",
+  "projects.*.lastAPIDurationWithoutRetries",
+  "projects.*.lastToolDuration",
+  "projects.*.lastDuration",
+  "projects.*.lastLinesAdded",
+  "projects.*.lastLinesRemoved",
+  "projects.*.lastTotalInputTokens",
+  "projects.*.lastTotalOutputTokens",
+  "projects.*.lastTotalCacheCreationInputTokens",
+  "projects.*.lastTotalCacheReadInputTokens",
+  "projects.*.lastTotalWebSearchRequests",
+  "projects.*.lastModelUsage",
+  "projects.*.lastSessionId",
+  "projects.*.lastSessionMetrics",
+  "projects.*.exampleFiles",
+  "projects.*.exampleFilesGeneratedAt",
+  "projects.*.hasCompletedProjectOnboarding",
+  "projects.*.projectOnboardingSeenCount",
+  "projects.*.reactVulnerabilityCache",
+];
+
+export const GUARDED_FILES: readonly GuardedFile[] = [
+  // Claude Code
+  home(".claude/settings.json", "CLAUDE_CONFIG_DIR"),
+  home(".claude/settings.local.json", "CLAUDE_CONFIG_DIR"),
+  home(".claude.json", "CLAUDE_CONFIG_DIR", ".claude.json", { volatile: CLAUDE_JSON_VOLATILE }),
+  project(".claude/settings.json"),
+  project(".claude/settings.local.json"),
+  project(".mcp.json"),
+  system("/etc/claude-code/managed-settings.json"),
+  system("/etc/claude-code/managed-mcp.json"),
+  system("/Library/Application Support/ClaudeCode/managed-settings.json"),
+  // Codex
+  home(".codex/config.toml", "CODEX_HOME"),
+  home(".codex/hooks.json", "CODEX_HOME"),
+  home(".codex/rules", "CODEX_HOME", "rules", { tree: true }),
+  project(".codex/config.toml"),
+  project(".codex/hooks.json"),
+  system("/etc/codex/config.toml"),
+  system("/etc/codex/requirements.toml"),
+  // GitHub Copilot CLI
+  home(".copilot/config.json", "COPILOT_HOME"),
+  home(".copilot/settings.json", "COPILOT_HOME"),
+  project(".github/copilot/settings.json"),
+  project(".github/copilot/settings.local.json"),
+  home(".copilot/hooks", "COPILOT_HOME", "hooks", { tree: true }),
+  project(".github/hooks", { tree: true }),
+  // Gemini CLI
+  home(".gemini/settings.json"),
+  home(".gemini/trustedFolders.json"),
+  home(".gemini/policies", undefined, undefined, { tree: true }),
+  project(".gemini/settings.json"),
+  // OpenCode, Kilo, Cursor
+  home(".config/opencode/opencode.json", "XDG_CONFIG_HOME"),
+  home(".config/opencode/opencode.jsonc", "XDG_CONFIG_HOME"),
+  home(".config/kilo/kilo.json", "XDG_CONFIG_HOME"),
+  home(".config/kilo/kilo.jsonc", "XDG_CONFIG_HOME"),
+  home(".cursor/cli-config.json"),
+  home(".cursor/hooks.json"),
+  project("opencode.json"),
+  project("opencode.jsonc"),
+  project(".cursor/hooks.json"),
+  project(".cursor/cli.json"),
+  // git: what the audit, the guard's git and the human's next commit run with
+  system("/etc/gitconfig"),
+  home(".gitconfig"),
+  home(".config/git/config", "XDG_CONFIG_HOME"),
+  home(".config/git/attributes", "XDG_CONFIG_HOME"),
+  git("config"),
+  git("config.worktree"),
+  git("info/exclude"),
+  git("info/attributes"),
+  git("info/sparse-checkout"),
+  git("hooks", { tree: true }),
+  // npm and the shells: start-up files every later command (and some hooks) read
+  home(".npmrc"),
+  home(".bashrc"),
+  home(".bash_profile"),
+  home(".profile"),
+  home(".zshenv"),
+  home(".zshrc"),
+];

@@ -1,0 +1,327 @@
+// The audit's boundary between stages, as JavaScript source pasted into the generated script after
+// runtime.ts (same rules: ES2022, free variables fs, path, os, cp, POLICY; a String.raw template,
+// so never a backtick or the dollar-brace pair).
+//
+// Enforcement files (POLICY.guarded, see enforcement.ts): snapshotted byte for byte at a stage's
+// start; at its end every change is put back and fails the stage. A file the host rewrites by itself
+// (~/.claude.json) is compared without its volatile keys and put back only when something else changed.
+//
+// The chain: a stage's stop records the tree it left (and the audit's index for it, and the
+// enforcement snapshot) per host session. The next boundary of that session — a stage's start, or
+// the orchestrator's own command (mode `between`) — compares the tree with it first. What changed
+// in between belongs to no stage: a detached child of a test run, the orchestrator's npm test running
+// role code. It is put back unless a running stage or a main-session role may write it, and the
+// stage (or the orchestrator's command) fails.
+export const AUDIT_BOUNDARY_SOURCE = String.raw`
+const AUDIT_GUARDED_MAX = 16 << 20;
+
+function auditHome() { return process.env.HOME || os.homedir(); }
+
+/** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
+function auditGuardedList(ctx) {
+  const out = [], seen = new Set();
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base }); } };
+  const home = auditHome();
+  for (const g of POLICY.guarded) {
+    if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
+    else if (g.base === "git") add(path.join(ctx.commonDir, g.path), ".git/" + g.path, g, ctx.commonDir);
+    else if (g.base === "system") add(g.path, g.path, g, null);
+    else {
+      if (home) add(path.join(home, g.path), "~/" + g.path, g, home);
+      const moved = g.env ? process.env[g.env] : "";
+      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
+    }
+  }
+  // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
+  const parents = [];
+  for (const e of out) {
+    if (!e.base) continue;
+    for (let d = path.dirname(e.abs), shown = path.posix.dirname(e.shown); d.startsWith(e.base + "/"); d = path.dirname(d), shown = path.posix.dirname(shown)) {
+      if (!seen.has(d)) { seen.add(d); parents.push({ abs: d, shown: shown, tree: false, volatile: null, base: null, parent: true }); }
+    }
+  }
+  return out.concat(parents);
+}
+
+/** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
+function auditReadPath(abs, tree, budget) {
+  let st;
+  try { st = fs.lstatSync(abs); } catch (e) { if (e.code === "ENOENT" || e.code === "ENOTDIR") return { t: "none" }; throw e; }
+  if (st.isSymbolicLink()) return { t: "link", d: fs.readlinkSync(abs, { encoding: "buffer" }).toString("base64") };
+  if (st.isFile()) {
+    budget.left -= st.size;
+    if (budget.left < 0) throw new Error("the files that control enforcement are too large to snapshot (over " + (AUDIT_GUARDED_MAX >> 20) + " MB)");
+    return { t: "file", x: st.mode & 0o111 ? 1 : 0, d: fs.readFileSync(abs).toString("base64") };
+  }
+  if (st.isDirectory() && tree) {
+    const e = {};
+    for (const name of fs.readdirSync(abs, { encoding: "buffer" }).sort(Buffer.compare)) e[name.toString("latin1")] = auditReadPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), true, budget);
+    return { t: "dir", e: e };
+  }
+  return { t: st.isDirectory() ? "dir" : "other" };
+}
+
+function auditSnapGuarded(ctx) {
+  const budget = { left: AUDIT_GUARDED_MAX };
+  const out = {};
+  for (const g of auditGuardedList(ctx)) out[g.abs] = auditReadPath(g.abs, g.tree, budget);
+  return out;
+}
+
+/** JSON text without the keys the host rewrites itself (dotted paths, * for any key); null when it does not parse. */
+function auditWithoutVolatile(b64, volatile) {
+  let v;
+  try { v = JSON.parse(Buffer.from(b64, "base64").toString("utf8")); } catch (e) { return null; }
+  const drop = (o, parts) => {
+    if (!o || typeof o !== "object" || Array.isArray(o)) return;
+    const [k, ...rest] = parts;
+    for (const name of k === "*" ? Object.keys(o) : [k]) { if (!rest.length) delete o[name]; else drop(o[name], rest); }
+  };
+  for (const p of volatile) drop(v, p.split("."));
+  const sorted = (x) => Array.isArray(x) ? x.map(sorted) : x && typeof x === "object" ? Object.keys(x).sort().reduce((o, k) => { o[k] = sorted(x[k]); return o; }, {}) : x;
+  return JSON.stringify(sorted(v));
+}
+
+function auditSameGuarded(then, now, volatile) {
+  if (JSON.stringify(then) === JSON.stringify(now)) return true;
+  if (!volatile || then.t !== "file" || now.t !== "file" || then.x !== now.x) return false;
+  const a = auditWithoutVolatile(then.d, volatile);
+  return a !== null && a === auditWithoutVolatile(now.d, volatile);
+}
+
+/** Write a snapshot back at abs (a file through a temporary name and a rename). */
+function auditPutPath(abs, snap) {
+  let st = null;
+  try { st = fs.lstatSync(abs); } catch (e) { st = null; }
+  if (snap.t === "none") { if (st) fs.rmSync(abs, { recursive: true, force: true }); return; }
+  if (snap.t === "file") {
+    if (st && st.isDirectory()) fs.rmSync(abs, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(abs.toString()), { recursive: true });
+    const tmp = Buffer.concat([Buffer.from(abs), Buffer.from(".harness-restore-" + process.pid)]);
+    fs.writeFileSync(tmp, Buffer.from(snap.d, "base64"), { mode: snap.x ? 0o755 : 0o644 });
+    fs.chmodSync(tmp, snap.x ? 0o755 : 0o644);
+    fs.renameSync(tmp, abs);
+    return;
+  }
+  if (snap.t === "link") { if (st) fs.rmSync(abs, { recursive: true, force: true }); fs.symlinkSync(Buffer.from(snap.d, "base64"), abs); return; }
+  if (snap.t === "dir" && snap.e) {
+    if (st && !st.isDirectory()) fs.rmSync(abs, { force: true });
+    fs.mkdirSync(abs, { recursive: true });
+    const want = new Set(Object.keys(snap.e));
+    for (const name of fs.readdirSync(abs, { encoding: "buffer" })) if (!want.has(name.toString("latin1"))) fs.rmSync(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), { recursive: true, force: true });
+    for (const k of want) auditPutPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), Buffer.from(k, "latin1")]), snap.e[k]);
+    return;
+  }
+  throw new Error("cannot restore a " + snap.t);
+}
+
+/** Put back every guarded file that changed since the snapshot; one violation per file, checked after. */
+function auditRestoreGuarded(ctx, snaps) {
+  const out = [];
+  const budget = { left: AUDIT_GUARDED_MAX * 2 };
+  for (const g of auditGuardedList(ctx)) {
+    const then = snaps[g.abs];
+    if (!then) continue; // a variable that moves a folder was set after the start: that folder was not snapshotted
+    const now = auditReadPath(g.abs, g.tree, budget);
+    if (auditSameGuarded(then, now, g.volatile)) continue;
+    const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : "modified";
+    if (g.parent) {
+      // a folder is not rebuilt from its type alone: the stage fails and a human puts it back
+      if (now.t === "dir" || now.t === "none") continue; // a real folder (or none): the files below it are compared one by one
+      out.push({ path: g.shown, kind: now.t === "link" ? "replaced by a symbolic link" : "type changed", restored: false, guarded: true });
+      continue;
+    }
+    let restored = true;
+    try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, auditReadPath(g.abs, g.tree, budget), g.volatile); } catch (e) { restored = false; }
+    out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
+  }
+  return out;
+}
+
+/** May a main-session role (the orchestrator's own scope) write this project-relative path? */
+function auditOrchestratorOwns(rel) {
+  if (auditMatch(POLICY.protect, rel) || auditMatch(POLICY.never, rel)) return false;
+  for (const r of POLICY.orchestrator) if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel)) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------- the chain of boundaries
+
+function auditChainFiles(ctx, session) {
+  const base = path.join(ctx.dir, "chain", auditKey(session));
+  return { json: base + ".json", index: base + ".index", excludes: base + ".excludes", run: base + ".run" };
+}
+
+/** Is this session one whose main thread is the orchestrator? Every session (scope repository), or one whose orchestrator's commands were audited. */
+function auditIsRun(ctx, session) { return POLICY.betweenEverySession || fs.existsSync(auditChainFiles(ctx, session).run); }
+
+function auditChainLoad(ctx, session) {
+  const f = auditChainFiles(ctx, session);
+  let c;
+  try { c = auditReadJson(f.json); } catch (e) { if (e.code === "ENOENT") return null; throw new Error("the record of the last stage's end is unreadable (" + (e.code || e.message) + ")"); }
+  if (!c || c.format !== 1 || typeof c.tree !== "string" || !fs.existsSync(f.index) || !fs.existsSync(f.excludes)) throw new Error("the record of the last stage's end is incomplete");
+  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes };
+}
+
+function auditChainSave(ctx, session, tree, index, excludes, guarded) {
+  const f = auditChainFiles(ctx, session);
+  fs.mkdirSync(path.dirname(f.json), { recursive: true });
+  const tmp = (p) => p + ".tmp" + process.pid;
+  fs.copyFileSync(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
+  if (excludes !== f.excludes) { fs.copyFileSync(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
+  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded });
+}
+
+/** Paths the index file holds differently from HEAD (null when there is no HEAD). */
+function auditDiffersFromHead(ctx, index) {
+  let head;
+  try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD^{tree}"]).trim(); } catch (e) { return null; }
+  return new Set(auditChanges(ctx, head, index).map((c) => c.path));
+}
+
+/**
+ * The orchestrator's own step (Claude Code: PostToolUse on its Bash, and Stop): what changed since the
+ * session's last boundary is judged like a stage of the main-session roles, beside the stages running
+ * now. "git stash" (the orchestrator's own exception) may return paths to their committed state.
+ */
+function auditBetween(session, command) {
+  let ctx;
+  try { ctx = auditContext(auditProjectRoot()); } catch (e) { return null; } // no repository: no stage has ended here
+  if (!fs.existsSync(path.join(ctx.dir, "chain"))) return null;
+  const chain = auditChainLoad(ctx, session);
+  if (!chain) return null;
+  // only the pipeline's own command carries this hook (scope pipeline): this session is a pipeline run
+  if (!POLICY.betweenEverySession) fs.writeFileSync(auditChainFiles(ctx, session).run, "");
+  const key = "between-" + auditKey(session);
+  ctx.excludesFile = chain.excludes;
+  const active = auditActiveRoles(ctx, "");
+  const violations = auditRestoreGuarded(ctx, chain.guarded);
+  let head = null;
+  if (/^\s*git\s+stash(\s|$)/.test(command || "")) {
+    const idx = auditFile(ctx, key, "head-index");
+    try { fs.copyFileSync(chain.index, idx); auditSnapshot(ctx, idx); head = auditDiffersFromHead(ctx, idx); } finally { fs.rmSync(idx, { force: true }); }
+  }
+  const keep = (rel, c) => auditInScope(POLICY, active, rel) || auditOrchestratorOwns(rel) || (head !== null && !head.has(c.path));
+  const kept = auditFile(ctx, key, "end-index");
+  try {
+    const r = auditRestoreOutside(ctx, key, chain.tree, chain.index, keep, kept);
+    auditChainSave(ctx, session, r.tree, kept, chain.excludes, chain.guarded);
+    return { violations: violations.concat(r.violations), saved: r.saved };
+  } finally {
+    fs.rmSync(kept, { force: true });
+  }
+}
+
+function auditDescribeBetween(result) {
+  const violations = result.violations;
+  const lines = ["harness audit: FAILED: since the last stage ended, paths outside the orchestrator's write scope or the files that control enforcement changed, and no running stage may write them (a process a stage left behind, or code the orchestrator's own command ran); harness restored them:"];
+  for (const x of violations.slice(0, 50)) lines.push(auditViolationLine(x));
+  if (violations.length > 50) lines.push("  - \u2026 and " + (violations.length - 50) + " more");
+  if (result.saved) lines.push(auditSavedLine(result.saved));
+  lines.push("Treat the last stage and this step as failed; do not retry the same way. Report the paths above to the human.");
+  return lines.join("\n");
+}
+`;
+
+// Processes a stage leaves running (Linux /proc; elsewhere this check is skipped and listed as a gap):
+// started after the stage's start, not the hook's own ancestors nor hooks the host started with it, and
+// working in the repository (their folder or an open file there). The stop waits for them a little,
+// then audits; one still running fails the stage by name: what it writes later belongs to no stage and
+// is caught at the next boundary.
+export const AUDIT_PROCESS_SOURCE = String.raw`
+const AUDIT_WAIT_MS = 3000;
+
+function auditProcStat(pid) {
+  const s = fs.readFileSync("/proc/" + pid + "/stat", "utf8");
+  const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+  return { state: f[0], ppid: Number(f[1]), start: Number(f[19]) };
+}
+/** This moment in the kernel's process clock (the start of this hook), or null without /proc. */
+function auditTicks() { try { return auditProcStat(process.pid).start; } catch (e) { return null; } }
+
+function auditProcTouches(pid, top) {
+  const under = (t) => t === top || t.startsWith(top + "/");
+  try { if (under(fs.readlinkSync("/proc/" + pid + "/cwd"))) return true; } catch (e) { return false; }
+  let fds = [];
+  try { fds = fs.readdirSync("/proc/" + pid + "/fd"); } catch (e) { fds = []; }
+  for (const fd of fds) { try { if (under(fs.readlinkSync("/proc/" + pid + "/fd/" + fd))) return true; } catch (e) { /* closed meanwhile */ } }
+  return false;
+}
+
+function auditLeftRunning(ctx, since) {
+  let names;
+  try { names = fs.readdirSync("/proc"); } catch (e) { return []; }
+  const ancestors = new Set();
+  for (let p = process.pid, i = 0; p > 1 && i < 64; i++) { ancestors.add(p); try { p = auditProcStat(p).ppid; } catch (e) { break; } }
+  // other hooks of this event: started by the host (this hook's grandparent) with this hook's shell, within 0.1 s
+  let host = -1, hookStart = Infinity;
+  try { const sh = auditProcStat(process.ppid); host = sh.ppid; hookStart = sh.start - 10; } catch (e) { host = -1; }
+  const out = [];
+  for (const n of names) {
+    if (!/^[0-9]+$/.test(n) || ancestors.has(Number(n))) continue;
+    let st;
+    try { st = auditProcStat(n); } catch (e) { continue; }
+    if (st.state === "Z" || st.state === "X" || st.start < since) continue;
+    if (st.ppid === host && st.start >= hookStart) continue;
+    if (auditProcTouches(n, ctx.top)) out.push(Number(n));
+  }
+  return out;
+}
+
+function auditCmdline(pid) {
+  try { return auditOneLine(fs.readFileSync("/proc/" + pid + "/cmdline", "utf8").split("\0").join(" "), 120); } catch (e) { return "ended"; }
+}
+
+/** Wait up to AUDIT_WAIT_MS for the stage's leftover processes; the ones still running, as violations. */
+function auditWaitForLeftovers(ctx, since) {
+  if (since == null) return [];
+  const end = Date.now() + AUDIT_WAIT_MS;
+  let left = auditLeftRunning(ctx, since);
+  while (left.length && Date.now() < end) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    left = auditLeftRunning(ctx, since);
+  }
+  return left.map((pid) => ({ path: "process " + pid + " (" + auditCmdline(pid) + ")", kind: "still running", restored: false, process: true }));
+}
+`;
+
+// What a stage's code can leave for the human's next commit without touching the work tree: entries it
+// staged in the real index (git add of a rewritten test, then the file put back), and commits it made on
+// the current branch. Recorded at the start; at the end the real index and the branch are put back when
+// they changed (the commits stay in git's object store, named in the report).
+export const AUDIT_REPO_SOURCE = String.raw`
+function auditRepoState(ctx) {
+  const real = path.join(ctx.gitDir, "index");
+  let staged = "";
+  if (fs.existsSync(real)) staged = crypto.createHash("sha256").update(auditGit(ctx, ["ls-files", "-s", "-v", "-z"], { buffer: true })).digest("hex");
+  let head = null, branch = null;
+  try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD"]).trim(); } catch (e) { head = null; }
+  try { branch = auditGit(ctx, ["symbolic-ref", "-q", "HEAD"]).trim(); } catch (e) { branch = null; }
+  return { staged: staged, head: head, branch: branch };
+}
+
+function auditSaveRealIndex(ctx, key) {
+  const real = path.join(ctx.gitDir, "index");
+  if (fs.existsSync(real)) fs.copyFileSync(real, auditFile(ctx, key, "real-index")); else fs.rmSync(auditFile(ctx, key, "real-index"), { force: true });
+}
+
+function auditRestoreRepo(ctx, key, then) {
+  if (!then) return [];
+  const out = [];
+  const now = auditRepoState(ctx);
+  if (now.branch !== then.branch || now.head !== then.head) {
+    if (then.branch) {
+      if (then.head) auditGit(ctx, ["update-ref", "-m", "harness audit: restored", then.branch, then.head]);
+      auditGit(ctx, ["symbolic-ref", "HEAD", then.branch]);
+    } else if (then.head) auditGit(ctx, ["update-ref", "--no-deref", "-m", "harness audit: restored", "HEAD", then.head]);
+    out.push({ path: "HEAD" + (then.branch ? " (" + then.branch + ")" : ""), kind: "moved to " + (now.head || "nothing") + (now.branch !== then.branch ? " on " + (now.branch || "a detached HEAD") : ""), restored: true, repo: true });
+  }
+  if (now.staged !== then.staged) {
+    const saved = auditFile(ctx, key, "real-index");
+    const real = path.join(ctx.gitDir, "index");
+    if (fs.existsSync(saved)) { fs.copyFileSync(saved, real + ".harness-restore"); fs.renameSync(real + ".harness-restore", real); } else fs.rmSync(real, { force: true });
+    out.push({ path: ".git/index", kind: "staged changes", restored: auditRepoState(ctx).staged === then.staged, repo: true });
+  }
+  return out;
+}
+`;
