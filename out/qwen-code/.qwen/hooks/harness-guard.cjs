@@ -1014,19 +1014,24 @@ function qwFinish(d) {
 function qwFail(why) { qwFinish({ kind: "deny", reason: "harness guard: " + why + "; refusing (fail closed)." }); }
 process.on("uncaughtException", (e) => qwFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"));
 
-// Qwen Code loads .env files (the project's, .qwen/.env, the user's) into its environment, and code a
-// role's test run executes could write one. The off switch counts only when no such file names it.
-function qwOffFromFiles(project) {
-  const home = process.env.HOME || null;
-  const files = [];
-  if (project) files.push(path.join(project, ".env"), path.join(project, ".qwen", ".env"), path.join(project, ".qwen", "settings.json"));
-  if (home) files.push(path.join(home, ".env"), path.join(home, ".qwen", ".env"), path.join(home, ".qwen", "settings.json"));
-  for (const f of files) {
-    let text;
-    try { text = fs.readFileSync(f, "utf8"); } catch (e) { if (e && e.code === "ENOENT") continue; return true; }
-    if (text.includes(POLICY.off)) return true;
+// Qwen Code loads .env files (the project's, .qwen/.env, the user's) and its settings' env into its
+// environment, and code a role's test run executes could write any of them. The off switch counts
+// only when no .env file names it (a dotenv key is literal text) and guardOffHonoured (runtime-off)
+// finds it in no settings file, read as JSON, and in the environment the host was started with.
+function qwOffHonoured(project) {
+  const homes = [guardHome(), process.env.HOME].filter((h) => typeof h === "string" && h !== "");
+  const dotenv = [];
+  const settings = [];
+  for (const dir of project ? [project, ...homes] : homes) {
+    dotenv.push(path.join(dir, ".env"), path.join(dir, ".qwen", ".env"));
+    settings.push(path.join(dir, ".qwen", "settings.json"));
   }
-  return false;
+  for (const f of dotenv) {
+    let text;
+    try { text = fs.readFileSync(f, "utf8"); } catch (e) { if (e && (e.code === "ENOENT" || e.code === "ENOTDIR")) continue; return false; }
+    if (text.includes(POLICY.off)) return false;
+  }
+  return guardOffHonoured(POLICY.off, settings);
 }
 
 function qwMain() {
@@ -1035,8 +1040,7 @@ function qwMain() {
     const tail = "/.qwen/hooks/" + path.basename(__filename);
     if (__filename.endsWith(tail)) scriptProject = __filename.slice(0, -tail.length) || "/";
   } catch (e) { scriptProject = null; }
-  const off = process.env[POLICY.off];
-  if (typeof off === "string" && /^(1|true|yes|on)$/i.test(off.trim()) && !qwOffFromFiles(scriptProject)) return qwFinish({ kind: "none" });
+  if (process.env[POLICY.off] !== undefined && qwOffHonoured(scriptProject)) return qwFinish({ kind: "none" });
   let as = process.argv[2] === undefined ? null : process.argv[2];
   // the orchestrator's hook (settings.json) binds only a session its launcher started: a variable an
   // env file could add but never remove, so its presence is what counts, whatever its value
