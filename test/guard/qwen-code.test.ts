@@ -110,13 +110,34 @@ describe("Qwen Code guard: through node", () => {
     expect(run([ORCHESTRATOR, "repository"], w("src/y.ts")).status).toBe(2);
   });
 
-  it("the off switch counts only from the environment, never when an env or settings file names it", () => {
-    expect(run(["jade"], w("tests/x.test.ts", "jade"), { [GUARD_OFF_ENV]: "1" }).status).toBe(0);
+  // A host process started with `hostEnv` runs the hook through /bin/sh with `env` (what it adds from
+  // its .env files and settings): the switch counts only when the host itself was started with it.
+  const underHost = (as: string[], raw: unknown, env: Record<string, string>, hostEnv: Record<string, string> = env) => {
+    const host = `const r = require("child_process").spawnSync("/bin/sh", ["-c", process.argv[1]], { input: require("fs").readFileSync(0), env: JSON.parse(process.argv[2]), stdio: ["pipe", "inherit", "inherit"] }); process.exit(r.status === null ? 1 : r.status);`;
+    const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(P, GUARD_PATH))} ${as.join(" ")}; exit $?`;
+    const base = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: path.join(root, "home") };
+    return spawnSync(process.execPath, ["-e", host, hook, JSON.stringify({ ...base, ...env })], { input: JSON.stringify(raw), encoding: "utf8", env: { ...base, ...hostEnv } });
+  };
+
+  it("the off switch counts only from the environment the host started with, never when an env or settings file names it", () => {
+    const on = { [GUARD_OFF_ENV]: "1" };
+    expect(underHost(["jade"], w("tests/x.test.ts", "jade"), on).status).toBe(0);
+    // put in by the host after it started (an .env file or its settings): not the person's switch
+    expect(underHost(["jade"], w("tests/x.test.ts", "jade"), on, {}).status).toBe(2);
+    expect(run(["jade"], w("tests/x.test.ts", "jade"), on).status, "no host started with it").toBe(2);
     fs.writeFileSync(path.join(P, ".env"), `${GUARD_OFF_ENV}=1\n`);
     try {
-      expect(run(["jade"], w("tests/x.test.ts", "jade"), { [GUARD_OFF_ENV]: "1" }).status).toBe(2);
+      expect(underHost(["jade"], w("tests/x.test.ts", "jade"), on).status).toBe(2);
     } finally {
       fs.rmSync(path.join(P, ".env"));
+    }
+    // a settings file's env, however it spells the key (read as JSON)
+    fs.mkdirSync(path.join(P, ".qwen"), { recursive: true });
+    fs.writeFileSync(path.join(P, ".qwen", "settings.json"), '{"env":{"HARNESS_GUARD_\\u004fFF":"1"}}');
+    try {
+      expect(underHost(["jade"], w("tests/x.test.ts", "jade"), on).status).toBe(2);
+    } finally {
+      fs.rmSync(path.join(P, ".qwen", "settings.json"));
     }
   });
 
