@@ -2,6 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { MINI_ROLES, PEBBLE_ROLES } from "./helpers/cli.js";
 import { readRoles } from "./helpers/compile.js";
+import { readPipeline } from "../src/ir/normalize.js";
+import { HOST_IDS } from "../adapters/index.js";
 
 describe("normalize", () => {
   const ir = readRoles(MINI_ROLES);
@@ -27,7 +29,7 @@ describe("normalize", () => {
   });
 
   it("shares one frozen, sorted pipeline deny list; a role's own denies go into a sorted copy", () => {
-    const pebble = readRoles(PEBBLE_ROLES);
+    const pebble = readPipeline(PEBBLE_ROLES, { knownHosts: HOST_IDS }).pipeline; // normalize's own output, not a test copy
     expect(Object.isFrozen(pebble.policies.shellDeny)).toBe(true);
     expect(() => (pebble.policies.shellDeny as string[]).sort((a, b) => (a < b ? 1 : -1))).toThrow();
     for (const r of pebble.roles.filter((x) => x.shell)) {
