@@ -153,6 +153,18 @@ describe("fast-parse agrees with the zod schemas", () => {
     });
   }
 
+  // Found by the property above (seed -233063053): zod's record takes an own "__proto__" key as the
+  // result's prototype and drops it, while the fast path kept it as a key. The fast path now leaves
+  // such a field map to zod.
+  it.each(["hosts", "mcp_servers"])('a "__proto__" key in a role\'s %s field map is left to zod (the fast path declines)', (field) => {
+    const role = kinds.find((k) => k.name === "role")!;
+    const doc = clone(role.docs[0]) as Record<string, unknown>;
+    const block: Record<string, unknown> = { model: "x" };
+    Object.defineProperty(block, "__proto__", { value: null, enumerable: true, writable: true, configurable: true });
+    doc[field] = field === "hosts" ? { opencode: block } : { github: block };
+    expect(role.fast(doc)).toBeUndefined();
+  });
+
   // Every single edit of a small document, so no edge depends on the random search finding it.
   const single = (doc: unknown, check: (edited: unknown) => void, addKeys: boolean) => {
     const count = containers(doc).length;

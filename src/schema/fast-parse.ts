@@ -108,8 +108,11 @@ const tool: Parse<string> = (v) => (toolProblem(str(v)) === undefined ? (v as st
 const modelRef: Parse<string> = (v) => (modelProblem(str(v)) === undefined ? (v as string) : no());
 const SERVER = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const server: Parse<string> = (v) => (SERVER.test(str(v)) ? (v as string) : no());
-/** z.record(z.string(), z.unknown()): a copy of a plain object, values as they are. */
-const anyRecord: Parse<Data> = (v) => ({ ...plain(v) });
+/** role.ts's FieldMap: a copy of a plain object, values as they are; a "__proto__" key is left to zod's error. */
+const anyRecord: Parse<Data> = (v) => {
+  const o = plain(v);
+  return Object.prototype.hasOwnProperty.call(o, "__proto__") ? no() : { ...o };
+};
 const mcpServers: Parse = (v) => (Array.isArray(v) ? array(server)(v) : record(server, anyRecord)(v));
 
 const shellRules = fields([
