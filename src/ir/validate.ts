@@ -1,14 +1,14 @@
 // Stage 2: schema validation of every loaded document, all issues at once.
 import type { Diagnostic } from "../errors.js";
 import type { LoadedProject } from "../load/load.js";
-import { diagnoseZod } from "../schema/diagnose.js";
+import { diagnoseZod, fieldPath } from "../schema/diagnose.js";
 import { parsePipelineFast, parseRoleFast } from "../schema/fast-parse.js";
 import { pipelineSchema, type PipelineFileData } from "../schema/pipeline.js";
 import { roleSchema, type RoleFrontMatterData } from "../schema/role.js";
 import { keysAt } from "../schema/shape.js";
 import { roleFieldHint } from "../schema/role-rules.js";
 import { ID_HINT, ID_PATTERN } from "../schema/vocabulary.js";
-import { locate } from "../load/yaml-source.js";
+import { locate, type YamlSource } from "../load/yaml-source.js";
 import type { LoadedRole } from "../load/load.js";
 
 export interface ValidRole {
@@ -27,7 +27,9 @@ export function validateProject(project: LoadedProject): { valid?: ValidProject;
   if (project.pipeline.data !== undefined) {
     const data = project.pipeline.data ?? {};
     pipeline = parsePipelineFast(data);
-    if (!pipeline) {
+    const proto = pipeline ? [] : protoKeys(project.pipeline, "E_PIPELINE_SCHEMA");
+    if (proto.length) diagnostics.push(...proto);
+    else if (!pipeline) {
       const result = pipelineSchema().safeParse(data);
       if (result.success) pipeline = result.data;
       else diagnostics.push(...diagnoseZod(result.error, project.pipeline, "E_PIPELINE_SCHEMA", (p) => keysAt(pipelineSchema(), p)));
@@ -48,6 +50,11 @@ export function validateProject(project: LoadedProject): { valid?: ValidProject;
     const raw = loaded.source.data ?? {};
     let data = parseRoleFast(raw);
     if (!data) {
+      const proto = protoKeys(loaded.source, "E_ROLE_SCHEMA");
+      if (proto.length) {
+        diagnostics.push(...proto);
+        continue;
+      }
       const result = roleSchema().safeParse(raw);
       if (!result.success) {
         diagnostics.push(...diagnoseZod(result.error, loaded.source, "E_ROLE_SCHEMA", (p) => keysAt(roleSchema(), p), roleFieldHint));
@@ -69,4 +76,33 @@ export function validateProject(project: LoadedProject): { valid?: ValidProject;
   }
   // Whole-program checks still run on what did validate, so one pass reports everything.
   return { valid: pipeline ? { pipeline, roles } : undefined, diagnostics };
+}
+
+/**
+ * An own "__proto__" key anywhere in a document. zod reads it as the result's prototype and drops
+ * it without an issue, so the value would vanish silently: report it at the key instead.
+ */
+function protoKeys(source: YamlSource, code: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const walk = (node: unknown, path: PropertyKey[]): void => {
+    if (node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, [...path, i]));
+      return;
+    }
+    for (const key of Object.keys(node)) {
+      const keyPath = [...path, key];
+      if (key === "__proto__")
+        out.push({
+          code,
+          severity: "error",
+          position: locate(source, keyPath, true),
+          field: fieldPath(keyPath),
+          message: `"__proto__" cannot be a key: JavaScript takes it as the object's prototype, so its value would be lost. Rename the key.`,
+        });
+      else walk((node as Record<string, unknown>)[key], keyPath);
+    }
+  };
+  walk(source.data, []);
+  return out;
 }
