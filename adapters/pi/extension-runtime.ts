@@ -78,7 +78,7 @@ function piRolePrompt(project, role) {
   if (!text.startsWith("---\n")) throw new Error(".pi/agents/" + role + ".md has no front matter");
   const end = text.indexOf("\n---\n", 4);
   if (end < 0) throw new Error(".pi/agents/" + role + ".md has an unterminated front matter");
-  return text.slice(end + 5);
+  return text.slice(end + 5).replace(/^\n/, "");
 }
 
 // Pi's own command line, as this process was started (node + cli.js, or a single binary).
