@@ -10,6 +10,7 @@
 //
 // Who a process is, read from the environment it was started with:
 //   HARNESS_PI_ROLE=<role>   a role (set by harness_subagent for its child `pi`): that role's limits
+//   a role's prompt          in --append-system-prompt / --system-prompt (another subagent extension's child): that role
 //   HARNESS_PIPELINE_RUN     the orchestrator (set by .pi/bin/<pipeline>.sh); scope repository: always
 //   neither                  an ordinary session: unbound (the roles it starts are bound in their child)
 //   deny -> {block, reason};  ask -> the human confirms where Pi has a UI, else blocked;  allow/none -> run
@@ -39,10 +40,30 @@ function piOffHonoured() {
   return start.some((e) => e.startsWith(POLICY.off + "=") && PI_TRUE.test(e.slice(POLICY.off.length + 1).trim()));
 }
 
-function piBinding(env) {
+function piBinding(env, project, argv) {
   const role = env[PI_ROLE_ENV];
   if (role !== undefined) return { as: role, child: true };
+  const prompted = piRoleByPrompt(project, argv);
+  if (prompted !== null) return { as: prompted, child: true };
   if (env[PI_RUN_ENV] !== undefined || POLICY.scope === "repository") return { as: "@orchestrator", child: false };
+  return null;
+}
+
+// A process whose system prompt holds a role's prompt is that role, whoever started it: another
+// subagent extension that reads .pi/agents/ (Pi's example one) starts its child with
+// --append-system-prompt <file>, which Pi reads as a file when one of that name exists, else as text.
+// Binding more is never weaker: a false match only refuses more.
+function piRoleByPrompt(project, argv) {
+  if (project === null) return null;
+  const given = [];
+  for (let i = 0; i < argv.length - 1; i++) if (argv[i] === "--append-system-prompt" || argv[i] === "--system-prompt") given.push(argv[i + 1]);
+  if (!given.length) return null;
+  const texts = given.map((g) => { try { return fs.existsSync(g) ? fs.readFileSync(g, "utf8") : g; } catch (e) { return g; } });
+  for (const role of Object.keys(PI_AGENTS)) {
+    let body;
+    try { body = piRolePrompt(project, role).trim(); } catch (e) { continue; }
+    if (body && texts.some((t) => t.includes(body))) return role;
+  }
   return null;
 }
 
@@ -147,7 +168,7 @@ export default function harnessPipeline(pi) {
       return { content: [{ type: "text", text: r.last || "(" + name + " gave no report)" }], details: { agent: name, exitCode: r.code } };
     },
   });
-  const bind = piBinding(process.env);
+  const bind = piBinding(process.env, project, process.argv.slice(2));
   if (bind === null || piOffHonoured()) return;
   const known = bind.as === "@orchestrator" || Object.prototype.hasOwnProperty.call(POLICY.roles, bind.as);
   const cap = Object.prototype.hasOwnProperty.call(PI_AGENTS, bind.as) ? PI_AGENTS[bind.as].maxTurns : undefined;

@@ -29,7 +29,7 @@ export const GUARD_GAPS: readonly string[] = [
   "Pi does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may",
   "the orchestrator's limits bind a session only when .pi/bin/<pipeline>.sh started it; /<pipeline> typed into an ordinary session binds only the roles it starts with harness_subagent",
   "in the main session, another extension the user installed runs its tool_call handlers too and may patch a call's input after the guard has read it, or register tools of its own (the guard refuses those for roles); a role's child process loads only this extension",
-  "a role started by another subagent extension (one that reads .pi/agents/ itself) runs without HARNESS_PI_ROLE, so unbound",
+  "a role started by another subagent extension is bound only when its child's --append-system-prompt (or --system-prompt) holds the role's prompt from .pi/agents/ (as Pi's example subagent extension does); that child loads the project's other extensions too",
   "an \"ask\" of the guard is put to the human where Pi has a UI and refused headless (-p, json, rpc)",
 ];
 

@@ -192,6 +192,33 @@ describe.runIf(REGISTERED_HOSTS.includes("pi")).concurrent("pi: the emitted .pi/
     }
   });
 
+  it("pi: a role started by Pi's example subagent extension is bound by its prompt", async () => {
+    // the package's own examples/extensions/subagent, installed in the project as its README says
+    const example = path.join(path.dirname(path.dirname(fs.realpathSync(hostBin("pi")))), "examples", "extensions", "subagent");
+    const r = await run({
+      ...scene,
+      setup: (p) => {
+        scene.setup(p);
+        fs.mkdirSync(path.join(p, ".pi", "extensions", "subagent"), { recursive: true });
+        for (const f of ["index.ts", "agents.ts"]) fs.copyFileSync(path.join(example, f), path.join(p, ".pi", "extensions", "subagent", f));
+      },
+      script: [
+        { name: "jade", when: "You are Jade", steps: [write("tests/x.test.ts"), write("src/y.ts"), sh("git commit -m x")] },
+        { name: "main", steps: [{ tool: "subagent", input: { agent: "jade", task: "Do the jade stage.", agentScope: "project" } }] },
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 3, why);
+      expect(r.exists("tests/x.test.ts"), `the example extension's jade wrote tests/\n${why}`).toBe(false);
+      expect(r.exists("src/y.ts"), why).toBe(true);
+      expect(answerTo(r, "jade", 0), why).toMatch(/harness guard: jade may not write tests\/x\.test\.ts/);
+      expect(answerTo(r, "jade", 2), why).toMatch(/harness guard: jade may not run "git commit -m x"/);
+    } finally {
+      r.dispose();
+    }
+  });
+
   it("pi: the extension stops role jade at its max_turns", async () => {
     const steps = 50;
     const files = Object.fromEntries(Array.from({ length: steps }, (_, i) => [`src/f${i}.ts`, `export const f${i} = ${i};\n`]));
