@@ -15,7 +15,7 @@
 //   - Pi does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may
 //   - the orchestrator's limits bind a session only when .pi/bin/<pipeline>.sh started it; /<pipeline> typed into an ordinary session binds only the roles it starts with harness_subagent
 //   - in the main session, another extension the user installed runs its tool_call handlers too and may patch a call's input after the guard has read it, or register tools of its own (the guard refuses those for roles); a role's child process loads only this extension
-//   - a role started by another subagent extension (one that reads .pi/agents/ itself) runs without HARNESS_PI_ROLE, so unbound
+//   - a role started by another subagent extension is bound only when its child's --append-system-prompt (or --system-prompt) holds the role's prompt from .pi/agents/ (as Pi's example subagent extension does); that child loads the project's other extensions too
 //   - an "ask" of the guard is put to the human where Pi has a UI and refused headless (-p, json, rpc)
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -995,10 +995,30 @@ function piOffHonoured() {
   return start.some((e) => e.startsWith(POLICY.off + "=") && PI_TRUE.test(e.slice(POLICY.off.length + 1).trim()));
 }
 
-function piBinding(env) {
+function piBinding(env, project, argv) {
   const role = env[PI_ROLE_ENV];
   if (role !== undefined) return { as: role, child: true };
+  const prompted = piRoleByPrompt(project, argv);
+  if (prompted !== null) return { as: prompted, child: true };
   if (env[PI_RUN_ENV] !== undefined || POLICY.scope === "repository") return { as: "@orchestrator", child: false };
+  return null;
+}
+
+// A process whose system prompt holds a role's prompt is that role, whoever started it: another
+// subagent extension that reads .pi/agents/ (Pi's example one) starts its child with
+// --append-system-prompt <file>, which Pi reads as a file when one of that name exists, else as text.
+// Binding more is never weaker: a false match only refuses more.
+function piRoleByPrompt(project, argv) {
+  if (project === null) return null;
+  const given = [];
+  for (let i = 0; i < argv.length - 1; i++) if (argv[i] === "--append-system-prompt" || argv[i] === "--system-prompt") given.push(argv[i + 1]);
+  if (!given.length) return null;
+  const texts = given.map((g) => { try { return fs.existsSync(g) ? fs.readFileSync(g, "utf8") : g; } catch (e) { return g; } });
+  for (const role of Object.keys(PI_AGENTS)) {
+    let body;
+    try { body = piRolePrompt(project, role).trim(); } catch (e) { continue; }
+    if (body && texts.some((t) => t.includes(body))) return role;
+  }
   return null;
 }
 
@@ -1103,7 +1123,7 @@ export default function harnessPipeline(pi) {
       return { content: [{ type: "text", text: r.last || "(" + name + " gave no report)" }], details: { agent: name, exitCode: r.code } };
     },
   });
-  const bind = piBinding(process.env);
+  const bind = piBinding(process.env, project, process.argv.slice(2));
   if (bind === null || piOffHonoured()) return;
   const known = bind.as === "@orchestrator" || Object.prototype.hasOwnProperty.call(POLICY.roles, bind.as);
   const cap = Object.prototype.hasOwnProperty.call(PI_AGENTS, bind.as) ? PI_AGENTS[bind.as].maxTurns : undefined;
