@@ -122,7 +122,7 @@ const CORRUPT: Partial<Record<HostId, Corruption[]>> = {
       name: "a syntax error in the project extension",
       file: ".pi/extensions/harness-guard.js",
       break: (t) => t.replace(/^export default function harnessPipeline\(pi\) \{$/m, "export default function harnessPipeline(pi) {{"),
-      expect: [/Failed to load extension|extension/i, /role 'jade' is not offered/],
+      expect: [/Failed to load extension/, /role .jade. is not offered/],
       notLoaded: "jade",
     },
   ],
