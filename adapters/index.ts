@@ -10,6 +10,7 @@ export const HOSTS: AdapterRegistry = {
   "gemini-cli": async () => (await import("./gemini-cli/index.js")).GeminiCliAdapter,
   kilo: async () => (await import("./kilo/index.js")).KiloAdapter,
   opencode: async () => (await import("./opencode/index.js")).OpenCodeAdapter,
+  pi: async () => (await import("./pi/index.js")).PiAdapter,
   "qwen-code": async () => (await import("./qwen-code/index.js")).QwenCodeAdapter,
 };
 

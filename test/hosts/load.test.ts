@@ -115,6 +115,17 @@ const CORRUPT: Partial<Record<HostId, Corruption[]>> = {
       expect: [/Full YAML parser failed/, /jade\.md has invalid hooks/],
     },
   ],
+  // Pi has no agent loader of its own: its project extension registers the roles, so a broken
+  // extension is what a loader must notice (Pi reports it and starts without the extension)
+  pi: [
+    {
+      name: "a syntax error in the project extension",
+      file: ".pi/extensions/harness-guard.js",
+      break: (t) => t.replace(/^export default function harnessPipeline\(pi\) \{$/m, "export default function harnessPipeline(pi) {{"),
+      expect: [/Failed to load extension/, /role .jade. is not offered/],
+      notLoaded: "jade",
+    },
+  ],
   "gemini-cli": [
     {
       // the strict agent schema refuses an unknown key (a camelCase maxTurns instead of max_turns)

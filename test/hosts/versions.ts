@@ -3,7 +3,7 @@
 // this module re-exports it with types. Adapters' `checkedAgainst` must equal HOST_VERSIONS.
 import pins from "./versions.json" with { type: "json" };
 
-export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo" | "qwen-code";
+export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo" | "qwen-code" | "pi";
 
 export interface HostPin {
   /** npm package that ships the CLI */
@@ -26,4 +26,5 @@ export const HOST_VERSIONS: Readonly<Record<HostId, string>> = {
   "gemini-cli": pins["gemini-cli"].version,
   kilo: pins.kilo.version,
   "qwen-code": pins["qwen-code"].version,
+  pi: pins.pi.version,
 };

@@ -92,6 +92,8 @@ export const HOST_SETTINGS_FILES: readonly string[] = [
   ".cursor/cli.json", ".cursor/hooks.json", ".cursor/mcp.json",
   "opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc",
   "kilo.json", "kilo.jsonc", ".kilo/kilo.json", ".kilo/kilo.jsonc",
+  // Pi loads project extensions (code run in every session) and settings that list more of them
+  ".pi/settings.json", ".pi/extensions/**",
 ];
 
 const sorted = (xs: Iterable<string>): string[] => [...xs].sort(byCodeUnit);

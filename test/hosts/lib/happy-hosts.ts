@@ -11,6 +11,7 @@ import { startAnthropicStub, startChatStub, startGeminiStub, startResponsesStub,
 import { policyArgs, prepareGeminiHome } from "./gemini-cli.js";
 import { prepareCopilotHome } from "./copilot.js";
 import { prepareQwenHome, QWEN_FLAGS } from "./qwen-code.js";
+import { preparePiHome, PI_FLAGS } from "./pi.js";
 import { DEAD_URL } from "./env.js";
 
 const REQUEST = "harness happy-path scenario: add value(), which returns 42";
@@ -434,10 +435,45 @@ export const qwenDriver: HostDriver = {
   shellRan: (r) => !QWEN_REFUSAL.test(r.text),
 };
 
+// ---------------------------------------------------------------- Pi
+
+function piCall(project: string, a: Action): Call {
+  switch (a.kind) {
+    case "write":
+      return { tool: "write", input: { path: path.join(project, a.path), content: a.content } };
+    case "read":
+      return { tool: "read", input: { path: path.join(project, a.path) } };
+    case "shell":
+      return { tool: "bash", input: { command: a.command } };
+    case "delegate":
+      return { tool: "harness_subagent", input: { agent: a.role, task: `Do the ${a.role} stage.` } };
+  }
+}
+
+/** Pi's refusals: the extension's guard (its reason is the tool result), a tool the role's --tools lacks. */
+export const PI_REFUSAL = /harness guard:|Tool \S+ not found/i;
+
+/**
+ * The pipeline's launcher, as AGENTS.md says to start a run: `.pi/bin/<pipeline>.sh` with `/<pipeline>`;
+ * main-isolation roles run in the orchestrator's session, subagent roles through harness_subagent (each
+ * a child pi on the same stub, told apart by its role's prompt).
+ */
+export const piDriver: HostDriver = {
+  host: "pi",
+  label: "pi",
+  startStub: startChatStub,
+  prepare: (env) => preparePiHome(env, `${DEAD_URL}/v1`),
+  useStub: (env, stub) => preparePiHome(env, stub.baseUrl),
+  plan: (s, scenario, project) => [session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => [piCall(project, st.action)])],
+  command: (_hs, scenario, env) => ({ bin: path.join(env.project, ".pi", "bin", `${scenario.name}.sh`), args: [...PI_FLAGS, `/${scenario.name} ${REQUEST}`] }),
+  results: (body) => (asArray(body.messages) as { role?: string; content?: unknown }[]).filter((m) => m.role === "tool").map((m) => ({ text: textOf(m.content) })),
+  shellRan: (r) => !PI_REFUSAL.test(r.text),
+};
+
 /**
  * Pinned hosts whose happy-path driver is not written yet, with why. The happy test fails for a pinned
  * host that is in neither list, so a new host cannot go undriven silently.
  */
 export const HAPPY_PENDING: Record<string, string> = {};
 
-export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver, kilo: kiloDriver, copilot: copilotDriver, "qwen-code": qwenDriver };
+export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver, kilo: kiloDriver, copilot: copilotDriver, "qwen-code": qwenDriver, pi: piDriver };

@@ -84,6 +84,7 @@ set -- \
   --deny-tool 'write(.kilocodemodes)' \
   --deny-tool 'write(.mcp.json)' \
   --deny-tool 'write(.opencode/**)' \
+  --deny-tool 'write(.pi/**)' \
   --deny-tool 'write(.qwen/**)' \
   --deny-tool 'write(AGENTS.md)' \
   --deny-tool 'write(CLAUDE.md)' \
