@@ -89,6 +89,7 @@ export const HOST_SETTINGS_FILES: readonly string[] = [
   ".codex/config.toml", ".codex/hooks.json",
   ".github/copilot/settings.json", ".github/copilot/settings.local.json", ".github/hooks/**", ".vscode/settings.json", ".vscode/mcp.json",
   ".gemini/settings.json", ".gemini/policies/**",
+  ".qwen/settings.json",
   ".cursor/cli.json", ".cursor/hooks.json", ".cursor/mcp.json",
   "opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc",
   "kilo.json", "kilo.jsonc", ".kilo/kilo.json", ".kilo/kilo.jsonc",
