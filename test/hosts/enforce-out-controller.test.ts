@@ -6,6 +6,7 @@
 // Test names are stable: the adapters' `proofs` cite them (proofs.test.ts).
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readPipeline } from "../../src/ir/normalize.js";
@@ -228,13 +229,20 @@ for (const f of readdirSync(dir).filter((x) => x.endsWith(".json"))) {
 throw new Error("fix() is missing");
 `;
     const s = await scene(await emittedTree("claude-code"), (p) => [
-      { name: "mica", when: MARKER.mica!, steps: [write(p, "tests/fix.test.mjs", forge)], final: "Status: done (tests)" },
+      {
+        name: "mica",
+        when: MARKER.mica!,
+        // mica runs its allowed npm test during its stage: the test code forges the state
+        steps: [write(p, "tests/fix.test.mjs", forge), { tool: "Bash", input: { command: "npm run test --if-present", description: "run the tests" } }],
+        final: "Status: done (tests)",
+      },
       { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
       {
         name: "main",
         steps: [
           { tool: "Bash", input: { command: ": harness kind bug-fix", description: "declare the work kind" } },
           agent("mica"),
+          // the orchestrator's own run of a check command costs no model turn: the controller refuses it
           { tool: "Bash", input: { command: "npm run test --if-present", description: "run the tests" } },
           agent("chalk"),
         ],
@@ -245,10 +253,10 @@ throw new Error("fix() is missing");
       await s.turn("/pebble fix the bug");
       const why = explain(s);
       const saw = s.mainSaw();
-      // at mica's stage end the controller ran the same test (it forged, the controller's own save won)
-      expect(saw, why).toMatch(/stage tests \(mica\) done; checks: new-tests-fail passed/);
-      expect(saw, why).toContain("SCENE-TESTS FAILED");
-      expect(saw, why).toMatch(/PreToolUse:Agent hook error: harness: tampering: the run state was rewritten outside the controller/);
+      const micaSaw = JSON.stringify(s.stub.log.filter((l) => l.conversation === "mica" && l.request).map((l) => l.request!.body.messages));
+      expect(micaSaw, why).toContain("SCENE-TESTS FAILED");
+      // found at mica's stage end, by the controller's load or by the audit, whichever hook runs first
+      expect(saw, why).toMatch(/harness: tampering: (the run state was rewritten outside the controller|the stage-end audit found \.harness\/controller\/)/);
       expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
       const rec = s.record();
       expect(rec.status, why).toBe("failed");
@@ -257,6 +265,54 @@ throw new Error("fix() is missing");
       await s.dispose();
     }
   }, 300_000);
+
+  it("claude-code: controller stops the run when test code deletes its state, whatever HOME the settings' env sets", async () => {
+    const wipe = `import { rmSync } from "node:fs";
+console.log("SEEN HOME=" + process.env.HOME + " PROBE=" + process.env.HARNESS_PROBE);
+rmSync(".harness/controller", { recursive: true, force: true });
+throw new Error("fix() is missing");
+`;
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "harness-ctl-elsewhere-"));
+    const s = await scene(await emittedTree("claude-code"), (p) => [
+      {
+        name: "mica",
+        when: MARKER.mica!,
+        steps: [write(p, "tests/fix.test.mjs", wipe), { tool: "Bash", input: { command: "npm run test --if-present", description: "run the tests" } }],
+        final: "Status: done (tests)",
+      },
+      { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
+      {
+        name: "main",
+        steps: [
+          { tool: "Bash", input: { command: ": harness kind bug-fix", description: "declare the work kind" } },
+          (req) => (typed(req, "go on") ? agent("mica") : { text: "ORCHESTRATOR: the kind is declared" }),
+          agent("chalk"),
+        ],
+        final: "ORCHESTRATOR: handing over",
+      },
+    ]);
+    try {
+      await s.turn("/pebble fix the bug");
+      // between the session's runs the settings' env moves HOME for every hook and command (a file code
+      // run earlier could have written); the run's record outside the project stays where it was
+      fs.writeFileSync(path.join(s.env.project, ".claude", "settings.local.json"), JSON.stringify({ env: { HOME: elsewhere, HARNESS_PROBE: "from-settings" } }));
+      await s.turn("go on");
+      const why = explain(s);
+      const saw = s.mainSaw();
+      const micaSaw = JSON.stringify(s.stub.log.filter((l) => l.conversation === "mica" && l.request).map((l) => l.request!.body.messages));
+      // the settings' env reached the role's commands (Claude Code 2.1.332 keeps HOME itself, for commands
+      // and hooks alike: the controller's record is in the account's home either way)
+      expect(micaSaw, why).toContain("PROBE=from-settings");
+      expect(saw, why).toMatch(/harness: tampering: /);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      const rec = s.record();
+      expect(rec.status, why).toBe("failed");
+      expect(rec.ending, why).toMatch(/^tampering: /);
+    } finally {
+      await s.dispose();
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 400_000);
 
   it("claude-code: controller leaves an ordinary session unbound", async () => {
     const s = await scene(await emittedTree("claude-code"), (p) => [

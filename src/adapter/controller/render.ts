@@ -42,6 +42,6 @@ export const CONTROLLER_GAPS: readonly string[] = [
   "the run state is signed with a key kept outside the project (~/.local/state/harness/ in the account's home from the passwd database, never $HOME) and its last signature is kept there too, so a program that rewrites, replaces or deletes .harness/controller/ is detected and the run stops; a program that reads that key (code run by an allowed command runs as the same user) could forge it: tamper-evident, not tamper-proof",
   "the work kind is the orchestrator's choice: the controller holds the declared kind's stages in order, not that the kind fits the request",
   "a judgement check reads the stage document's machine-readable `Verdict:` line, not the quality of the judgement behind it; judgement checks of stages that write no document (e.g. Mica's failing-for-the-right-reason) stay instructed",
-  "the orchestrator may still run the pipeline's commands itself; the controller runs them at stage end and only its results count",
+  "the orchestrator's own run of a check's command is refused only when spelled as the command (its first words; npm's test aliases and --if-present read as one): a run spelled otherwise (cd x && npm test, a filtered run) goes through; the controller runs the checks at stage end and only its results count",
   "a glob artifact (tests, code) is not checked for presence at stage end, nor a worktree role's document (it is in the role's own checkout); the stage-end audit checks what a stage changed",
 ];

@@ -115,6 +115,7 @@ function claudePlan(s: Session, scenario: Scenario, project: string): HostSessio
 export const claudeDriver: HostDriver = {
   host: "claude-code",
   label: "cc",
+  controllerRunsChecks: true,
   startStub: startAnthropicStub,
   prepare(env: HostEnv) {
     Object.assign(env.env, { ANTHROPIC_API_KEY: "sk-ant-harness-stub", HARNESS_HOOK_LOG: path.join(env.logs, "hooks.jsonl") });
