@@ -406,8 +406,15 @@ function ctlStopEvent(M, env, data, call) {
   if (e.status !== "running") e.ended = e.ended || env.now();
   return null;
 }
+/** the stage a post event reports: the spawned role's (Claude Code's Agent call returns at its end), or
+ *  the stage of the agents a wait named (Codex wait_agent: call.waited, the agent ids that finished) */
+function ctlPostStage(M, data, call) {
+  if (call.spawn) return M.stages.filter(function (x) { return x.role === call.spawn.role; }).map(function (x) { return ctlEntry(data, x.id) ? x : null; }).filter(Boolean).pop();
+  const ids = (call.waited || []).filter(function (id) { return data.agents[id]; });
+  return ids.length ? ctlStage(M, data.agents[ids[ids.length - 1]]) : null;
+}
 function ctlPostEvent(M, env, data, call) {
-  const s = M.stages.filter(function (x) { return x.role === call.spawn.role; }).map(function (x) { return ctlEntry(data, x.id) ? x : null; }).filter(Boolean).pop();
+  const s = ctlPostStage(M, data, call);
   if (!s) return null;
   const e = ctlEntry(data, s.id);
   const last = s.checks.filter(function (c) { return c.run; }).length;
