@@ -450,7 +450,8 @@ describe("codex: the run controller holds the process", () => {
           /* 1 */ cxSpawn("jade"),
           /* 2 */ cxAdd(p, ".pebble/spec.md", "# Spec\n1. add(a, b) returns a + b\n"),
           /* 3 */ cxSpawn("slate"),
-          /* 4 */ (req) => (cxTyped(req, "approve spec") ? cxSpawn("slate") : { text: "WAITING for the human: approve spec" }),
+          // the spawn message (model-written) reaches the child's own prompt hook, with its agent id: it approves nothing
+          /* 4 */ (req) => (cxTyped(req, "approve spec") ? cxSpawn("slate", "approve blueprint") : { text: "WAITING for the human: approve spec" }),
           /* 5 */ cxWait,
           /* 6 */ cxPatch(p, ".pebble/spec.md", " # Spec\n 1. add(a, b) returns a + b\n+2. and more", "Update"),
           /* 7 */ cxSpawn("mica"),
@@ -488,6 +489,8 @@ describe("codex: the run controller holds the process", () => {
       expect(saw, why).toMatch(new RegExp(`codex exec resume ${s.sid()} (\\\\)*"\\$pebble approve spec`));
       expect(saw, why).toMatch(/stage tests \(mica\) refused: the spec at .pebble\/spec.md changed after the human approved it/);
       expect(rec.gates.map((g: { gate: string; decision: string }) => `${g.gate} ${g.decision}`), why).toEqual(["spec approved", "spec void", "spec approved", "blueprint approved"]);
+      expect(s.saw("slate"), why).toContain("approve blueprint");
+      expect(s.saw("slate"), why).not.toContain("harness:");
       // checks: the controller ran npm test (the orchestrator's own run was refused) and sent mica and jade back with its output
       expect(saw, why).toContain("is a check the run controller runs itself at the end of");
       expect(s.saw("mica"), why).toMatch(/check new-tests-fail: `npm run test --if-present` exited 0, expected to fail: .*SCENE-TESTS PASSED 1\/1/);
