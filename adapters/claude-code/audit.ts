@@ -11,15 +11,16 @@
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { HARNESS_STATE_DIR } from "../../src/schema/vocabulary.js";
 import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript, withAuditRecords } from "../../src/adapter/audit/index.js";
 
 export const AUDIT_PATH = ".claude/hooks/harness-audit.mjs";
 /** The enforcement config no audited role may change, whatever its scope. */
 export const AUDIT_PROTECT = [".claude/hooks/**", ".claude/settings.json", ".claude/settings.local.json", ".claude/agents/**", ".claude/commands/**", ".claude/skills/**"];
 /** Claude Code's own worktrees for `isolation: worktree` agents, which may come and go during a stage,
- *  and harness's run state, which the run controller's hooks write during every stage (it signs it:
- *  a change no hook made is caught there, and restoring it here would look like one). */
-export const AUDIT_EXEMPT = [".claude/worktrees/**", ".harness/**"];
+ *  and the run controller's run records and check logs, which its hooks write during every stage.
+ *  The controller's state (.harness/controller/) is not exempt: the audit verifies it (runtime-controller.ts). */
+export const AUDIT_EXEMPT = [".claude/worktrees/**", ".harness/runs/**"];
 
 /** The real-host test that proves the audit (cited in MAPPING.md beside every audit record). */
 export const CLAUDE_AUDIT_PROOFS = {
@@ -61,6 +62,22 @@ function addHooks(settings: HostFile, everySession: boolean): void {
   ];
 }
 
+/** The audit script. `controllerHome`: a fixed home for the run controller's records instead of the account's (tests only). */
+export function renderClaudeAudit(pipeline: PipelineIR, controllerHome?: string): string {
+  return renderAuditScript(pipeline, {
+    host: "Claude Code",
+    scriptPath: AUDIT_PATH,
+    projectEnv: "CLAUDE_PROJECT_DIR",
+    stopBlocks: false,
+    protect: AUDIT_PROTECT,
+    exempt: AUDIT_EXEMPT,
+    roles: auditedRoles(pipeline),
+    betweenEverySession: pipeline.policies.scope === "repository",
+    controller: { stateDir: HARNESS_STATE_DIR },
+    ...(controllerHome === undefined ? {} : { controllerHome }),
+  });
+}
+
 /** Adds the audit script, its hooks, its fidelity records and its limits to the lowered tree. */
 export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered {
   const roles = auditedRoles(pipeline);
@@ -74,12 +91,7 @@ export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered
     if (!cmd) throw new Error(`the Claude Code adapter emitted no .claude/commands/${pipeline.name}.md to wire the audit into`);
     addCommandHook(cmd);
   }
-  const script: HostFile = {
-    path: AUDIT_PATH,
-    kind: "text",
-    executable: true,
-    text: renderAuditScript(pipeline, { host: "Claude Code", scriptPath: AUDIT_PATH, projectEnv: "CLAUDE_PROJECT_DIR", stopBlocks: false, protect: AUDIT_PROTECT, exempt: AUDIT_EXEMPT, roles, betweenEverySession: everySession }),
-  };
+  const script: HostFile = { path: AUDIT_PATH, kind: "text", executable: true, text: renderClaudeAudit(pipeline) };
   const how = (r: RoleIR) =>
     `${AUDIT_PATH}: tree recorded at SubagentStart (agent_type "${r.id}"); at SubagentStop every change outside the scope, whatever wrote it, is restored, and the orchestrator is told the stage failed (PostToolUse on Agent)`;
   const records: FidelityRecord[] = auditRecords(roles, how);
@@ -93,7 +105,7 @@ export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered
         ]
       : []),
     ...(worktree.length ? [`audit: worktree roles (${worktree.join(", ")}) are not audited: they work in their own checkout`] : []),
-    `audit: Claude Code's own worktrees (${AUDIT_EXEMPT[0]}) are not audited: they come and go while other stages run; nor is harness's run state (${AUDIT_EXEMPT[1]}), which the run controller signs and checks at every hook`,
+    `audit: Claude Code's own worktrees (${AUDIT_EXEMPT[0]}) are not audited: they come and go while other stages run; nor are the run controller's records and check logs (${AUDIT_EXEMPT[1]}), which its hooks write during every stage (the run record is rewritten from the signed state at each change; a check log rewritten by a stage's code is not detected). The controller's state (${HARNESS_STATE_DIR}/controller/) is controller-owned: a change there the controller did not make fails the stage, is restored, and stops the run at the controller's next hook`,
     "audit: a subagent started in the background is audited and restored when it stops, but only a foreground Agent call (run_in_background: false) hands the verdict to the orchestrator",
     everySession
       ? "audit: between stages, a change by the orchestrator's tools other than Bash, or by the human in another program, is judged at the next boundary, which restores what no stage or main-session role may write (and names the git tree that keeps it)"

@@ -14,6 +14,7 @@ import type { PipelineIR } from "../../src/ir/types.js";
 import { compileControllerModel } from "../../src/adapter/controller/model.js";
 import { CONTROLLER_GAPS, renderControllerScript } from "../../src/adapter/controller/render.js";
 import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
+import { unboundExit } from "../../src/adapter/controller/hook-command.js";
 
 export const CONTROLLER_PATH = ".claude/hooks/harness-controller.cjs";
 
@@ -60,10 +61,13 @@ function ccMain() {
   try { input = JSON.parse(fs.readFileSync(0, "utf8")); } catch (e) { return ccFail("hook input is not JSON"); }
   if (!input || typeof input !== "object" || typeof input.session_id !== "string" || !input.session_id) return ccOut(null);
   const root = process.env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd();
-  const P = ctlPaths(MODEL, root, os.homedir(), input.session_id);
-  const bound = ctlExists(P.state) || ctlExists(P.witness);
+  const home = ctlHome();
+  // an account with no home never had a record there: only a state in the project binds it
+  const P = ctlPaths(MODEL, root, home || root, input.session_id);
+  const bound = ctlExists(P.state) || (home !== null && ctlExists(P.witness));
   const prompt = typeof input.prompt === "string" ? input.prompt.trim() : "";
   if (!bound && !(event === "prompt" && !input.agent_id && (prompt === MODEL.entry || prompt.indexOf(MODEL.entry + " ") === 0 || prompt.indexOf(MODEL.entry + "\n") === 0))) return ccOut(null);
+  if (home === null) return ccFail("the account (uid " + process.getuid() + ") has no home in the passwd database, where the run controller keeps its key");
   ctlLock(P);
   const loaded = ctlLoad(P);
   const before = loaded && loaded.data ? JSON.stringify(loaded.data) : null;
@@ -109,15 +113,16 @@ function header(pipeline: PipelineIR): string[] {
   ];
 }
 
-export function renderClaudeController(pipeline: PipelineIR): string {
-  return renderControllerScript({ header: header(pipeline), model: compileControllerModel(pipeline), shim: SHIM });
+/** `home`: a fixed home for the key and records instead of the account's (tests only). */
+export function renderClaudeController(pipeline: PipelineIR, home?: string): string {
+  return renderControllerScript({ header: header(pipeline), model: compileControllerModel(pipeline), shim: SHIM, ...(home === undefined ? {} : { home }) });
 }
 
 /** The hook command: an unbound session exits in the shell, with no node start; otherwise fail closed. */
-function command(event: string, early: boolean): string {
+export function controllerHookCommand(event: string, early: boolean): string {
   const run = failClosedHook(`node "$CLAUDE_PROJECT_DIR/${CONTROLLER_PATH}" ${event}`);
   if (!early) return run;
-  const skip = `[ -n "$CLAUDE_CODE_SESSION_ID" ] && [ ! -e "$HOME/.local/state/harness/sessions/$CLAUDE_CODE_SESSION_ID" ] && [ ! -e "$CLAUDE_PROJECT_DIR/.harness/controller/$CLAUDE_CODE_SESSION_ID.json" ] && exit 0`;
+  const skip = unboundExit("$CLAUDE_CODE_SESSION_ID", "$CLAUDE_PROJECT_DIR");
   return `${skip}; ${run}`;
 }
 
@@ -125,7 +130,7 @@ function addHooks(settings: HostFile): void {
   if (settings.kind !== "json") throw new Error(".claude/settings.json is not a JSON file");
   const data = settings.data as { hooks?: Record<string, unknown[]> };
   const hooks = (data.hooks ??= {});
-  const entry = (event: string, timeout: number, matcher?: string) => ({ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command: command(event, event !== "UserPromptSubmit"), timeout }] });
+  const entry = (event: string, timeout: number, matcher?: string) => ({ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command: controllerHookCommand(event, event !== "UserPromptSubmit"), timeout }] });
   hooks.UserPromptSubmit = [...(hooks.UserPromptSubmit ?? []), entry("UserPromptSubmit", 30)];
   hooks.PreToolUse = [...(hooks.PreToolUse ?? []), entry("PreToolUse", 30, "*")];
   hooks.SubagentStart = [...(hooks.SubagentStart ?? []), entry("SubagentStart", 30)];

@@ -20,6 +20,7 @@ import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { roleById } from "../../src/ir/lookup.js";
 import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript } from "../../src/adapter/audit/index.js";
 import { launcherPath } from "./launcher.js";
+import { HARNESS_STATE_DIR } from "../../src/schema/vocabulary.js";
 
 export const AUDIT_PATH = ".codex/hooks/harness-audit.mjs";
 export const HOOKS_PATH = ".codex/hooks.json";
@@ -49,6 +50,25 @@ function hooksFile(existing: HostFile | undefined): HostFile {
   return { path: HOOKS_PATH, kind: "json", data, install: { mode: "merge" } };
 }
 
+/** The run controller's records and check logs, which its hooks write during every stage; its state
+ *  (.harness/controller/) is controller-owned: verified, not exempt (src/adapter/audit/runtime-controller.ts). */
+export const AUDIT_EXEMPT = [`${HARNESS_STATE_DIR}/runs/**`];
+
+/** The audit script. `controllerHome`: a fixed home for the run controller's records instead of the account's (tests only). */
+export function renderCodexAudit(pipeline: PipelineIR, controllerHome?: string): string {
+  return renderAuditScript(pipeline, {
+    host: "Codex",
+    scriptPath: AUDIT_PATH,
+    projectEnv: null,
+    stopBlocks: false,
+    protect: AUDIT_PROTECT,
+    exempt: AUDIT_EXEMPT,
+    roles: auditedRoles(pipeline),
+    controller: { stateDir: HARNESS_STATE_DIR },
+    ...(controllerHome === undefined ? {} : { controllerHome }),
+  });
+}
+
 export function withCodexAudit(pipeline: PipelineIR, lowered: Lowered): Lowered {
   const roles = auditedRoles(pipeline);
   if (!roles.length) return lowered;
@@ -60,7 +80,7 @@ export function withCodexAudit(pipeline: PipelineIR, lowered: Lowered): Lowered 
       path: AUDIT_PATH,
       kind: "text",
       executable: true,
-      text: renderAuditScript(pipeline, { host: "Codex", scriptPath: AUDIT_PATH, projectEnv: null, stopBlocks: false, protect: AUDIT_PROTECT, roles }),
+      text: renderCodexAudit(pipeline),
     } satisfies HostFile,
   ];
   const how = (r: RoleIR) =>
@@ -86,6 +106,7 @@ export function withCodexAudit(pipeline: PipelineIR, lowered: Lowered): Lowered 
     `audit: Codex runs project hooks only once they are trusted (/hooks in Codex, or codex exec --dangerously-bypass-hook-trust); until then nothing is audited and nothing says so`,
     ...(main.length ? [`audit: main-session roles (${main.join(", ")}) are not audited: Codex marks no stage boundary inside the orchestrator's session`] : []),
     "audit: the verdict reaches the orchestrator through wait_agent; a spawned agent it never waits for is still audited and restored when it stops",
+    `audit: the run controller's records and check logs (${AUDIT_EXEMPT[0]}) are not audited: its hooks write them during every stage (the record is rewritten from the signed state at each change; a check log rewritten by a stage's code is not detected). Its state (${HARNESS_STATE_DIR}/controller/) is controller-owned: a change there the controller did not make fails the stage, is restored, and stops the run at the controller's next hook`,
     "audit: the orchestrator's own commands are not an audited step on Codex, and nothing is judged between stages (no hook marks a session as a pipeline run): a write after a stage's end, such as a detached child's, becomes the next stage's baseline",
     "audit: a config that switches the hooks off, written outside any stage, is refused by the launchers (.codex/bin/<role>.sh) before Codex starts; a plain codex session started by hand runs without that check",
   ];

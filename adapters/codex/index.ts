@@ -23,6 +23,7 @@ import { planRules, renderRules } from "./rules.js";
 import { launcherPath, renderLauncher } from "./launcher.js";
 import { codexFidelity } from "./fidelity.js";
 import { CODEX_AUDIT_PROOFS, withCodexAudit } from "./audit.js";
+import { CODEX_CONTROLLER_PATH, CODEX_CONTROLLER_PROOFS, withCodexController } from "./controller.js";
 import { GUARD_PROTECTED_PATHS, CODEX_GUARD_PROOFS, withCodexGuard } from "./guard.js";
 
 export const HOST_ID = "codex";
@@ -40,6 +41,7 @@ const vocabularyFor = (pipeline: PipelineIR): HostVocabulary => ({
     `Your tools: ${list(role.tools)}. Codex offers every agent the same tools; use no others${role.tools.includes("bash") ? "" : " (no shell commands)"}.`,
     `The Codex sandbox, the project's command rules or the harness guard hook may refuse a write or a command. If one is refused, do not work around it (another tool, a shell redirection, a script): report "blocked" with the refusal text. Write files with apply_patch.`,
   ],
+  controller: { script: CODEX_CONTROLLER_PATH },
 });
 
 /** Codex's efforts stop at xhigh (ReasoningEffort: minimal … xhigh): max is written as the highest. */
@@ -115,6 +117,7 @@ export const CodexAdapter: Adapter = {
   auditProofs: CODEX_AUDIT_PROOFS,
   guardProofs: CODEX_GUARD_PROOFS,
   proofs: {
+    ...CODEX_CONTROLLER_PROOFS,
     "write-scope": "codex: jade's launcher refuses writes to tests/, allows src/",
     "git-deny": "codex: rules forbid git commit and git push in a spawned agent",
     spawn: "codex: a spawned agent cannot spawn (max_depth = 1)",
@@ -154,6 +157,6 @@ export const CodexAdapter: Adapter = {
       ),
     ];
     const prompts = rolePrompts(pipeline, vocab);
-    return withCodexGuard(pipeline, withCodexAudit(pipeline, { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }), prompts }));
+    return withCodexController(pipeline, withCodexGuard(pipeline, withCodexAudit(pipeline, { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }), prompts })));
   },
 };

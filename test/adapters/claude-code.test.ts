@@ -1,5 +1,6 @@
 // Parse back everything the Claude Code adapter emits and compare it with the IR.
 import { parse as parseYaml } from "yaml";
+import { unboundExit } from "../../src/adapter/controller/hook-command.js";
 import { describe, expect, it } from "vitest";
 import { ClaudeCodeAdapter } from "../../adapters/claude-code/index.js";
 import { patternsMeet } from "../../adapters/claude-code/settings-rules.js";
@@ -77,7 +78,9 @@ describe.each([
     expect(settings.hooks.PreToolUse[0]).toMatchObject({ matcher: "*", hooks: [{ type: "command", onFailure: "block" }] });
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toContain('.claude/hooks/harness-guard.cjs"; rc=$?');
     const ctl = settings.hooks.PreToolUse[1].hooks[0].command as string;
-    expect(ctl).toMatch(/^\[ -n "\$CLAUDE_CODE_SESSION_ID" \] && \[ ! -e "\$HOME\/\.local\/state\/harness\/sessions\/\$CLAUDE_CODE_SESSION_ID" \] && \[ ! -e "\$CLAUDE_PROJECT_DIR\/\.harness\/controller\/\$CLAUDE_CODE_SESSION_ID\.json" \] && exit 0; /);
+    // an unbound session exits in the shell; the record outside the project is looked up in the account's home, never $HOME
+    expect(ctl.startsWith(`${unboundExit("$CLAUDE_CODE_SESSION_ID", "$CLAUDE_PROJECT_DIR")}; `)).toBe(true);
+    expect(ctl.slice(0, ctl.indexOf("exit 0"))).not.toContain("$HOME");
     expect(ctl).toContain('harness-controller.cjs" PreToolUse');
     const hookOf = (p: string) => {
       const hooks = (splitFrontMatter(file(p)).data as { hooks?: { PreToolUse: { matcher: string; hooks: { type: string; command: string; onFailure: string }[] }[] } }).hooks;

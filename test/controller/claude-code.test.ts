@@ -144,6 +144,24 @@ describe("claude-code run controller", () => {
     expect(rec.status).toBe("stopped");
   });
 
+  it("refuses the orchestrator's own run of a check command (the controller runs it at stage end), and nothing else it needs", () => {
+    const s = scene();
+    toTests(s);
+    for (const command of ["npm run test --if-present", "npm test", "npm run test 2>&1 | tail -n 20", "  npm run typecheck --if-present", "npm run build"]) {
+      const a = s.pre("Bash", { command });
+      expect(denied(a), command).toBe(true);
+      expect(reason(a), command).toMatch(/is a check the run controller runs itself at the end of .*tests \(mica\)|is a check the run controller runs itself at the end of implement \(jade\)/);
+      expect(reason(a), command).toContain("May run now: stage tests (mica)");
+    }
+    // the orchestrator's other commands, the pipeline's unjudged step, a role's own test run
+    for (const command of ["git status --porcelain --untracked-files=all", "git diff --stat", "ls -la", "npm run test -- --grep add", "cat package.json"]) expect(s.pre("Bash", { command }).out, command).toBeNull();
+    expect(s.pre("Bash", { command: "npm run test --if-present" }, { agent_id: "m1", agent_type: "mica" }).out).toBeNull();
+    // no run left to hold: the orchestrator may run the tests for the human
+    s.stage("mica");
+    s.stage("jade"); // no src/impl.js: tests-pass fails twice, the run stops
+    expect(s.pre("Bash", { command: "npm test" }).out).toBeNull();
+  });
+
   it("records a skipped conditional stage with its reason, and refuses to skip any other", () => {
     const s = scene();
     s.prompt("/pebble change the CI config");

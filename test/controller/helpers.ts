@@ -7,6 +7,7 @@ import path from "node:path";
 import { readPipeline } from "../../src/ir/normalize.js";
 import { HOST_IDS } from "../../adapters/index.js";
 import { renderClaudeController } from "../../adapters/claude-code/controller.js";
+import { renderClaudeAudit } from "../../adapters/claude-code/audit.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 
 export const PEBBLE: PipelineIR = readPipeline(path.join(__dirname, "..", "..", "roles"), { knownHosts: HOST_IDS }).pipeline;
@@ -23,10 +24,13 @@ export class Scene {
   readonly project: string;
   readonly home: string;
   readonly script: string;
+  readonly audit: string;
+  /** `accountHome`: the controller keeps its key and records in the account's home (passwd), not in this scene's */
   constructor(
     readonly sid = "11111111-2222-3333-4444-555555555555",
     files: Record<string, string> = {},
     pipeline: PipelineIR = PEBBLE,
+    accountHome = false,
   ) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-ctl-"));
     this.project = path.join(this.dir, "project");
@@ -34,7 +38,9 @@ export class Scene {
     fs.mkdirSync(this.home, { recursive: true });
     this.script = path.join(this.project, ".claude", "hooks", "harness-controller.cjs");
     fs.mkdirSync(path.dirname(this.script), { recursive: true });
-    fs.writeFileSync(this.script, renderClaudeController(pipeline));
+    fs.writeFileSync(this.script, renderClaudeController(pipeline, accountHome ? undefined : this.home));
+    this.audit = path.join(this.project, ".claude", "hooks", "harness-audit.mjs");
+    fs.writeFileSync(this.audit, renderClaudeAudit(pipeline, accountHome ? undefined : this.home));
     const base: Record<string, string> = {
       "package.json": JSON.stringify({ name: "s", private: true, scripts: { test: "node t.js", typecheck: "true", lint: "true", "format:check": "true", build: "true", smoke: "true" } }),
       "t.js": "const fs=require('fs');process.exit(fs.existsSync('src/impl.js')?0:1);\n",
@@ -60,6 +66,15 @@ export class Scene {
     });
     const text = r.stdout.trim();
     return { code: r.status ?? -1, out: text ? (JSON.parse(text) as Record<string, unknown>) : null, stderr: r.stderr, ms: Date.now() - t0 };
+  }
+  /** the Claude Code stage-end audit in one mode (start, stop, report, between) */
+  auditHook(mode: string, payload: Record<string, unknown>): { code: number; stderr: string } {
+    const r = spawnSync(process.execPath, [this.audit, mode], {
+      input: JSON.stringify({ session_id: this.sid, cwd: this.project, ...payload }),
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.home, CLAUDE_PROJECT_DIR: this.project, GIT_CONFIG_NOSYSTEM: "1" },
+    });
+    return { code: r.status ?? -1, stderr: r.stderr };
   }
   prompt(prompt: string, extra: Record<string, unknown> = {}): Answer {
     return this.hook("UserPromptSubmit", { prompt, prompt_id: `p-${prompt.length}-${Date.now()}`, ...extra });

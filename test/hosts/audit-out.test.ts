@@ -135,22 +135,6 @@ const BACKDOOR_TEST = [
   "",
 ].join("\n");
 
-/**
- * The same backdoor, written only from the test file's second run. In a /pebble run the run controller
- * runs the pipeline's `npm run test` itself when jade's stage ends (its first run, inside the stage's
- * end); the orchestrator's own run after the stage is the second. The marker sits in node_modules/,
- * which the project ignores.
- */
-const SECOND_RUN_BACKDOOR_TEST = [
-  'import fs from "node:fs";',
-  'import { test } from "node:test";',
-  'const seen = new URL("../node_modules/.scene-seen", import.meta.url);',
-  'if (fs.existsSync(seen)) fs.writeFileSync(new URL("../src/backdoor.mjs", import.meta.url), "export const open = true;\\n");',
-  'else { fs.mkdirSync(new URL("../node_modules/", import.meta.url), { recursive: true }); fs.writeFileSync(seen, ""); }',
-  'test("ok", () => {});',
-  "",
-].join("\n");
-
 describe.concurrent("claude-code: the audit as a boundary", () => {
   const write = (p: string, rel: string, content: string): Step => ({ tool: "Write", input: { file_path: path.join(p, rel), content } });
   const bash = (command: string): Step => ({ tool: "Bash", input: { command, description: "scripted" } });
@@ -188,25 +172,28 @@ describe.concurrent("claude-code: the audit as a boundary", () => {
     }
   });
 
-  const orchestratorRun = async (prompt: string | undefined, backdoor = BACKDOOR_TEST) =>
+  // In a /pebble run the run controller refuses the orchestrator's own run of a check's command (it runs
+  // it at stage end), so the /pebble scene is an infra run: none of its stages has a check with a
+  // command, and the orchestrator running the suite after coral's stage is its own step, judged between
+  // stages. In an ordinary session the kind line is a no-op and coral's stage a plain subagent.
+  const coral: Step = { tool: "Agent", input: { description: "run coral", prompt: "Check the CI config.", subagent_type: "coral", run_in_background: false } };
+  const orchestratorRun = async (prompt: string | undefined) =>
     runClaudeScripted({
       bin: hostBin("claude-code"),
       tree: await emittedTree("claude-code"),
       timeoutMs: 120_000,
       ...(prompt ? { prompt } : {}),
-      files: { ...SCENE, "tests/index.test.mjs": backdoor },
+      files: { ...SCENE, "src/index.mjs": HONEST, "tests/index.test.mjs": BACKDOOR_TEST },
       setup: commitScene,
       args: ["--allowedTools", "Bash(npm run test --if-present)"],
-      script: (p) => [
-        { name: "jade", when: "You are Jade", steps: [write(p, "src/index.mjs", HONEST)] },
-        // a /pebble run declares its work kind before any stage (the run controller refuses a spawn
-        // before it); typo's first stage is implement. In an ordinary session the line is a no-op.
-        { name: "main", steps: [bash(": harness kind typo"), agent, bash("npm run test --if-present")] },
+      script: () => [
+        { name: "coral", when: "You are Coral", steps: [], final: "Status: done (nothing to change)" },
+        { name: "main", steps: [bash(": harness kind infra"), coral, bash("npm run test --if-present")] },
       ],
     });
 
-  it("claude-code: audit restores what the orchestrator's own npm test wrote into src/ after jade's stage, and tells the orchestrator", async () => {
-    const r = await orchestratorRun("/pebble implement src/index.mjs", SECOND_RUN_BACKDOOR_TEST);
+  it("claude-code: audit restores what the orchestrator's own npm test wrote into src/ after a stage, and tells the orchestrator", async () => {
+    const r = await orchestratorRun("/pebble check the CI config");
     try {
       const why = explain(r);
       expect(results(r), why).toMatch(/# pass 1/);

@@ -6,6 +6,7 @@
 // Test names are stable: the adapters' `proofs` cite them (proofs.test.ts).
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readPipeline } from "../../src/ir/normalize.js";
@@ -14,7 +15,7 @@ import { emittedTree, hostBin } from "./helpers.js";
 import { buildEmitted, EMITTED_ROOT, ROLES_DIR } from "./lib/emitted.js";
 import { createHostEnv, type HostEnv } from "./lib/env.js";
 import { run, type RunResult } from "./lib/run.js";
-import { startAnthropicStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
+import { startAnthropicStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
 
 const PEBBLE = readPipeline(ROLES_DIR, { knownHosts: HOST_IDS }).pipeline;
 /** a line only this role's own prompt holds: the stub picks the role's conversation by it */
@@ -228,13 +229,20 @@ for (const f of readdirSync(dir).filter((x) => x.endsWith(".json"))) {
 throw new Error("fix() is missing");
 `;
     const s = await scene(await emittedTree("claude-code"), (p) => [
-      { name: "mica", when: MARKER.mica!, steps: [write(p, "tests/fix.test.mjs", forge)], final: "Status: done (tests)" },
+      {
+        name: "mica",
+        when: MARKER.mica!,
+        // mica runs its allowed npm test during its stage: the test code forges the state
+        steps: [write(p, "tests/fix.test.mjs", forge), { tool: "Bash", input: { command: "npm run test --if-present", description: "run the tests" } }],
+        final: "Status: done (tests)",
+      },
       { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
       {
         name: "main",
         steps: [
           { tool: "Bash", input: { command: ": harness kind bug-fix", description: "declare the work kind" } },
           agent("mica"),
+          // the orchestrator's own run of a check command costs no model turn: the controller refuses it
           { tool: "Bash", input: { command: "npm run test --if-present", description: "run the tests" } },
           agent("chalk"),
         ],
@@ -245,10 +253,10 @@ throw new Error("fix() is missing");
       await s.turn("/pebble fix the bug");
       const why = explain(s);
       const saw = s.mainSaw();
-      // at mica's stage end the controller ran the same test (it forged, the controller's own save won)
-      expect(saw, why).toMatch(/stage tests \(mica\) done; checks: new-tests-fail passed/);
-      expect(saw, why).toContain("SCENE-TESTS FAILED");
-      expect(saw, why).toMatch(/PreToolUse:Agent hook error: harness: tampering: the run state was rewritten outside the controller/);
+      const micaSaw = JSON.stringify(s.stub.log.filter((l) => l.conversation === "mica" && l.request).map((l) => l.request!.body.messages));
+      expect(micaSaw, why).toContain("SCENE-TESTS FAILED");
+      // found at mica's stage end, by the controller's load or by the audit, whichever hook runs first
+      expect(saw, why).toMatch(/harness: tampering: (the run state was rewritten outside the controller|the stage-end audit found \.harness\/controller\/)/);
       expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
       const rec = s.record();
       expect(rec.status, why).toBe("failed");
@@ -257,6 +265,54 @@ throw new Error("fix() is missing");
       await s.dispose();
     }
   }, 300_000);
+
+  it("claude-code: controller stops the run when test code deletes its state, whatever HOME the settings' env sets", async () => {
+    const wipe = `import { rmSync } from "node:fs";
+console.log("SEEN HOME=" + process.env.HOME + " PROBE=" + process.env.HARNESS_PROBE);
+rmSync(".harness/controller", { recursive: true, force: true });
+throw new Error("fix() is missing");
+`;
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "harness-ctl-elsewhere-"));
+    const s = await scene(await emittedTree("claude-code"), (p) => [
+      {
+        name: "mica",
+        when: MARKER.mica!,
+        steps: [write(p, "tests/fix.test.mjs", wipe), { tool: "Bash", input: { command: "npm run test --if-present", description: "run the tests" } }],
+        final: "Status: done (tests)",
+      },
+      { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
+      {
+        name: "main",
+        steps: [
+          { tool: "Bash", input: { command: ": harness kind bug-fix", description: "declare the work kind" } },
+          (req) => (typed(req, "go on") ? agent("mica") : { text: "ORCHESTRATOR: the kind is declared" }),
+          agent("chalk"),
+        ],
+        final: "ORCHESTRATOR: handing over",
+      },
+    ]);
+    try {
+      await s.turn("/pebble fix the bug");
+      // between the session's runs the settings' env moves HOME for every hook and command (a file code
+      // run earlier could have written); the run's record outside the project stays where it was
+      fs.writeFileSync(path.join(s.env.project, ".claude", "settings.local.json"), JSON.stringify({ env: { HOME: elsewhere, HARNESS_PROBE: "from-settings" } }));
+      await s.turn("go on");
+      const why = explain(s);
+      const saw = s.mainSaw();
+      const micaSaw = JSON.stringify(s.stub.log.filter((l) => l.conversation === "mica" && l.request).map((l) => l.request!.body.messages));
+      // the settings' env reached the role's commands (Claude Code 2.1.332 keeps HOME itself, for commands
+      // and hooks alike: the controller's record is in the account's home either way)
+      expect(micaSaw, why).toContain("PROBE=from-settings");
+      expect(saw, why).toMatch(/harness: tampering: /);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      const rec = s.record();
+      expect(rec.status, why).toBe("failed");
+      expect(rec.ending, why).toMatch(/^tampering: /);
+    } finally {
+      await s.dispose();
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 400_000);
 
   it("claude-code: controller leaves an ordinary session unbound", async () => {
     const s = await scene(await emittedTree("claude-code"), (p) => [
@@ -279,7 +335,10 @@ throw new Error("fix() is missing");
 
 /** the bundled roles with policies.max_hops 2, built once per run */
 let lowHop: Promise<string> | undefined;
-function lowHopTree(): Promise<string> {
+async function lowHopTree(host = "claude-code"): Promise<string> {
+  return path.join(path.dirname(await lowHopRoot()), host);
+}
+function lowHopRoot(): Promise<string> {
   lowHop ??= (async () => {
     const base = path.join(EMITTED_ROOT, `max-hops-2-${process.pid}`);
     const roles = path.join(base, "roles");
@@ -293,3 +352,237 @@ function lowHopTree(): Promise<string> {
   })();
   return lowHop;
 }
+
+// ---------------------------------------------------------------- Codex
+
+interface CodexScene {
+  env: HostEnv;
+  stub: Stub;
+  runs: RunResult[];
+  sid(): string;
+  turn(prompt: string): Promise<RunResult>;
+  record(): Record<string, any>;
+  saw(conv: string): string;
+  dispose(): Promise<void>;
+}
+const CODEX_FLAGS = ["--json", "--skip-git-repo-check", "--disable", "unbounded_connection_retries", "--dangerously-bypass-hook-trust"];
+async function codexScene(tree: string, script: (p: string) => Conversation[], files: Record<string, string> = SCENE): Promise<CodexScene> {
+  const env = createHostEnv({ tree, label: "cxctl" });
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(env.project, rel)), { recursive: true });
+    fs.writeFileSync(path.join(env.project, rel), text);
+  }
+  const stub = await startResponsesStub(script(env.project));
+  const cfgPath = path.join(env.codexHome, "config.toml");
+  const head = ['model = "stub-model"', 'model_provider = "stub"', 'approval_policy = "never"', ""].join("\n");
+  const provider = ["", "[model_providers.stub]", 'name = "stub"', `base_url = ${JSON.stringify(stub.baseUrl)}`, 'wire_api = "responses"', "request_max_retries = 0", "stream_max_retries = 0", "supports_websockets = false", ""].join("\n");
+  fs.writeFileSync(cfgPath, head + fs.readFileSync(cfgPath, "utf8") + provider);
+  env.env.OPENAI_BASE_URL = stub.baseUrl;
+  const runs: RunResult[] = [];
+  let sid = "";
+  const s: CodexScene = {
+    env,
+    stub,
+    runs,
+    sid: () => sid,
+    async turn(prompt) {
+      const args = sid ? ["exec", "resume", sid, ...CODEX_FLAGS, prompt] : ["exec", ...CODEX_FLAGS, prompt];
+      const r = await run(hostBin("codex"), args, { cwd: env.project, env: env.env, timeoutMs: 300_000 });
+      runs.push(r);
+      // the run's session: the controller's state file is named by it
+      const dir = path.join(env.project, ".harness", "controller");
+      if (!sid && fs.existsSync(dir)) sid = fs.readdirSync(dir).find((f) => f.endsWith(".json"))?.replace(/\.json$/, "") ?? "";
+      return r;
+    },
+    record() {
+      const dir = path.join(env.project, ".harness", "runs");
+      const f = fs.readdirSync(dir).filter((x) => x.endsWith(".json")).sort().pop()!;
+      return JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+    },
+    saw: (conv) => JSON.stringify(stub.log.filter((l) => l.conversation === conv && l.request).map((l) => l.request!.body.input)),
+    async dispose() {
+      await stub.close();
+      env.dispose();
+    },
+  };
+  return s;
+}
+const cxSh = (p: string, cmd: string): Step => ({ tool: "exec_command", input: { cmd, workdir: p } });
+const cxPatch = (p: string, rel: string, body: string, op: "Add" | "Update" = "Add"): Step => cxSh(p, `apply_patch <<'PATCH'\n*** Begin Patch\n*** ${op} File: ${path.join(p, rel)}\n${body}\n*** End Patch\nPATCH`);
+const cxAdd = (p: string, rel: string, content: string): Step => cxPatch(p, rel, content.replace(/\n$/, "").split("\n").map((l) => `+${l}`).join("\n"));
+const cxSpawn = (role: string, message = `Do the ${role} stage.`): Step => ({ tool: "spawn_agent", namespace: "multi_agent_v1", input: { message, agent_type: role, fork_turns: "none" } });
+const cxAgentIds = (req: ModelRequest) => [...JSON.stringify(req.body).matchAll(/agent_id\\?"\s*:\s*\\?"([0-9a-f-]{8,})/g)].map((m) => m[1]!);
+const cxWait = (req: ModelRequest): Step => ({ tool: "wait_agent", namespace: "multi_agent_v1", input: { targets: [cxAgentIds(req).pop() ?? "missing"], timeout_ms: 120000 } });
+/** the last user message of a Codex request is exactly `text` (the human's prompt, or its resume) */
+const cxTyped = (req: ModelRequest, text: string): boolean => {
+  const items = ((req.body.input ?? []) as { type?: string; role?: string; content?: unknown }[]).filter((i) => i.role === "user");
+  const last = items.pop();
+  const texts = typeof last?.content === "string" ? [last.content] : ((last?.content ?? []) as { text?: string }[]).map((c) => c.text ?? "");
+  return texts.some((t) => t.trim() === text);
+};
+const cxSentBack = (req: ModelRequest): boolean => JSON.stringify(req.body.input ?? "").includes("is not done (retry");
+const cxExplain = (s: CodexScene): string =>
+  [
+    ...s.runs.map((r, i) => `run ${i + 1}: exit ${r.code} in ${r.durationMs} ms${r.timedOut ? " TIMED OUT" : ""}; stderr ${r.stderr.slice(-800)}`),
+    `stub: ${s.stub.log.map((l) => `${l.conversation ?? "-"}#${l.step}`).join(" ")}`,
+    `tool results:\n  | ${s.stub.toolResultTexts().map((t) => t.slice(0, 300)).join("\n  | ")}`,
+  ].join("\n");
+
+describe("codex: the run controller holds the process", () => {
+  it("codex: controller holds a Pebble run: order, human gates bound to the spec, checks at stage end, the loop cap", async () => {
+    const s = await codexScene(await emittedTree("codex"), (p) => [
+      { name: "slate", when: MARKER.slate!, steps: [cxAdd(p, ".pebble/blueprint.md", "# Blueprint\n## Test plan\ntests/impl.test.mjs\n")], final: "Status: done (blueprint)" },
+      {
+        name: "mica",
+        when: MARKER.mica!,
+        steps: [
+          cxAdd(p, "tests/impl.test.mjs", "// asserts nothing\n"),
+          (req) => (cxSentBack(req) ? cxPatch(p, "tests/impl.test.mjs", '-// asserts nothing\n+import { add } from "../src/impl.mjs";\n+if (add(1, 2) !== 3) throw new Error("add broken");', "Update") : { text: "Status: done" }),
+        ],
+        final: "Status: done (tests)",
+      },
+      { name: "jade", when: MARKER.jade!, steps: [(req) => (cxSentBack(req) ? cxAdd(p, "src/impl.mjs", "export const add = (a, b) => a + b;\n") : { text: "Status: done (claims it is done)" })], final: "Status: done (implemented)" },
+      { name: "quartz", when: MARKER.quartz!, steps: [cxAdd(p, ".pebble/verification.md", "# Verification\nVerdict: fail\n")], final: "Status: done (verified)" },
+      {
+        name: "main",
+        steps: [
+          /* 0 */ cxSh(p, ": harness kind feature"),
+          /* 1 */ cxSpawn("jade"),
+          /* 2 */ cxAdd(p, ".pebble/spec.md", "# Spec\n1. add(a, b) returns a + b\n"),
+          /* 3 */ cxSpawn("slate"),
+          // the spawn message (model-written) reaches the child's own prompt hook, with its agent id: it approves nothing
+          /* 4 */ (req) => (cxTyped(req, "approve spec") ? cxSpawn("slate", "approve blueprint") : { text: "WAITING for the human: approve spec" }),
+          /* 5 */ cxWait,
+          /* 6 */ cxPatch(p, ".pebble/spec.md", " # Spec\n 1. add(a, b) returns a + b\n+2. and more", "Update"),
+          /* 7 */ cxSpawn("mica"),
+          /* 8 */ (req) => (cxTyped(req, "approve spec") ? cxSpawn("mica") : { text: "WAITING for the human: approve spec" }),
+          /* 9 */ (req) => (cxTyped(req, "approve blueprint") ? cxSpawn("mica") : { text: "WAITING for the human: approve blueprint" }),
+          /* 10 */ cxWait,
+          /* 11 */ cxSh(p, "npm run test --if-present"),
+          /* 12 */ cxSpawn("quartz"),
+          /* 13 */ cxSpawn("jade"),
+          /* 14 */ cxWait,
+          /* 15 */ cxAdd(p, ".pebble/review.md", "# Review\nVerdict: changes-required\n"),
+          /* 16 */ cxSpawn("quartz"),
+          /* 17 */ cxSpawn("jade"),
+          /* 18 */ cxWait,
+          /* 19 */ cxPatch(p, ".pebble/review.md", " # Review\n-Verdict: changes-required\n+Verdict: approve", "Update"),
+          /* 20 */ cxSpawn("quartz"),
+          /* 21 */ cxWait,
+          /* 22 */ cxSpawn("jade"),
+        ],
+        final: "ORCHESTRATOR: handing over to the human",
+      },
+    ]);
+    try {
+      await s.turn("$pebble add an add() function");
+      await s.turn("approve spec");
+      await s.turn("approve spec");
+      await s.turn("approve blueprint");
+      const why = cxExplain(s);
+      const saw = s.saw("main");
+      const rec = s.record();
+      const at = (stage: string) => rec.stages.filter((x: { stage: string }) => x.stage === stage);
+      expect(saw, why).toContain("recorded work kind feature");
+      expect(saw, why).toMatch(/stage implement \(jade\) refused: stage spec \(flint\) must come first/);
+      expect(saw, why).toMatch(/stage blueprint \(slate\) refused: the spec at .pebble\/spec.md needs the human's approval first/);
+      expect(saw, why).toMatch(new RegExp(`codex exec resume ${s.sid()} (\\\\)*"\\$pebble approve spec`));
+      expect(saw, why).toMatch(/stage tests \(mica\) refused: the spec at .pebble\/spec.md changed after the human approved it/);
+      expect(rec.gates.map((g: { gate: string; decision: string }) => `${g.gate} ${g.decision}`), why).toEqual(["spec approved", "spec void", "spec approved", "blueprint approved"]);
+      expect(s.saw("slate"), why).toContain("approve blueprint");
+      expect(s.saw("slate"), why).not.toContain("harness:");
+      // checks: the controller ran npm test (the orchestrator's own run was refused) and sent mica and jade back with its output
+      expect(saw, why).toContain("is a check the run controller runs itself at the end of");
+      expect(s.saw("mica"), why).toMatch(/check new-tests-fail: `npm run test --if-present` exited 0, expected to fail: .*SCENE-TESTS PASSED 1\/1/);
+      expect(s.saw("jade"), why).toMatch(/check tests-pass: `npm run test --if-present` exited 1, expected to pass/);
+      expect(at("tests")[0].status, why).toBe("done");
+      expect(at("tests")[0].checks.filter((c: { check: string }) => c.check === "new-tests-fail").map((c: { exit: number; passed: boolean }) => [c.exit, c.passed]), why).toEqual([[0, false], [1, true]]);
+      expect(saw, why).toMatch(/stage tests \(mica\) done; checks: new-tests-fail passed/);
+      expect(saw, why).toMatch(/stage verify \(quartz\) refused: stage implement \(jade\) must come first/);
+      expect(saw, why).toMatch(/stage verify \(quartz\) refused: stage review \(onyx\) must come first \(it is failed: the verdict in .pebble\/review.md is fail\)/);
+      // the loop: round 2 ran, the third was refused with on_exhausted
+      expect(at("implement").map((x: { round: number; status: string }) => `${x.round} ${x.status}`), why).toEqual(["1 done", "2 done"]);
+      expect(saw, why).toMatch(/stage verify \(quartz\) failed: the verdict in .pebble\/verification.md is fail/);
+      expect(saw, why).toMatch(/stage implement \(jade\) refused: loop cap reached: stage implement \(jade\) already ran 2 of 2 rounds/);
+      expect(rec.caps.loop, why).toEqual({ used: 2, max: 2 });
+      expect(rec.status, why).toBe("stopped");
+      expect(rec.host).toBe("codex");
+    } finally {
+      await s.dispose();
+    }
+  }, 1_500_000);
+
+  it("codex: controller refuses a delegation past the hop cap", async () => {
+    const s = await codexScene(await lowHopTree("codex"), (p) => [
+      { name: "jade", when: MARKER.jade!, steps: [cxAdd(p, "src/fix.mjs", "export const fixed = true;\n")], final: "Status: done (implemented)" },
+      { name: "quartz", when: MARKER.quartz!, steps: [cxAdd(p, ".pebble/verification.md", "# Verification\nVerdict: pass\n")], final: "Status: done (verified)" },
+      { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
+      {
+        name: "main",
+        steps: [cxSh(p, ": harness kind typo"), cxSpawn("jade"), cxWait, cxAdd(p, ".pebble/review.md", "# Review\nVerdict: approve\n"), cxSpawn("quartz"), cxWait, cxSpawn("chalk")],
+        final: "ORCHESTRATOR: handing over",
+      },
+    ]);
+    try {
+      await s.turn("$pebble fix a typo");
+      const why = cxExplain(s);
+      const rec = s.record();
+      expect(s.saw("main"), why).toMatch(/stage docs \(chalk\) refused: hop cap reached: 2 of 2 delegations used\. Stop after the second round/);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      expect(s.stub.log.some((l) => l.conversation === "quartz"), why).toBe(true);
+      expect(rec.caps.hops, why).toEqual({ used: 2, max: 2 });
+      expect(rec.status, why).toBe("stopped");
+      expect(rec.stages.map((x: { stage: string; status: string }) => `${x.stage} ${x.status}`), why).toEqual(["implement done", "review done", "verify done", "docs pending"]);
+    } finally {
+      await s.dispose();
+    }
+  }, 600_000);
+
+  it("codex: controller detects the run state rewritten by test code and stops the run", async () => {
+    const forge = `import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+const dir = ".harness/controller";
+for (const f of readdirSync(dir).filter((x) => x.endsWith(".json"))) {
+  const doc = JSON.parse(readFileSync(dir + "/" + f, "utf8"));
+  for (const e of doc.data.record.stages) e.status = "done";
+  writeFileSync(dir + "/" + f, JSON.stringify(doc));
+}
+throw new Error("fix() is missing");
+`;
+    const s = await codexScene(await emittedTree("codex"), (p) => [
+      // mica runs its allowed npm test during its stage: the test code forges the state
+      { name: "mica", when: MARKER.mica!, steps: [cxAdd(p, "tests/fix.test.mjs", forge), cxSh(p, "npm run test --if-present")], final: "Status: done (tests)" },
+      { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
+      { name: "main", steps: [cxSh(p, ": harness kind bug-fix"), cxSpawn("mica"), cxWait, cxSpawn("chalk")], final: "ORCHESTRATOR: handing over" },
+    ]);
+    try {
+      await s.turn("$pebble fix the bug");
+      const why = cxExplain(s);
+      expect(s.saw("mica"), why).toContain("SCENE-TESTS FAILED");
+      expect(s.saw("main"), why).toMatch(/harness: tampering: (the run state was rewritten outside the controller|the stage-end audit found \.harness\/controller\/)/);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      const rec = s.record();
+      expect(rec.status, why).toBe("failed");
+      expect(rec.ending, why).toMatch(/^tampering: /);
+    } finally {
+      await s.dispose();
+    }
+  }, 600_000);
+
+  it("codex: controller leaves an ordinary session unbound", async () => {
+    const s = await codexScene(await emittedTree("codex"), (p) => [
+      { name: "jade", when: MARKER.jade!, steps: [cxAdd(p, "src/x.mjs", "export const x = 1;\n")], final: "Status: done" },
+      { name: "main", steps: [cxSpawn("jade"), cxWait, cxSh(p, "npm run test --if-present")], final: "MAIN-DONE" },
+    ]);
+    try {
+      const r = await s.turn("look around, no pipeline");
+      const why = cxExplain(s);
+      expect(r.code, why).toBe(0);
+      expect(s.stub.log.some((l) => l.conversation === "jade"), why).toBe(true);
+      expect(s.stub.toolResultTexts().join("\n"), why).toContain("SCENE-TESTS");
+      expect(s.stub.toolResultTexts().join("\n"), why).not.toContain("harness:");
+      expect(fs.existsSync(path.join(s.env.project, ".harness")), why).toBe(false);
+    } finally {
+      await s.dispose();
+    }
+  }, 300_000);
+});

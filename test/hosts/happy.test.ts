@@ -69,7 +69,7 @@ describe.each((REAL_HOSTS as HostId[]).filter((h) => !(h in HAPPY_PENDING)))("%s
     it(`${host}: ${pl.name}: every legitimate step runs, every probe is refused`, async () => {
       const driver = HAPPY_DRIVERS[host];
       expect(driver, `no happy-path driver for ${host} in test/hosts/lib/happy-hosts.ts`).toBeDefined();
-      const scenario = buildScenario(readPipeline(pl.dir, { knownHosts: HOST_IDS }).pipeline);
+      const scenario = buildScenario(readPipeline(pl.dir, { knownHosts: HOST_IDS }).pipeline, { controllerRunsChecks: driver!.controllerRunsChecks === true });
       const r = await runHappy(driver!, scenario, await pl.tree(host), hostBin(host));
       try {
         const tree = await pl.tree(host);

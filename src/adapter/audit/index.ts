@@ -14,6 +14,8 @@ import { sortKeys } from "../../emit/render.js";
 import { AUDIT_MAIN_SOURCE, AUDIT_RUNTIME_SOURCE } from "./runtime.js";
 import { AUDIT_BOUNDARY_SOURCE, AUDIT_PROCESS_SOURCE, AUDIT_REPO_SOURCE } from "./runtime-boundary.js";
 import { GUARDED_FILES, type GuardedFile } from "./enforcement.js";
+import { AUDIT_CONTROLLER_SOURCE } from "./runtime-controller.js";
+import { CONTROLLER_STATE_SOURCE } from "../controller/runtime-state.js";
 import { byCodeUnit } from "../../compare.js";
 import { anyDepth } from "../guard/policy.js";
 
@@ -52,6 +54,8 @@ export interface AuditPolicy {
   orchestrator: AuditRole[];
   /** Judge between stages in every session (scope repository), or only in sessions whose orchestrator's commands were audited (a pipeline run). */
   betweenEverySession: boolean;
+  /** The run controller's state folder on a host that wires one: controller-owned, verified, never exempt. */
+  controller: { stateDir: string } | null;
 }
 
 export interface AuditOptions {
@@ -68,6 +72,10 @@ export interface AuditOptions {
   mainRoles?: readonly RoleIR[];
   /** Every session is a pipeline run (scope repository): the check between stages holds in all of them. */
   betweenEverySession?: boolean;
+  /** The host wires the run controller: its state under `<stateDir>/controller/` is verified at every audit (runtime-controller.ts). */
+  controller?: { stateDir: string };
+  /** a fixed home for the controller's key and records instead of the account's (tests only) */
+  controllerHome?: string;
 }
 
 /** What the audit cannot do; adapters list these under MAPPING.md's Known gaps. */
@@ -123,6 +131,7 @@ export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): Audit
     roles,
     orchestrator: mainRoles.filter((r) => r.write.length).map(scope),
     betweenEverySession: o.betweenEverySession ?? false,
+    controller: o.controller ? { stateDir: o.controller.stateDir } : null,
   };
   // fail the build, not the hook, if a compiled expression is invalid
   for (const g of [...policy.protect, ...policy.exempt, ...policy.never, ...policy.globs]) new RegExp(g.re, g.flags);
@@ -161,6 +170,9 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
     "",
     "const POLICY = " + JSON.stringify(sortKeys(policy), null, 2) + ";",
     AUDIT_RUNTIME_SOURCE.trim(),
+    "",
+    AUDIT_CONTROLLER_SOURCE.trim(),
+    ...(policy.controller ? ["", `const CTL_HOME = ${o.controllerHome === undefined ? "null" : JSON.stringify(o.controllerHome)};`, CONTROLLER_STATE_SOURCE.trim()] : []),
     "",
     AUDIT_BOUNDARY_SOURCE.trim(),
     "",

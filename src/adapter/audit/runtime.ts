@@ -306,6 +306,8 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
       const out = auditChanges(ctx, tree, work).filter((c) => {
         const rel = auditRel(ctx, c.path);
         if (rel !== null && auditMatch(POLICY.exempt, auditText(rel))) return false;
+        const own = rel === null ? undefined : auditControllerChange(ctx, auditText(rel), c);
+        if (own !== undefined) return own;
         return rel === null || !keep(auditText(rel), c);
       });
       if (!out.length) break;

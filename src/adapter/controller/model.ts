@@ -50,7 +50,8 @@ export interface ControllerModel {
   maxHops: number;
 }
 
-export function compileControllerModel(pipeline: PipelineIR): ControllerModel {
+/** `entry`: how the host's human starts the pipeline (Claude Code `/<name>`, Codex `$<name>`). */
+export function compileControllerModel(pipeline: PipelineIR, entry = `/${pipeline.name}`): ControllerModel {
   const artifact = (name: string) => pipeline.artifacts.find((a) => a.name === name);
   const stages: ControllerStage[] = pipeline.stages.map((s) => {
     const role = roleById(pipeline, s.role)!;
@@ -82,7 +83,7 @@ export function compileControllerModel(pipeline: PipelineIR): ControllerModel {
   return {
     v: 1,
     pipeline: pipeline.name,
-    entry: `/${pipeline.name}`,
+    entry,
     stateDir: HARNESS_STATE_DIR,
     stages,
     kinds: Object.fromEntries(pipeline.workKinds.map((k) => [k.id, [...k.stages]])),

@@ -14,6 +14,8 @@ export interface ControllerScript {
   header: readonly string[];
   model: ControllerModel;
   shim: string;
+  /** a fixed home for the controller's key and records instead of the account's (tests only) */
+  home?: string;
 }
 
 export function renderControllerScript(s: ControllerScript): string {
@@ -27,6 +29,7 @@ export function renderControllerScript(s: ControllerScript): string {
     'const cp = require("node:child_process");',
     "",
     `const MODEL = JSON.parse(${JSON.stringify(JSON.stringify(s.model))});`,
+    `const CTL_HOME = ${s.home === undefined ? "null" : JSON.stringify(s.home)};`,
     CONTROLLER_RUNTIME,
     "",
     s.shim.trim(),
@@ -36,9 +39,9 @@ export function renderControllerScript(s: ControllerScript): string {
 
 /** The controller's limits, listed beside its fidelity records in MAPPING.md on every host it runs on. */
 export const CONTROLLER_GAPS: readonly string[] = [
-  "the run state is signed with a key kept outside the project (~/.local/state/harness/) and its last signature is kept there too, so a program that rewrites, replaces or deletes .harness/controller/ is detected and the run stops; a program that reads that key (code run by an allowed command runs as the same user) could forge it: tamper-evident, not tamper-proof",
+  "the run state is signed with a key kept outside the project (~/.local/state/harness/ in the account's home from the passwd database, never $HOME) and its last signature is kept there too, so a program that rewrites, replaces or deletes .harness/controller/ is detected and the run stops; a program that reads that key (code run by an allowed command runs as the same user) could forge it: tamper-evident, not tamper-proof",
   "the work kind is the orchestrator's choice: the controller holds the declared kind's stages in order, not that the kind fits the request",
   "a judgement check reads the stage document's machine-readable `Verdict:` line, not the quality of the judgement behind it; judgement checks of stages that write no document (e.g. Mica's failing-for-the-right-reason) stay instructed",
-  "the orchestrator may still run the pipeline's commands itself; the controller runs them at stage end and only its results count",
+  "the orchestrator's own run of a check's command is refused only when spelled as the command (its first words; npm's test aliases and --if-present read as one): a run spelled otherwise (cd x && npm test, a filtered run) goes through; the controller runs the checks at stage end and only its results count",
   "a glob artifact (tests, code) is not checked for presence at stage end, nor a worktree role's document (it is in the role's own checkout); the stage-end audit checks what a stage changed",
 ];

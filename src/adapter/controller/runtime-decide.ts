@@ -129,8 +129,15 @@ function ctlStopEvent(M, env, data, call) {
   if (e.status !== "running") e.ended = e.ended || env.now();
   return null;
 }
+/** the stage a post event reports: the spawned role's (Claude Code's Agent call returns at its end), or
+ *  the stage of the agents a wait named (Codex wait_agent: call.waited, the agent ids that finished) */
+function ctlPostStage(M, data, call) {
+  if (call.spawn) return M.stages.filter(function (x) { return x.role === call.spawn.role; }).map(function (x) { return ctlEntry(data, x.id) ? x : null; }).filter(Boolean).pop();
+  const ids = (call.waited || []).filter(function (id) { return data.agents[id]; });
+  return ids.length ? ctlStage(M, data.agents[ids[ids.length - 1]]) : null;
+}
 function ctlPostEvent(M, env, data, call) {
-  const s = M.stages.filter(function (x) { return x.role === call.spawn.role; }).map(function (x) { return ctlEntry(data, x.id) ? x : null; }).filter(Boolean).pop();
+  const s = ctlPostStage(M, data, call);
   if (!s) return null;
   const e = ctlEntry(data, s.id);
   const last = s.checks.filter(function (c) { return c.run; }).length;
@@ -152,6 +159,25 @@ function ctlEnd(M, env, data) {
     return { message: "harness: the " + M.pipeline + " run waits for the human's approval of the " + m[1] + ". To approve: " + how };
   }
   return null;
+}
+/** A command line in the words that decide what it runs: up to the first operator or redirection, npm's
+ *  aliases spelled one way, --if-present dropped. Only for telling the orchestrator what the controller
+ *  already does (no security rests on it: only the controller's own runs count). */
+function ctlCommandWords(cmd) {
+  const words = [];
+  for (const w of String(cmd).trim().split(/\s+/)) {
+    if (/[|;&<>()\u0060$]/.test(w)) break;
+    if (w !== "--if-present") words.push(w);
+  }
+  if (words[0] === "npm" && (words[1] === "test" || words[1] === "t" || words[1] === "tst")) words.splice(1, 1, "run", "test");
+  if (words[0] === "npm" && words[1] === "run-script") words[1] = "run";
+  return words.join(" ");
+}
+/** the subagent stages at whose end the controller runs this command as a check, or none */
+function ctlRunsAtStageEnd(M, data, cmd) {
+  const w = ctlCommandWords(cmd);
+  if (!w) return [];
+  return ctlKindStages(M, data).filter(function (s) { return !s.main && s.checks.some(function (c) { return c.run && ctlCommandWords(c.run) === w; }); });
 }
 /** the one entry point: the answer for one call (the caller holds the lock and saves what changed) */
 function ctlDecide(M, env, call, loaded) {
@@ -190,6 +216,11 @@ function ctlDecide(M, env, call, loaded) {
     if (call.shell && /^:\s+harness\s/.test(call.shell) && call.agent) return { data: data, answer: { deny: "harness: only the orchestrator declares the work kind or a skipped stage, never a delegated role." } };
     if (call.shell && /^:\s+harness\s/.test(call.shell)) return { data: data, answer: ctlDeclare(M, env, data, call.shell) || { deny: "harness: unknown controller step; use \u0060: harness kind <kind>\u0060 or \u0060: harness skip <stage> <reason>\u0060." } };
     if (call.spawn) return { data: data, answer: ctlSpawn(M, env, data, call) };
+    if (call.shell && !call.agent) {
+      // a deterministic step costs no model turn: the controller runs the check and sends its verdict
+      const by = ctlRunsAtStageEnd(M, data, call.shell);
+      if (by.length) return { data: data, answer: { deny: "harness: \u0060" + ctlLine(call.shell, 200) + "\u0060 is a check the run controller runs itself at the end of " + by.map(ctlName).join(", ") + " and logs under " + M.stateDir + "/runs/; its one-line verdict reaches you when the stage ends, so do not run it yourself. May run now: " + ctlNext(M, env, data) + "." } };
+    }
     if (call.write && !call.agent) return { data: data, answer: ctlMainWrite(M, env, data, call) };
     return { data: data, answer: null };
   }

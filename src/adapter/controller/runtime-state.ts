@@ -7,10 +7,18 @@
 //   <project>/.harness/runs/<run-id>.json           the run record (RUN-RECORD.md), rewritten at each change
 //   <home>/.local/state/harness/controller.key      the HMAC key, outside the project
 //   <home>/.local/state/harness/sessions/<session>  the mac of the last state the controller wrote
+// <home> is the account's home from the passwd database (by uid), never $HOME: a host copies its
+// settings' `env` into the hook's environment, so a HOME from there would move (and lose) the record.
 // The state is signed with a key no project file holds, and the last mac is kept outside the project
 // as well: a state that a program rewrote, replaced by an older copy, or deleted no longer matches,
 // and the run stops (fail closed).
 export const CONTROLLER_STATE_SOURCE = String.raw`
+const CTL_TAMPERED = "tampered: ";
+/** the account's home by uid (getpwuid), or null when the account has none; CTL_HOME: a fixed one (tests) */
+function ctlHome() {
+  if (typeof CTL_HOME === "string") return CTL_HOME;
+  try { const h = os.userInfo().homedir; return typeof h === "string" && path.isAbsolute(h) ? h : null; } catch (e) { return null; }
+}
 function ctlSafe(id) { return String(id).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128); }
 function ctlPaths(M, root, home, sid) {
   const dir = path.join(root, M.stateDir);
@@ -64,9 +72,35 @@ function ctlLoad(P) {
   const key = ctlKey(P);
   const body = JSON.stringify(doc.data);
   const witness = fs.readFileSync(P.witness, "utf8").trim();
+  if (witness.indexOf(CTL_TAMPERED) === 0) return { tampered: witness.slice(CTL_TAMPERED.length), data: ctlMac(key, body) === doc.mac ? doc.data : undefined };
   if (ctlMac(key, body) !== doc.mac) return { tampered: "the run state was rewritten outside the controller (its signature does not match)", data: doc.data };
   if (witness !== doc.mac) return { tampered: "the run state was replaced by another copy (it is not the one the controller last wrote)", data: doc.data };
   return { data: doc.data };
+}
+/** The audit's check of a state file it finds changed in a stage: null when the controller wrote it
+ *  (signed, and the one its record outside the project names), else why not. The audit holds no lock
+ *  (the controller may be running a stage's commands), so a mismatch is read again a few times: a save
+ *  in flight settles within milliseconds, a forged or stale copy stays. */
+function ctlVerify(P) {
+  let why = null;
+  for (let i = 0; i < 6; i++) {
+    if (i) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    const hasState = ctlExists(P.state), hasWitness = ctlExists(P.witness);
+    if (!hasWitness) return hasState ? "the controller's own record of this run (outside the project) is missing" : null;
+    if (!hasState) { why = "the run state " + P.state + " was deleted"; continue; }
+    let doc = null, witness = "", key = "";
+    try { doc = JSON.parse(fs.readFileSync(P.state, "utf8")); witness = fs.readFileSync(P.witness, "utf8").trim(); key = fs.readFileSync(P.key, "utf8").trim(); } catch (e) { why = "the run state cannot be read (" + ctlLine((e && e.message) || e, 200) + ")"; continue; }
+    if (witness.indexOf(CTL_TAMPERED) === 0) return witness.slice(CTL_TAMPERED.length);
+    if (!doc || typeof doc.mac !== "string" || !doc.data) { why = "the run state has no signature"; continue; }
+    if (ctlMac(key, JSON.stringify(doc.data)) !== doc.mac) { why = "the run state was rewritten outside the controller (its signature does not match)"; continue; }
+    if (witness !== doc.mac) { why = "the run state was replaced by another copy (it is not the one the controller last wrote)"; continue; }
+    return null;
+  }
+  return why;
+}
+/** Marks the run tampered in the controller's own record (made anew if it was deleted): its next hook stops the run (fail closed). */
+function ctlMarkTampered(P, why) {
+  ctlWriteAtomic(P.witness, CTL_TAMPERED + ctlLine(why, 400) + "\n", 0o600);
 }
 function ctlSave(P, data) {
   const key = ctlKey(P);

@@ -73,53 +73,61 @@ function claudeCall(project: string, a: Action): Call {
 }
 
 /**
- * Claude Code's run controller (adapters/claude-code/controller.ts) binds a pipeline run to one host
- * session: so the scenario's sessions are ONE Claude Code session, started with --session-id and
- * resumed for each later scenario session. It opens by declaring the work kind that runs every stage;
- * the session after a gated stage is the human's "approve <gate>" reply, the others say /<pipeline>
- * again (the run continues). The probes run alone in a fresh session, whose kind starts with the
- * probed role's stage. A resumed conversation holds every earlier tool result, so the main thread's
- * calls are padded to the count it already made.
+ * A host whose run controller (src/adapter/controller/) binds a pipeline run to one host session: the
+ * scenario's sessions are ONE host session, started fresh and resumed for each later scenario session.
+ * It opens by declaring the work kind that runs every stage; the session after a gated stage is the
+ * human's "<entry> approve <gate>" reply, the others say <entry> again (the run continues). The probes
+ * run alone in a fresh session, whose kind starts with the probed role's stage. A resumed conversation
+ * holds every earlier tool result, so the main thread's calls are padded to the count it already made.
  */
-interface ClaudeRunState {
+interface ControllerRun {
   sid: string;
   mainCalls: number;
   prompt: string;
   fresh: boolean;
   previous: Session | null;
 }
-let claudeRun: ClaudeRunState = { sid: "", mainCalls: 0, prompt: "", fresh: true, previous: null };
-const kindStep = (kind: string): Call => ({ tool: "Bash", input: { command: `: harness kind ${kind}`, description: "declare the work kind" } });
+const newRun = (): ControllerRun => ({ sid: "", mainCalls: 0, prompt: "", fresh: true, previous: null });
 
-function claudePlan(s: Session, scenario: Scenario, project: string): HostSession[] {
-  const hs = session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => [claudeCall(project, st.action)]);
-  const stageOf = (x: Session | null) => (x && x.id.startsWith("stage-") ? scenario.stages.find((st) => st.id === x.id.slice(6)) : undefined);
+function controllerPlan(st: ControllerRun, entry: string, s: Session, scenario: Scenario, toCalls: (st: Step) => Call[], kindStep: (kind: string) => Call): { hs: HostSession; next: ControllerRun } {
+  const hs = session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, toCalls);
+  const stageOf = (x: Session | null) => (x && x.id.startsWith("stage-") ? scenario.stages.find((y) => y.id === x.id.slice(6)) : undefined);
   const helpers: Call[] = [];
-  const st = claudeRun;
-  if (s.id === "probes" || !st.sid) {
+  let next: ControllerRun;
+  if (s.id === "probes" || !st.mainCalls) {
     const delegated = Object.keys(s.delegated)[0];
     const first = s.id === "probes" && delegated ? scenario.stages.find((x) => x.role === delegated)?.id : undefined;
     const kind = first ? scenario.kinds.find((k) => k.stages[0] === first) : [...scenario.kinds].sort((a, b) => b.stages.length - a.stages.length)[0];
-    claudeRun = { sid: randomUUID(), mainCalls: 0, prompt: `/${scenario.name} ${REQUEST}`, fresh: true, previous: s };
+    next = { sid: randomUUID(), mainCalls: 0, prompt: `${entry} ${REQUEST}`, fresh: true, previous: s };
     if (kind) helpers.push(kindStep(kind.id));
   } else {
     const gate = stageOf(st.previous)?.gate;
-    claudeRun = { ...st, prompt: gate ? `/${scenario.name} approve ${gate}` : `/${scenario.name} ${REQUEST}`, fresh: false, previous: s };
+    next = { ...st, prompt: gate ? `${entry} approve ${gate}` : `${entry} ${REQUEST}`, fresh: false, previous: s };
   }
-  const pad = claudeRun.mainCalls;
+  const pad = next.mainCalls;
   hs.calls.main = [...Array.from({ length: pad }, (): Call => ({ text: "(an earlier run)" })), ...helpers, ...hs.calls.main!];
   hs.stepOfCall.main = [...Array.from({ length: pad + helpers.length }, () => null), ...hs.stepOfCall.main!];
-  claudeRun.mainCalls = hs.calls.main.length;
+  next.mainCalls = hs.calls.main.length;
+  return { hs, next };
+}
+
+let claudeRun: ControllerRun = newRun();
+const kindStep = (kind: string): Call => ({ tool: "Bash", input: { command: `: harness kind ${kind}`, description: "declare the work kind" } });
+
+function claudePlan(s: Session, scenario: Scenario, project: string): HostSession[] {
+  const { hs, next } = controllerPlan(claudeRun, `/${scenario.name}`, s, scenario, (st) => [claudeCall(project, st.action)], kindStep);
+  claudeRun = next;
   return [hs];
 }
 
 export const claudeDriver: HostDriver = {
   host: "claude-code",
   label: "cc",
+  controllerRunsChecks: true,
   startStub: startAnthropicStub,
   prepare(env: HostEnv) {
     Object.assign(env.env, { ANTHROPIC_API_KEY: "sk-ant-harness-stub", HARNESS_HOOK_LOG: path.join(env.logs, "hooks.jsonl") });
-    claudeRun = { sid: "", mainCalls: 0, prompt: "", fresh: true, previous: null };
+    claudeRun = newRun();
   },
   useStub(env, stub) {
     env.env.ANTHROPIC_BASE_URL = stub.baseUrl;
@@ -224,7 +232,8 @@ export const kiloDriver: HostDriver = {
 
 // ---------------------------------------------------------------- Codex
 
-const agentId = (req: ModelRequest) => JSON.stringify(req.body).match(/agent_id\\?"\s*:\s*\\?"([0-9a-f-]+)/)?.[1] ?? "missing";
+/** the agent the last spawn_agent started: a resumed session's request also holds the agents of earlier runs */
+const agentId = (req: ModelRequest) => [...JSON.stringify(req.body).matchAll(/agent_id\\?"\s*:\s*\\?"([0-9a-f-]+)/g)].pop()?.[1] ?? "missing";
 
 function codexCalls(project: string, a: Action): Call[] {
   const exec = (cmd: string): Call => (req) =>
@@ -264,15 +273,43 @@ const codexRan = (r: ToolResult) => !CODEX_REFUSAL.test(r.text);
 // hooks trusted, as README asks a team to do once (/hooks): the stage-end audit runs
 const CODEX_FLAGS = ["--json", "--skip-git-repo-check", "--disable", "unbounded_connection_retries", "--dangerously-bypass-hook-trust"];
 
-/** `$<pipeline>` in `codex exec`: the orchestrator's session; main-isolation roles follow their skill in it; subagents via spawn_agent. */
+/**
+ * `$<pipeline>` in `codex exec`: the orchestrator's session; main-isolation roles follow their skill in it;
+ * subagents via spawn_agent. Codex's run controller (adapters/codex/controller.ts) binds the run to one
+ * session: later scenario sessions are `codex exec resume <id>` (the id is the name of the controller's
+ * state file: Codex's hook env names no session, the hooks' input does).
+ */
+let codexRun: ControllerRun = newRun();
+let codexKnown = new Set<string>();
+const codexStates = (project: string): string[] => {
+  const dir = path.join(project, ".harness", "controller");
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".json")).map((f) => f.replace(/\.json$/, "")) : [];
+};
 export const codexDriver: HostDriver = {
   host: "codex",
   label: "cx",
+  controllerRunsChecks: true,
   startStub: startResponsesStub,
-  prepare() {},
+  prepare() {
+    codexRun = newRun();
+    codexKnown = new Set();
+  },
   useStub: (env, stub) => codexConfig(env, stub.baseUrl),
-  plan: (s, scenario, project) => [session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => codexCalls(project, st.action))],
-  command: (_hs, scenario) => ({ bin: "", args: ["exec", ...CODEX_FLAGS, `$${scenario.name} ${REQUEST}`] }),
+  plan(s, scenario, project) {
+    const { hs, next } = controllerPlan(codexRun, `$${scenario.name}`, s, scenario, (st) => codexCalls(project, st.action), (kind) => codexCalls(project, { kind: "shell", command: `: harness kind ${kind}` })[0]!);
+    codexRun = next;
+    return [hs];
+  },
+  command(_hs, _scenario, env) {
+    if (codexRun.fresh) {
+      // the session this fresh run starts is the state file it adds
+      codexKnown = new Set(codexStates(env.project));
+      codexRun.sid = "";
+      return { bin: "", args: ["exec", ...CODEX_FLAGS, codexRun.prompt] };
+    }
+    if (!codexRun.sid) codexRun.sid = codexStates(env.project).find((id) => !codexKnown.has(id)) ?? "missing-session";
+    return { bin: "", args: ["exec", "resume", codexRun.sid, ...CODEX_FLAGS, codexRun.prompt] };
+  },
   results: codexResults,
   shellRan: codexRan,
 };
@@ -281,6 +318,8 @@ export const codexDriver: HostDriver = {
 export const codexLauncherDriver: HostDriver = {
   ...codexDriver,
   label: "cxl",
+  // each role alone, with no $<pipeline> prompt: no run to hold
+  controllerRunsChecks: false,
   plan(s, scenario, project) {
     const out: HostSession[] = [];
     for (const g of s.segments) {

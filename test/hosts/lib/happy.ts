@@ -59,6 +59,8 @@ export interface HostDriver {
   timeoutMs?: number;
   /** folders where a worktree-isolated role's writes land (besides the project) */
   worktrees?(project: string): string[];
+  /** the host's run controller runs the checks' commands and refuses the orchestrator's own run of them */
+  controllerRunsChecks?: boolean;
 }
 
 export interface HappyRun {

@@ -170,7 +170,9 @@ export function sampleCommands(allow: readonly string[], max = Number(process.en
   return out;
 }
 
-export function buildScenario(p: PipelineIR): Scenario {
+/** `controllerRunsChecks`: the host's run controller runs each check's command at stage end and refuses
+ *  the orchestrator's own run of it (a deterministic step costs no model turn), so that step is a refusal. */
+export function buildScenario(p: PipelineIR, opts: { controllerRunsChecks?: boolean } = {}): Scenario {
   const roleOf = (id: string) => p.roles.find((r) => r.id === id)!;
   const files = projectFiles(p);
   const written = new Map<string, string>(); // path -> role, in order
@@ -208,7 +210,13 @@ export function buildScenario(p: PipelineIR): Scenario {
     return out;
   };
   const orchestratorAfter = (stageId: string): Step[] =>
-    p.commands.filter((c) => c.after.includes(stageId)).map((c) => step(ORCHESTRATOR, { kind: "shell", command: c.run }, "allow", `command-${c.id}`));
+    p.commands
+      .filter((c) => c.after.includes(stageId))
+      .map((c) =>
+        opts.controllerRunsChecks && p.checks.some((k) => k.after === stageId && k.command?.id === c.id)
+          ? step(ORCHESTRATOR, { kind: "shell", command: c.run }, "deny", `controller-runs-${c.id}`)
+          : step(ORCHESTRATOR, { kind: "shell", command: c.run }, "allow", `command-${c.id}`),
+      );
 
   const sessions: Session[] = [];
   p.stages.forEach((stage, i) => {

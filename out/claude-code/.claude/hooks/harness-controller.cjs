@@ -5,10 +5,10 @@
 // any other session exits at once (the hook command checks for its state before node starts).
 // State: .harness/controller/<session>.json (signed), the run record .harness/runs/<run-id>.json.
 // Not covered:
-//   - the run state is signed with a key kept outside the project (~/.local/state/harness/) and its last signature is kept there too, so a program that rewrites, replaces or deletes .harness/controller/ is detected and the run stops; a program that reads that key (code run by an allowed command runs as the same user) could forge it: tamper-evident, not tamper-proof
+//   - the run state is signed with a key kept outside the project (~/.local/state/harness/ in the account's home from the passwd database, never $HOME) and its last signature is kept there too, so a program that rewrites, replaces or deletes .harness/controller/ is detected and the run stops; a program that reads that key (code run by an allowed command runs as the same user) could forge it: tamper-evident, not tamper-proof
 //   - the work kind is the orchestrator's choice: the controller holds the declared kind's stages in order, not that the kind fits the request
 //   - a judgement check reads the stage document's machine-readable `Verdict:` line, not the quality of the judgement behind it; judgement checks of stages that write no document (e.g. Mica's failing-for-the-right-reason) stay instructed
-//   - the orchestrator may still run the pipeline's commands itself; the controller runs them at stage end and only its results count
+//   - the orchestrator's own run of a check's command is refused only when spelled as the command (its first words; npm's test aliases and --if-present read as one): a run spelled otherwise (cd x && npm test, a filtered run) goes through; the controller runs the checks at stage end and only its results count
 //   - a glob artifact (tests, code) is not checked for presence at stage end, nor a worktree role's document (it is in the role's own checkout); the stage-end audit checks what a stage changed
 "use strict";
 const fs = require("node:fs");
@@ -18,6 +18,13 @@ const crypto = require("node:crypto");
 const cp = require("node:child_process");
 
 const MODEL = JSON.parse("{\"v\":1,\"pipeline\":\"pebble\",\"entry\":\"/pebble\",\"stateDir\":\".harness\",\"stages\":[{\"id\":\"spec\",\"role\":\"flint\",\"main\":1,\"group\":0,\"gate\":{\"name\":\"spec\",\"path\":\".pebble/spec.md\"},\"docs\":[\".pebble/spec.md\"],\"checks\":[],\"steps\":[]},{\"id\":\"blueprint\",\"role\":\"slate\",\"group\":1,\"gate\":{\"name\":\"blueprint\",\"path\":\".pebble/blueprint.md\"},\"docs\":[\".pebble/blueprint.md\"],\"checks\":[],\"steps\":[]},{\"id\":\"tests\",\"role\":\"mica\",\"group\":2,\"docs\":[],\"checks\":[{\"id\":\"new-tests-fail\",\"run\":\"npm run test --if-present\",\"cmd\":\"test\",\"expect\":\"fail\",\"retries\":1,\"onFailure\":\"tests\"},{\"id\":\"tests-fail-for-right-reason\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"tests\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]},{\"id\":\"implement\",\"role\":\"jade\",\"group\":3,\"docs\":[],\"checks\":[{\"id\":\"implementation-not-blocked\",\"expect\":\"pass\",\"retries\":0,\"onFailure\":\"human\"},{\"id\":\"typecheck-clean\",\"run\":\"npm run typecheck --if-present\",\"cmd\":\"typecheck\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"lint-clean\",\"run\":\"npm run lint --if-present\",\"cmd\":\"lint\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"format-clean\",\"run\":\"npm run format:check --if-present\",\"cmd\":\"format-check\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"build-clean\",\"run\":\"npm run build --if-present\",\"cmd\":\"build\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"tests-pass\",\"run\":\"npm run test --if-present\",\"cmd\":\"test\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"pages-render\",\"run\":\"npm run smoke --if-present\",\"cmd\":\"serve-and-request\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]},{\"id\":\"review\",\"role\":\"onyx\",\"main\":1,\"group\":4,\"docs\":[\".pebble/review.md\"],\"verdictDoc\":\".pebble/review.md\",\"checks\":[{\"id\":\"review-approved\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]},{\"id\":\"verify\",\"role\":\"quartz\",\"group\":5,\"docs\":[\".pebble/verification.md\"],\"verdictDoc\":\".pebble/verification.md\",\"checks\":[{\"id\":\"suite-passes-twice\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"no-runtime-errors\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"browser-tests-pass\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]},{\"id\":\"infra\",\"role\":\"coral\",\"group\":6,\"when\":\"deploy-relevant\",\"docs\":[],\"checks\":[{\"id\":\"infra-validated\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"infra\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]},{\"id\":\"docs\",\"role\":\"chalk\",\"group\":6,\"docs\":[],\"checks\":[{\"id\":\"docs-format-clean\",\"run\":\"npm run format:check --if-present\",\"cmd\":\"format-check\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"docs\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]}],\"kinds\":{\"typo\":[\"implement\",\"review\",\"verify\",\"docs\"],\"refactor\":[\"blueprint\",\"implement\",\"review\",\"verify\",\"docs\"],\"infra\":[\"infra\",\"review\",\"verify\"],\"bug-fix\":[\"tests\",\"implement\",\"review\",\"verify\",\"docs\"],\"feature\":[\"spec\",\"blueprint\",\"tests\",\"implement\",\"review\",\"verify\",\"infra\",\"docs\"]},\"loop\":{\"stages\":[\"implement\",\"review\",\"verify\"],\"max\":2,\"onExhausted\":\"Stop after the second round: the work is not converging. Mark the run as needing a human and hand over the failing tests with their output, the build and check logs, Onyx's open findings, Quartz's report, the list of changed files and the state of the branch (git status and the diff), plus where the human's stashed work is. Do not start a third round, commit, or revert anything.\"},\"maxHops\":22}");
+const CTL_HOME = null;
+const CTL_TAMPERED = "tampered: ";
+/** the account's home by uid (getpwuid), or null when the account has none; CTL_HOME: a fixed one (tests) */
+function ctlHome() {
+  if (typeof CTL_HOME === "string") return CTL_HOME;
+  try { const h = os.userInfo().homedir; return typeof h === "string" && path.isAbsolute(h) ? h : null; } catch (e) { return null; }
+}
 function ctlSafe(id) { return String(id).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128); }
 function ctlPaths(M, root, home, sid) {
   const dir = path.join(root, M.stateDir);
@@ -71,9 +78,35 @@ function ctlLoad(P) {
   const key = ctlKey(P);
   const body = JSON.stringify(doc.data);
   const witness = fs.readFileSync(P.witness, "utf8").trim();
+  if (witness.indexOf(CTL_TAMPERED) === 0) return { tampered: witness.slice(CTL_TAMPERED.length), data: ctlMac(key, body) === doc.mac ? doc.data : undefined };
   if (ctlMac(key, body) !== doc.mac) return { tampered: "the run state was rewritten outside the controller (its signature does not match)", data: doc.data };
   if (witness !== doc.mac) return { tampered: "the run state was replaced by another copy (it is not the one the controller last wrote)", data: doc.data };
   return { data: doc.data };
+}
+/** The audit's check of a state file it finds changed in a stage: null when the controller wrote it
+ *  (signed, and the one its record outside the project names), else why not. The audit holds no lock
+ *  (the controller may be running a stage's commands), so a mismatch is read again a few times: a save
+ *  in flight settles within milliseconds, a forged or stale copy stays. */
+function ctlVerify(P) {
+  let why = null;
+  for (let i = 0; i < 6; i++) {
+    if (i) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    const hasState = ctlExists(P.state), hasWitness = ctlExists(P.witness);
+    if (!hasWitness) return hasState ? "the controller's own record of this run (outside the project) is missing" : null;
+    if (!hasState) { why = "the run state " + P.state + " was deleted"; continue; }
+    let doc = null, witness = "", key = "";
+    try { doc = JSON.parse(fs.readFileSync(P.state, "utf8")); witness = fs.readFileSync(P.witness, "utf8").trim(); key = fs.readFileSync(P.key, "utf8").trim(); } catch (e) { why = "the run state cannot be read (" + ctlLine((e && e.message) || e, 200) + ")"; continue; }
+    if (witness.indexOf(CTL_TAMPERED) === 0) return witness.slice(CTL_TAMPERED.length);
+    if (!doc || typeof doc.mac !== "string" || !doc.data) { why = "the run state has no signature"; continue; }
+    if (ctlMac(key, JSON.stringify(doc.data)) !== doc.mac) { why = "the run state was rewritten outside the controller (its signature does not match)"; continue; }
+    if (witness !== doc.mac) { why = "the run state was replaced by another copy (it is not the one the controller last wrote)"; continue; }
+    return null;
+  }
+  return why;
+}
+/** Marks the run tampered in the controller's own record (made anew if it was deleted): its next hook stops the run (fail closed). */
+function ctlMarkTampered(P, why) {
+  ctlWriteAtomic(P.witness, CTL_TAMPERED + ctlLine(why, 400) + "\n", 0o600);
 }
 function ctlSave(P, data) {
   const key = ctlKey(P);
@@ -373,8 +406,15 @@ function ctlStopEvent(M, env, data, call) {
   if (e.status !== "running") e.ended = e.ended || env.now();
   return null;
 }
+/** the stage a post event reports: the spawned role's (Claude Code's Agent call returns at its end), or
+ *  the stage of the agents a wait named (Codex wait_agent: call.waited, the agent ids that finished) */
+function ctlPostStage(M, data, call) {
+  if (call.spawn) return M.stages.filter(function (x) { return x.role === call.spawn.role; }).map(function (x) { return ctlEntry(data, x.id) ? x : null; }).filter(Boolean).pop();
+  const ids = (call.waited || []).filter(function (id) { return data.agents[id]; });
+  return ids.length ? ctlStage(M, data.agents[ids[ids.length - 1]]) : null;
+}
 function ctlPostEvent(M, env, data, call) {
-  const s = M.stages.filter(function (x) { return x.role === call.spawn.role; }).map(function (x) { return ctlEntry(data, x.id) ? x : null; }).filter(Boolean).pop();
+  const s = ctlPostStage(M, data, call);
   if (!s) return null;
   const e = ctlEntry(data, s.id);
   const last = s.checks.filter(function (c) { return c.run; }).length;
@@ -396,6 +436,25 @@ function ctlEnd(M, env, data) {
     return { message: "harness: the " + M.pipeline + " run waits for the human's approval of the " + m[1] + ". To approve: " + how };
   }
   return null;
+}
+/** A command line in the words that decide what it runs: up to the first operator or redirection, npm's
+ *  aliases spelled one way, --if-present dropped. Only for telling the orchestrator what the controller
+ *  already does (no security rests on it: only the controller's own runs count). */
+function ctlCommandWords(cmd) {
+  const words = [];
+  for (const w of String(cmd).trim().split(/\s+/)) {
+    if (/[|;&<>()\u0060$]/.test(w)) break;
+    if (w !== "--if-present") words.push(w);
+  }
+  if (words[0] === "npm" && (words[1] === "test" || words[1] === "t" || words[1] === "tst")) words.splice(1, 1, "run", "test");
+  if (words[0] === "npm" && words[1] === "run-script") words[1] = "run";
+  return words.join(" ");
+}
+/** the subagent stages at whose end the controller runs this command as a check, or none */
+function ctlRunsAtStageEnd(M, data, cmd) {
+  const w = ctlCommandWords(cmd);
+  if (!w) return [];
+  return ctlKindStages(M, data).filter(function (s) { return !s.main && s.checks.some(function (c) { return c.run && ctlCommandWords(c.run) === w; }); });
 }
 /** the one entry point: the answer for one call (the caller holds the lock and saves what changed) */
 function ctlDecide(M, env, call, loaded) {
@@ -434,6 +493,11 @@ function ctlDecide(M, env, call, loaded) {
     if (call.shell && /^:\s+harness\s/.test(call.shell) && call.agent) return { data: data, answer: { deny: "harness: only the orchestrator declares the work kind or a skipped stage, never a delegated role." } };
     if (call.shell && /^:\s+harness\s/.test(call.shell)) return { data: data, answer: ctlDeclare(M, env, data, call.shell) || { deny: "harness: unknown controller step; use \u0060: harness kind <kind>\u0060 or \u0060: harness skip <stage> <reason>\u0060." } };
     if (call.spawn) return { data: data, answer: ctlSpawn(M, env, data, call) };
+    if (call.shell && !call.agent) {
+      // a deterministic step costs no model turn: the controller runs the check and sends its verdict
+      const by = ctlRunsAtStageEnd(M, data, call.shell);
+      if (by.length) return { data: data, answer: { deny: "harness: \u0060" + ctlLine(call.shell, 200) + "\u0060 is a check the run controller runs itself at the end of " + by.map(ctlName).join(", ") + " and logs under " + M.stateDir + "/runs/; its one-line verdict reaches you when the stage ends, so do not run it yourself. May run now: " + ctlNext(M, env, data) + "." } };
+    }
     if (call.write && !call.agent) return { data: data, answer: ctlMainWrite(M, env, data, call) };
     return { data: data, answer: null };
   }
@@ -481,10 +545,13 @@ function ccMain() {
   try { input = JSON.parse(fs.readFileSync(0, "utf8")); } catch (e) { return ccFail("hook input is not JSON"); }
   if (!input || typeof input !== "object" || typeof input.session_id !== "string" || !input.session_id) return ccOut(null);
   const root = process.env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd();
-  const P = ctlPaths(MODEL, root, os.homedir(), input.session_id);
-  const bound = ctlExists(P.state) || ctlExists(P.witness);
+  const home = ctlHome();
+  // an account with no home never had a record there: only a state in the project binds it
+  const P = ctlPaths(MODEL, root, home || root, input.session_id);
+  const bound = ctlExists(P.state) || (home !== null && ctlExists(P.witness));
   const prompt = typeof input.prompt === "string" ? input.prompt.trim() : "";
   if (!bound && !(event === "prompt" && !input.agent_id && (prompt === MODEL.entry || prompt.indexOf(MODEL.entry + " ") === 0 || prompt.indexOf(MODEL.entry + "\n") === 0))) return ccOut(null);
+  if (home === null) return ccFail("the account (uid " + process.getuid() + ") has no home in the passwd database, where the run controller keeps its key");
   ctlLock(P);
   const loaded = ctlLoad(P);
   const before = loaded && loaded.data ? JSON.stringify(loaded.data) : null;

@@ -31,6 +31,7 @@ import { fileURLToPath } from "node:url";
 
 const POLICY = {
   "betweenEverySession": false,
+  "controller": null,
   "exempt": [],
   "format": 3,
   "globs": [
@@ -718,6 +719,8 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
       const out = auditChanges(ctx, tree, work).filter((c) => {
         const rel = auditRel(ctx, c.path);
         if (rel !== null && auditMatch(POLICY.exempt, auditText(rel))) return false;
+        const own = rel === null ? undefined : auditControllerChange(ctx, auditText(rel), c);
+        if (own !== undefined) return own;
         return rel === null || !keep(auditText(rel), c);
       });
       if (!out.length) break;
@@ -814,6 +817,25 @@ function auditDescribe(v) {
   if (v.saved) lines.push(auditSavedLine(v.saved));
   lines.push("Treat this stage as failed: its other changes are kept; do not retry the same way. Report the paths above.");
   return lines.join("\n");
+}
+
+/** undefined: not the controller's; false: the controller wrote it; true: a violation (the run is marked tampered) */
+function auditControllerChange(ctx, rel, change) {
+  if (!POLICY.controller) return undefined;
+  const dir = POLICY.controller.stateDir + "/controller/";
+  if (rel.indexOf(dir) !== 0) return undefined;
+  const name = rel.slice(dir.length);
+  // the controller's atomic writes: a temporary file beside the state, renamed over it a moment later
+  if (change.status !== "D" && /^[A-Za-z0-9._-]+\.json\.\d+\.[0-9a-f]{6}\.tmp$/.test(name)) return false;
+  const m = /^([A-Za-z0-9._-]+)\.json$/.exec(name);
+  const home = ctlHome();
+  if (!m || home === null) return true;
+  const P = ctlPaths(POLICY.controller, ctx.root, home, m[1]);
+  // the controller never deletes a state: a deletion is put back (and the old copy it restores no longer matches)
+  const why = change.status === "D" ? "it was deleted" : ctlVerify(P);
+  if (why === null) return false;
+  ctlMarkTampered(P, "the stage-end audit found " + rel + " changed outside the controller: " + why);
+  return true;
 }
 
 const AUDIT_GUARDED_MAX = 16 << 20;
