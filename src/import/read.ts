@@ -131,6 +131,7 @@ export function readClaudeAgent(path: string, text: string): ImportedAgent {
         r.lost(key, "Claude Code does not read it in an agent file (the loader warns about it)");
     }
   }
+  const shellAllow: string[] = [];
   for (const t of tools) {
     if (t === "*") {
       r.tools.add("all");
@@ -140,14 +141,23 @@ export function readClaudeAgent(path: string, text: string): ImportedAgent {
     const entry = claudeTool(t);
     if (!entry) r.lost(`tools: ${t}`, "no harness tool for it");
     else if (!denied.has(entry)) r.tools.add(entry);
-    if (entry && /\(.+\)$/.test(t)) r.lost(`tools: ${t}`, "harness names which roles a lead starts in the pipeline, not in the tool");
+    const scope = /^(\w+)\((.+)\)$/.exec(t);
+    if (!entry || !scope) continue;
+    // Bash(git *) (or the older Bash(git:*)): the shell, for those commands only
+    if (entry === "bash") {
+      shellAllow.push(...scope[2]!.split(",").map((p) => p.trim().replace(/:\*$/, " *")).filter(Boolean));
+      r.note(`tools: ${t}`, "tools: [bash] and permissions.shell.allow (every other command is refused)");
+    } else if (entry === "spawn-agent") r.lost(`tools: ${t}`, "harness names which roles a lead starts in the pipeline, not in the tool");
+    else r.lost(`tools: ${t}`, `a scope harness has no field for: the role gets the whole ${scope[1]} tool`);
   }
+  if (shellAllow.length && !tools.includes("Bash")) r.role.permissions = { shell: { allow: [...new Set(shellAllow)], default: "deny" } };
   if (denied.size && r.tools.has("all")) {
     r.tools.delete("all");
     for (const t of ["read", "grep", "glob", "edit", "write", "bash", "web-fetch", "web-search", "ask-human", "spawn-agent"]) if (!denied.has(t)) r.tools.add(t);
     r.lost("disallowedTools", "every tool but these: harness lists the canonical tools instead, so MCP and team tools are no longer inherited");
   }
   if (data.tools !== undefined && data.tools !== "*") r.note("tools", "tools");
+  if (data.description !== undefined && typeof data.description !== "string") r.lost("description", `not text (${JSON.stringify(data.description)})`);
   return r.finish({ path, name: String(data.name ?? path.replace(/^.*\//, "").replace(/\.md$/, "")), description: typeof data.description === "string" ? data.description : undefined, body });
 }
 
@@ -182,8 +192,9 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
         }
       } else if (names && (rule === "deny" || rule === "allow" || rule === "ask")) {
         for (const n of names) if (rule === "deny") granted.delete(n);
+        else granted.add(n);
         if (rule === "ask" && tool === "bash") shell.default = "ask";
-        if (rule === "allow" && names.includes("spawn-agent")) granted.add("spawn-agent");
+        else if (rule === "ask") r.lost(`${key}.${tool}`, "ask: harness asks the human before shell commands only; the role gets the tool without asking");
         if (rule === "allow" && names.includes("bash")) shell.default = "allow";
       } else r.lost(`${key}.${tool}`, names ? "a pattern map harness has no equivalent for" : "no harness tool for it (an MCP or custom tool)");
     }
