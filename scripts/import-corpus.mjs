@@ -52,12 +52,18 @@ function frontMatter(text) {
   const t = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
   const m = /^---[ \t]*\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(t);
   if (!m) return { data: {}, body: t, ok: !/^---/.test(t) };
-  try {
-    const data = parseYaml(m[1].replace(/^(tools:[ \t]*)\*[ \t]*$/m, '$1"*"')) ?? {};
-    return { data: typeof data === "object" && !Array.isArray(data) ? data : {}, body: t.slice(m[0].length), ok: true };
-  } catch {
-    return { data: {}, body: t.slice(m[0].length), ok: false };
+  const matter = m[1].replace(/^(tools:[ \t]*)\*[ \t]*$/m, '$1"*"');
+  // `description: Use it when: …` unquoted is common; read such a value as the text it means
+  const quoted = matter.replace(/^([A-Za-z_][\w-]*):[ \t]+(?![\s"'[{|>&*!%@`])(.*:\s.*)$/gm, (_, k, v) => `${k}: ${JSON.stringify(v.trimEnd())}`);
+  for (const [text, ok] of [[matter, true], [quoted, false]]) {
+    try {
+      const data = parseYaml(text) ?? {};
+      return { data: typeof data === "object" && !Array.isArray(data) ? data : {}, body: t.slice(m[0].length), ok };
+    } catch {
+      // try the next reading
+    }
   }
+  return { data: {}, body: t.slice(m[0].length), ok: false };
 }
 const list = (v) => (Array.isArray(v) ? v.map(String) : typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : []);
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -123,7 +129,8 @@ function checkOpenCode(orig, emitted, lost) {
   if (o.data.description !== undefined && String(o.data.description).trim() !== String(e.data.description ?? "").trim()) problems.push("description changed");
   if (!bodyKept(o.body, e.body)) problems.push("body not kept verbatim");
   const perm = e.data.permission ?? {};
-  const eff = (tool) => {
+  const eff = (raw) => {
+    const tool = raw === "todoread" ? "todowrite" : raw; // OpenCode 1.18 has no todoread: todowrite holds the list
     const keys = tool === "write" || tool === "patch" ? ["edit", tool] : [tool];
     for (const k of keys) if (perm[k] !== undefined) return perm[k];
     if (e.data.tools && e.data.tools[tool] === false) return "deny";
@@ -161,6 +168,7 @@ function checkOpenCode(orig, emitted, lost) {
       }
       continue;
     }
+    if (k === "disable" && v === false) continue; // the default
     const key = k === "maxSteps" ? "steps" : k;
     if (!same(v, e.data[key])) problems.push(`${k}: ${JSON.stringify(v)} → ${JSON.stringify(e.data[key])}`);
   }

@@ -109,4 +109,53 @@ describe("harness import on what real agent files hold", () => {
     expect(r.stderr + r.stdout).toContain("W_NOT_OWNED");
     expect(fs.readFileSync(path.join(dir, ".opencode/agent/review.md"), "utf8")).toBe("mine\n");
   });
+
+  it("Claude Code TodoWrite is reported: Claude Code 2.1.332 disables it, so the emitted agent cannot keep it", () => {
+    const dir = project({ ".claude/agents/lead.md": "---\nname: lead\ndescription: Leads.\ntools: Read, TodoWrite\n---\nLead.\n" });
+    expect(harness(["import"], dir).code).toBe(0);
+    expect(report(dir, "lead")).toContainEqual(expect.objectContaining({ field: "tools: TodoWrite", status: "not representable" }));
+  });
+
+  it("Bash(*) is the whole shell", () => {
+    const dir = project({ ".claude/agents/dbg.md": "---\nname: dbg\ndescription: Debugs.\ntools: [\"Read\", \"Bash(*)\"]\n---\nDebug.\n" });
+    expect(harness(["import"], dir).code).toBe(0);
+    const role = frontMatter(fs.readFileSync(path.join(dir, "roles/dbg.md"), "utf8"));
+    expect(role.tools).toEqual(["read", "bash"]);
+    expect(role.permissions).toBeUndefined();
+  });
+
+  it("an unquoted description holding \": \" keeps its text, tools and model (not only the body)", () => {
+    const dir = project({ ".claude/agents/fixer.md": "---\nname: fixer\ncolor: yellow\nmodel: sonnet\ntools: Read, Edit\ndescription: Use this agent when: tests fail. Example: a red build.\n---\nFix it.\n" });
+    expect(harness(["import"], dir).code).toBe(0);
+    expect(report(dir, "fixer").filter((f) => f.status === "not representable")).toEqual([]);
+    expect(harness(["build"], dir).code).toBe(0);
+    const agent = frontMatter(fs.readFileSync(path.join(dir, "out/claude-code/.claude/agents/fixer.md"), "utf8"));
+    expect(agent).toMatchObject({ description: "Use this agent when: tests fail. Example: a red build.", model: "sonnet", color: "yellow", tools: "Read, Edit" });
+  });
+
+  it("OpenCode permission \"*\": deny grants only the tools listed; a command pattern outside bash is reported", () => {
+    const dir = project({ ".opencode/agents/dev.md": "---\ndescription: Develops.\npermission:\n  \"*\": deny\n  read: allow\n  grep: allow\n  bash: ask\n  \"rm -rf *\": deny\n---\nDevelop.\n" });
+    expect(harness(["import"], dir).code).toBe(0);
+    const role = frontMatter(fs.readFileSync(path.join(dir, "roles/dev.md"), "utf8"));
+    expect(role.tools).toEqual(["read", "grep", "bash"]);
+    expect(report(dir, "dev")).toContainEqual(expect.objectContaining({ field: "permission.rm -rf *", status: "not representable" }));
+    expect(report(dir, "dev").some((f) => f.field === "permission.*" && f.status === "not representable")).toBe(false);
+  });
+
+  it("OpenCode disable: false is the default; disable: true is reported; an MCP tool switched off needs nothing", () => {
+    const dir = project({
+      ".opencode/agents/on.md": "---\ndescription: On.\ndisable: false\ntools:\n  github*: false\n---\nOn.\n",
+      ".opencode/agents/off.md": "---\ndescription: Off.\ndisable: true\n---\nOff.\n",
+    });
+    expect(harness(["import"], dir).code).toBe(0);
+    expect(report(dir, "on").filter((f) => f.status === "not representable")).toEqual([]);
+    expect(report(dir, "off")).toContainEqual(expect.objectContaining({ field: "disable", status: "not representable" }));
+  });
+
+  it("Cursor reads no tool list in an agent file: the role keeps every tool, and the tools line is reported", () => {
+    const dir = project({ ".cursor/agents/helper.md": "---\nname: helper\ndescription: Helps.\ntools: Read, Shell\n---\nHelp.\n" });
+    expect(harness(["import"], dir).code).toBe(0);
+    expect(frontMatter(fs.readFileSync(path.join(dir, "roles/helper.md"), "utf8")).tools).toEqual(["all"]);
+    expect(report(dir, "helper")).toContainEqual(expect.objectContaining({ field: "tools", status: "not representable" }));
+  });
 });
