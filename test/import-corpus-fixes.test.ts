@@ -158,4 +158,19 @@ describe("harness import on what real agent files hold", () => {
     expect(frontMatter(fs.readFileSync(path.join(dir, "roles/helper.md"), "utf8")).tools).toEqual(["all"]);
     expect(report(dir, "helper")).toContainEqual(expect.objectContaining({ field: "tools", status: "not representable" }));
   });
+
+  it("Codex: a read-only agent keeps its shell (the sandbox writes nothing); approval_policy sets whether commands ask", () => {
+    const dir = project({
+      ".codex/agents/reviewer.toml": 'name = "reviewer"\ndescription = "Reviews."\nsandbox_mode = "read-only"\napproval_policy = "never"\ndeveloper_instructions = """\nReview the diff.\n"""\n',
+      ".codex/agents/fixer.toml": 'name = "fixer"\ndescription = "Fixes."\nsandbox_mode = "workspace-write"\napproval_policy = "on-request"\ndeveloper_instructions = "Fix it."\n',
+    });
+    expect(harness(["import"], dir).code).toBe(0);
+    const reviewer = frontMatter(fs.readFileSync(path.join(dir, "roles/reviewer.md"), "utf8"));
+    expect(reviewer.tools).toEqual(["read", "grep", "glob", "bash"]);
+    expect(reviewer.permissions).toEqual({ shell: { default: "allow" } });
+    const fixer = frontMatter(fs.readFileSync(path.join(dir, "roles/fixer.md"), "utf8"));
+    expect(fixer.permissions).toEqual({ write: ["**"], shell: { default: "ask" } });
+    for (const role of ["reviewer", "fixer"]) expect(report(dir, role).filter((f) => f.status === "not representable")).toEqual([]);
+    expect(harness(["build"], dir).code).toBe(0);
+  });
 });

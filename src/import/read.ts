@@ -298,16 +298,23 @@ export function readCodexAgent(path: string, text: string): ImportedAgent {
     r.lost("file", `not TOML (${(e as Error).message.split("\n")[0]})`);
   }
   let body = "";
+  // An agent's own sandbox and approval policy scope it (codex-and-gemini-cli hosts note): read-only
+  // still runs commands, in a sandbox that writes nothing; approval_policy says whether they ask first.
+  let shellDefault: string | undefined;
   for (const [key, value] of Object.entries(data)) {
     if (key === "name" || key === "description") continue;
     if (key === "developer_instructions" && typeof value === "string") (body = value), r.note(key, "the role's body");
     else if (key === "model") r.model(key, value);
     else if (key === "model_reasoning_effort") r.effort(key, value);
-    else if (key === "sandbox_mode" && value === "read-only") r.note(key, "tools without edit, write or bash");
+    else if (key === "sandbox_mode" && value === "read-only") r.note(key, "tools without edit or write (the shell stays: Codex's read-only sandbox runs commands and writes nothing, as harness's Codex profile for a role with no write paths does)");
+    else if (key === "sandbox_mode" && value === "workspace-write") r.note(key, "tools with edit, write and bash; permissions.write");
+    else if (key === "approval_policy" && value === "never") (shellDefault = "allow"), r.note(key, "permissions.shell.default: allow (commands never ask)");
+    else if (key === "approval_policy" && (value === "untrusted" || value === "on-request" || value === "on-failure")) (shellDefault = "ask"), r.note(key, "permissions.shell.default: ask");
     else r.lost(key, "harness derives Codex's config for a role (default_permissions, rules) from the role's limits");
   }
   // Codex gives every agent the same tools
-  for (const t of data.sandbox_mode === "read-only" ? ["read", "grep", "glob"] : ["read", "grep", "glob", "edit", "write", "bash"]) r.tools.add(t);
+  for (const t of data.sandbox_mode === "read-only" ? ["read", "grep", "glob", "bash"] : ["read", "grep", "glob", "edit", "write", "bash"]) r.tools.add(t);
+  if (shellDefault) r.role.permissions = { shell: { default: shellDefault } };
   return r.finish({ path, name: String(data.name ?? path.replace(/^.*\//, "").replace(/\.toml$/, "")), description: typeof data.description === "string" ? data.description : undefined, body });
 }
 
