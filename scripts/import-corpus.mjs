@@ -196,6 +196,10 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
     failed++;
     continue;
   }
+  // a second run with the same files changes nothing
+  const again = harness(root, "import", "-q");
+  step.reimport = again.status === 0 && !again.stdout.trim() ? "unchanged" : `exit ${again.status}`;
+  if (step.reimport !== "unchanged") failed++;
   const build = harness(root, "build", "-q");
   step.build = build.status;
   if (build.status !== 0) r.error = (build.stderr || build.stdout).trim().split("\n").slice(0, 3).join(" | ");
@@ -217,6 +221,9 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
   const install = harness(root, "install", "-q");
   step.install = install.status;
   if (install.status !== 0) r.installError = (install.stderr || install.stdout).trim().split("\n").slice(0, 3).join(" | ");
+  const checked = harness(root, "check", "--installed", "-q");
+  step.checkInstalled = checked.status;
+  if (checked.status !== 0) r.checkError = (checked.stderr || checked.stdout).trim().split("\n").slice(0, 3).join(" | ");
   const installed = snapshot(root);
   // every original is replaced by its generated agent, or taken away when that lives at another path
   const adopted = record.files.filter((f) => installed.get(f.path) !== before.get(f.path)).length;
@@ -235,7 +242,7 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
 if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 else
   for (const r of results) {
-    console.log(`${r.repo}: ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(", ")}${r.error ? `\n  error: ${r.error}` : ""}${r.installError ? `\n  install: ${r.installError}` : ""}`);
+    console.log(`${r.repo}: ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(", ")}${r.error ? `\n  error: ${r.error}` : ""}${r.installError ? `\n  install: ${r.installError}` : ""}${r.checkError ? `\n  check --installed: ${r.checkError}` : ""}`);
     if (r.roundTrip) console.log(`  round trip: changed [${r.roundTrip.changed.join(", ")}], left [${r.roundTrip.left.join(", ")}]`);
     for (const f of r.files) {
       const verdict = f.problems === undefined ? "(not compared)" : f.problems.length ? `FAIL ${f.problems.join("; ")}` : "kept";
