@@ -55,9 +55,9 @@ function frontMatter(text) {
   const matter = m[1].replace(/^(tools:[ \t]*)\*[ \t]*$/m, '$1"*"');
   // `description: Use it when: …` unquoted is common; read such a value as the text it means
   const quoted = matter.replace(/^([A-Za-z_][\w-]*):[ \t]+(?![\s"'[{|>&*!%@`])(.*:\s.*)$/gm, (_, k, v) => `${k}: ${JSON.stringify(v.trimEnd())}`);
-  for (const [text, ok] of [[matter, true], [quoted, false]]) {
+  for (const [text, ok, uniqueKeys] of [[matter, true, true], [quoted, false, true], [quoted, false, false]]) {
     try {
-      const data = parseYaml(text) ?? {};
+      const data = parseYaml(text, { uniqueKeys }) ?? {};
       return { data: typeof data === "object" && !Array.isArray(data) ? data : {}, body: t.slice(m[0].length), ok };
     } catch {
       // try the next reading
@@ -84,6 +84,7 @@ function checkClaude(orig, emitted, lost) {
   const o = frontMatter(orig);
   const e = frontMatter(emitted);
   if (!o.ok) notes.push("original front matter is not YAML");
+  if (!Object.keys(o.data).length && /^---/.test(orig) && !lost.has("front matter")) problems.push("the original's front matter was not compared (unreadable) and the report does not say so");
   if (o.data.description !== undefined && !lost.has("description") && String(o.data.description).trim() !== String(e.data.description ?? "").trim()) problems.push("description changed");
   if (!bodyKept(o.body, e.body)) problems.push("body not kept verbatim");
   const ot = claudeTools(o.data);
@@ -96,6 +97,11 @@ function checkClaude(orig, emitted, lost) {
       const extra = drop(et.denied).filter((t) => !ot.denied.includes(t) && !/^mcp__/.test(t));
       if (extra.length) problems.push(`denies ${extra.join(",")} the original allowed`);
     }
+  } else if (et.tools[0] === "*") {
+    // a whole MCP server (mcp__x__*) cannot be named in Claude Code's tools: harness lists the other
+    // tools as disallowedTools instead, and its guard refuses MCP tools the role does not name
+    const missing = drop(ot.tools).filter((t) => et.denied.includes(t) && !lost.has(`tools: ${t}`));
+    if (missing.length) problems.push(`tools lost: ${missing.join(",")}`);
   } else {
     const missing = drop(ot.tools).filter((t) => !et.tools.includes(t) && !lost.has(`tools: ${t}`));
     const added = drop(et.tools).filter((t) => !ot.tools.includes(t));

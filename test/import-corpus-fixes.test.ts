@@ -173,4 +173,13 @@ describe("harness import on what real agent files hold", () => {
     for (const role of ["reviewer", "fixer"]) expect(report(dir, role).filter((f) => f.status === "not representable")).toEqual([]);
     expect(harness(["build"], dir).code).toBe(0);
   });
+
+  it("a key written twice keeps its last value, with the rest of the front matter (not only the body)", () => {
+    const dir = project({ ".claude/agents/tester.md": "---\nname: tester\ncolor: cyan\ndescription: Use it when: a fix lands.\ntools: [\"Read\", \"Grep\"]\nmodel: sonnet\ncolor: green\n---\nTest it.\n" });
+    expect(harness(["import"], dir).code).toBe(0);
+    expect(report(dir, "tester")).toContainEqual(expect.objectContaining({ field: "front matter", status: "mapped", to: expect.stringContaining("a key written twice keeps its last value") }));
+    expect(harness(["build"], dir).code).toBe(0);
+    const agent = frontMatter(fs.readFileSync(path.join(dir, "out/claude-code/.claude/agents/tester.md"), "utf8"));
+    expect(agent).toMatchObject({ description: "Use it when: a fix lands.", tools: "Read, Grep", model: "sonnet", color: "green" });
+  });
 });

@@ -14,7 +14,7 @@ const isObject = (v: unknown): v is Data => v !== null && typeof v === "object" 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : []);
 
 /** Front matter and body; `tools: *` (not YAML, common in real files) is read as every tool. */
-export function frontMatter(text: string): { data: Data; body: string; problem?: string; repaired?: true } {
+export function frontMatter(text: string): { data: Data; body: string; problem?: string; repaired?: string } {
   const t = normalizeText(text);
   if (!/^---[ \t]*\n/.test(t)) return { data: {}, body: t };
   const { matter, content } = splitFrontMatter(t);
@@ -26,12 +26,15 @@ export function frontMatter(text: string): { data: Data; body: string; problem?:
   } catch (e) {
     // Real agents often hold `description: Use it when: …` unquoted. Read each such top-level value
     // as the text it is meant to be; if that still is not YAML, only the body comes in.
+    // A key written twice (`color: cyan` … `color: green`) keeps its last value, as JSON does.
     const quoted = fixed.replace(/^([A-Za-z_][\w-]*):[ \t]+(?![\s"'[{|>&*!%@`])(.*:\s.*)$/gm, (_, k: string, v: string) => `${k}: ${JSON.stringify(v.trimEnd())}`);
-    try {
-      const data = yaml().parse(quoted) as unknown;
-      if (quoted !== fixed && isObject(data)) return { data, body, repaired: true };
-    } catch {
-      // fall through: the original error is the one to report
+    for (const uniqueKeys of [true, false]) {
+      try {
+        const data = yaml().parse(quoted, { uniqueKeys }) as unknown;
+        if (isObject(data)) return { data, body, repaired: uniqueKeys ? "values holding \": \" read as text" : `${quoted === fixed ? "" : "values holding \": \" read as text; "}a key written twice keeps its last value` };
+      } catch {
+        // next reading; the original error is the one to report
+      }
     }
     return { data: {}, body, problem: (e as Error).message.split("\n")[0] };
   }
@@ -83,7 +86,7 @@ export function readClaudeAgent(path: string, text: string): ImportedAgent {
   const { data, body, problem, repaired } = frontMatter(text);
   const r = new Reader("claude-code");
   if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
-  if (repaired) r.note("front matter", "values holding \": \" read as text (as written they are not YAML)");
+  if (repaired) r.note("front matter", `${repaired} (as written it is not YAML)`);
   const denied = new Set(list(data.disallowedTools).map((t) => claudeTool(t) ?? t));
   const tools = data.tools === undefined || data.tools === "*" ? ["*"] : list(data.tools);
   for (const [key, value] of Object.entries(data)) {
@@ -178,7 +181,7 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
   const { data, body, problem, repaired } = frontMatter(text);
   const r = new Reader(host);
   if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
-  if (repaired) r.note("front matter", "values holding \": \" read as text (as written they are not YAML)");
+  if (repaired) r.note("front matter", `${repaired} (as written it is not YAML)`);
   // OpenCode gives an agent every tool unless its tools map or permission turns one off
   // (todowrite is denied to subagents: hosts note §3.4)
   const granted = new Set(["read", "grep", "glob", "edit", "write", "bash", "web-fetch"]);
@@ -323,7 +326,7 @@ export function readMarkdownAgent(host: "gemini-cli" | "copilot" | "cursor", pat
   const { data, body, problem, repaired } = frontMatter(text);
   const r = new Reader(host);
   if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
-  if (repaired) r.note("front matter", "values holding \": \" read as text (as written they are not YAML)");
+  if (repaired) r.note("front matter", `${repaired} (as written it is not YAML)`);
   const stem = path.replace(/^.*\//, "").replace(/\.agent\.md$|\.md$/, "");
   let readonly = false;
   let toolsSeen = false;
