@@ -132,6 +132,7 @@ function checkOpenCode(orig, emitted, lost) {
   const notes = [];
   const o = frontMatter(orig);
   const e = frontMatter(emitted);
+  if (!Object.keys(o.data).length && /^---/.test(orig) && !lost.has("front matter")) problems.push("the original's front matter was not compared (unreadable) and the report does not say so");
   if (o.data.description !== undefined && String(o.data.description).trim() !== String(e.data.description ?? "").trim()) problems.push("description changed");
   if (!bodyKept(o.body, e.body)) problems.push("body not kept verbatim");
   const perm = e.data.permission ?? {};
