@@ -27,7 +27,9 @@ export function hostLimitWarnings(pipeline: PipelineIR, host: string, prompts: R
     if (!limit.hosts.includes(host)) continue;
     for (const role of pipeline.roles) {
       if (limit.what === "description" && !files.some((f) => f.path.endsWith(`/skills/${role.id}/SKILL.md`))) continue;
-      const length = limit.what === "prompt" ? [...(prompts[role.id] ?? "")].length : [...role.description].length;
+      const text = limit.what === "prompt" ? (prompts[role.id] ?? "") : role.description;
+      if (text.length <= limit.max) continue; // UTF-16 units are never fewer than characters: most builds stop here
+      const length = [...text].length;
       if (length > limit.max) out.push(warning(role, limit, host, length));
     }
   }
