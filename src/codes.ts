@@ -45,6 +45,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   W_MAX_HOPS_LOW: "policies.max_hops is below the delegations a run can need (every stage, each check's retries, the loop's rounds); the orchestrator would stop runs that are still within their limits. Raise it, or remove it to use that default.",
   W_PATH_FOLDER: "A plain path such as \"src\" matches one file of that name, not the folder's contents; write \"src/**\".",
   W_STRAY: "build found a file in out/<host>/ that harness did not write; it leaves it alone and check reports it. Delete it.",
+  W_HOST_LIMIT: "A role's prompt or description is longer than a host documents it takes (Copilot: a custom agent's prompt, 30,000 characters; Agent Skills, as Codex writes them: a description, 1,024): the host may cut it or skip the file. Shorten it, or move detail into a file the role reads.",
   W_HOSTS_NOT_TARGETS: "pipeline.yaml's hosts: names fewer hosts than are built. hosts: maps models only; targets: selects the hosts (absent: every host). Add targets: [..] to build only some.",
   E_HOST_FIELD: "A role's hosts.<host> block names a field that host does not read, a value it does not accept, or a field harness writes itself from a host-neutral one (the message names its harness spelling).",
   E_PROTECTED_ARTIFACT: "A role's write scope covers a file the host or harness uses for enforcement (the guard, its settings, the agent files, hooks); the guard would refuse the write the prompt allows. Move the artifact elsewhere.",

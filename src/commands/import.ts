@@ -54,9 +54,26 @@ async function plan(options: ImportOptions, root: string): Promise<{ files: Map<
   // compile the skeleton where it will be built, to list its losses as accepted (for review)
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "harness-import-"));
   try {
-    for (const [n, text] of render([])) fs.writeFileSync(path.join(scratch, n), text);
-    const { pipeline } = readPipeline(scratch, { knownHosts: Object.keys(options.registry) });
     const adapters = await Promise.all(targets.map((h) => options.registry[h]!()));
+    const load = () => {
+      for (const [n, text] of render([])) fs.writeFileSync(path.join(scratch, n), text);
+      return readPipeline(scratch, { knownHosts: Object.keys(options.registry) }).pipeline;
+    };
+    let pipeline = load();
+    // A host-native value the host itself ignores (a colour outside Claude Code's palette) is a
+    // loss of the original, not an error of the import: report it and leave it out.
+    const ignored = adapters.flatMap((a) => hostFieldProblems(pipeline, a));
+    for (const p of ignored) {
+      const [, host, key] = p.field!.split(".") as [string, string, string];
+      const role = roles.find((r) => p.position && path.basename(p.position.file) === `${r.id}.md`)!;
+      const block = (role.agent.role.hosts as Record<string, Record<string, unknown>>)[host]!;
+      delete block[key];
+      if (!Object.keys(block).length) delete (role.agent.role.hosts as Record<string, unknown>)[host];
+      if (!Object.keys(role.agent.role.hosts as object).length) delete role.agent.role.hosts;
+      const at = role.report.findIndex((f) => f.to === `hosts.${host}.${key}`);
+      role.report.splice(at < 0 ? role.report.length : at, at < 0 ? 0 : 1, { field: key, status: "not representable", to: p.message.replace(/\.$/, "") + ` (${adapters.find((a) => a.id === host)!.displayName} ignores it)` });
+    }
+    if (ignored.length) pipeline = load();
     const problems = adapters.flatMap((a) => [...hostFieldProblems(pipeline, a), ...protectedConflicts(pipeline, a)]);
     if (problems.length) throw new InputError(problems);
     const accepted = adapters.flatMap((a) =>

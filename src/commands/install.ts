@@ -63,18 +63,23 @@ interface Compiled {
   blocking: number;
   header: Omit<Lock, "files" | "hosts">;
   adopt: ReadonlyMap<string, string>;
+  adoptHosts: ReadonlyMap<string, string>;
 }
 
 /** The agent files `harness import` read into this roles folder (roles/.harness-import.json): path → SHA-256. */
-function importedOriginals(rolesDir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let record: { files?: { path?: unknown; sha256?: unknown }[] };
+function importedOriginals(rolesDir: string): { adopt: Map<string, string>; adoptHosts: Map<string, string> } {
+  const out = { adopt: new Map<string, string>(), adoptHosts: new Map<string, string>() };
+  let record: { files?: { path?: unknown; sha256?: unknown; host?: unknown }[] };
   try {
     record = JSON.parse(fs.readFileSync(path.join(rolesDir, IMPORT_RECORD), "utf8")) as typeof record;
   } catch {
     return out;
   }
-  for (const f of Array.isArray(record.files) ? record.files : []) if (typeof f.path === "string" && typeof f.sha256 === "string") out.set(f.path, f.sha256);
+  for (const f of Array.isArray(record.files) ? record.files : [])
+    if (typeof f.path === "string" && typeof f.sha256 === "string") {
+      out.adopt.set(f.path, f.sha256);
+      if (typeof f.host === "string") out.adoptHosts.set(f.path, f.host);
+    }
   return out;
 }
 
@@ -102,7 +107,7 @@ async function compile(options: InstallOptions, root: string, lock: Lock | null,
     roles: pipeline.roles.map((r) => r.id),
     dropped: (lock?.hosts ?? []).filter((h) => !hosts.includes(h)),
     blocking,
-    adopt: importedOriginals(rolesDir),
+    ...importedOriginals(rolesDir),
     header: { lockVersion: LOCK_VERSION, generator: "harness", version: options.version, source: { roles: path.relative(root, rolesDir).split(path.sep).join("/") || ".", digest: sourceDigest(rolesDir) } },
   };
 }
@@ -196,7 +201,7 @@ export async function install(options: InstallOptions): Promise<number> {
       err(color.red(`${compiled.blocking} unaccepted error-level loss(es); nothing was installed. Run \`harness build\` to see them, then accept each in pipeline.yaml or change the role.`));
       return 1;
     }
-    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: options.force ?? false, header: compiled.header, adopt: compiled.adopt });
+    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: options.force ?? false, header: compiled.header, adopt: compiled.adopt, adoptHosts: compiled.adoptHosts });
     const writes = writesFor(root, plan);
     const hosts = compiled.outputs.map((o) => o.host);
     if (!options.json) warnOutsideGit(root);
@@ -261,7 +266,7 @@ export async function checkInstalled(options: InstallOptions): Promise<number> {
   return located(root, async () => {
     const lock = readLock(root);
     const compiled = await compile(options, root, lock, true);
-    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: false, header: compiled.header, adopt: compiled.adopt });
+    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: false, header: compiled.header, adopt: compiled.adopt, adoptHosts: compiled.adoptHosts });
     const code = driftReport(root, plan, lock, compiled.outputs.map((o) => o.host), compiled.blocking, options, compiled.roles);
     if (!options.json) for (const o of compiled.outputs) for (const w of (await options.registry[o.host]!()).installedWarnings?.(o.files.map((f) => f.path), process.env) ?? []) err(`${color.yellow("W_HOST_HOME_OVERRIDE")} ${w}`);
     return code;

@@ -5,6 +5,7 @@ import { compileHost, type HostOutput } from "../compile.js";
 import type { RenderedFile } from "../emit/render.js";
 import { InputError, UsageError, type Diagnostic } from "../errors.js";
 import { hostFieldProblems } from "../adapter/host-fields.js";
+import { hostLimitWarnings } from "../adapter/limits.js";
 import { protectedConflicts } from "../adapter/protected.js";
 import { readPipeline } from "../ir/normalize.js";
 import type { PipelineIR } from "../ir/types.js";
@@ -87,7 +88,12 @@ export async function prepare(options: CommonOptions, keep?: (host: string, dir:
     outputs,
     losses,
     findings: found,
-    warnings: [...warnings, ...(options.host?.length ? [] : [hostsSelectionWarning(pipeline, options.registry)].filter((d): d is Diagnostic => d !== undefined)), ...unusedAcceptances(pipeline, hosts, losses)],
+    warnings: [
+      ...warnings,
+      ...(options.host?.length ? [] : [hostsSelectionWarning(pipeline, options.registry)].filter((d): d is Diagnostic => d !== undefined)),
+      ...unusedAcceptances(pipeline, hosts, losses),
+      ...outputs.flatMap((o) => hostLimitWarnings(pipeline, o.adapter.id, o.prompts, o.files)),
+    ],
     outDir,
     hostDir: (host) => path.join(outDir, host),
     warningKeys: (host) => losses.filter((l) => l.host === host && l.severity === "warning" && !l.accepted).map(lossKey),

@@ -14,16 +14,29 @@ const isObject = (v: unknown): v is Data => v !== null && typeof v === "object" 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : []);
 
 /** Front matter and body; `tools: *` (not YAML, common in real files) is read as every tool. */
-export function frontMatter(text: string): { data: Data; body: string; problem?: string } {
+export function frontMatter(text: string): { data: Data; body: string; problem?: string; repaired?: string } {
   const t = normalizeText(text);
   if (!/^---[ \t]*\n/.test(t)) return { data: {}, body: t };
   const { matter, content } = splitFrontMatter(t);
   const fixed = matter.replace(/^(tools:[ \t]*)\*[ \t]*$/m, '$1"*"');
+  const body = content.replace(/^\n+/, "");
   try {
     const data = yaml().parse(fixed) as unknown;
-    return { data: isObject(data) ? data : {}, body: content.replace(/^\n+/, "") };
+    return { data: isObject(data) ? data : {}, body };
   } catch (e) {
-    return { data: {}, body: content.replace(/^\n+/, ""), problem: (e as Error).message.split("\n")[0] };
+    // Real agents often hold `description: Use it when: …` unquoted. Read each such top-level value
+    // as the text it is meant to be; if that still is not YAML, only the body comes in.
+    // A key written twice (`color: cyan` … `color: green`) keeps its last value, as JSON does.
+    const quoted = fixed.replace(/^([A-Za-z_][\w-]*):[ \t]+(?![\s"'[{|>&*!%@`])(.*:\s.*)$/gm, (_, k: string, v: string) => `${k}: ${JSON.stringify(v.trimEnd())}`);
+    for (const uniqueKeys of [true, false]) {
+      try {
+        const data = yaml().parse(quoted, { uniqueKeys }) as unknown;
+        if (isObject(data)) return { data, body, repaired: uniqueKeys ? "values holding \": \" read as text" : `${quoted === fixed ? "" : "values holding \": \" read as text; "}a key written twice keeps its last value` };
+      } catch {
+        // next reading; the original error is the one to report
+      }
+    }
+    return { data: {}, body, problem: (e as Error).message.split("\n")[0] };
   }
 }
 
@@ -70,9 +83,10 @@ class Reader {
 }
 
 export function readClaudeAgent(path: string, text: string): ImportedAgent {
-  const { data, body, problem } = frontMatter(text);
+  const { data, body, problem, repaired } = frontMatter(text);
   const r = new Reader("claude-code");
   if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
+  if (repaired) r.note("front matter", `${repaired} (as written it is not YAML)`);
   const denied = new Set(list(data.disallowedTools).map((t) => claudeTool(t) ?? t));
   const tools = data.tools === undefined || data.tools === "*" ? ["*"] : list(data.tools);
   for (const [key, value] of Object.entries(data)) {
@@ -131,6 +145,7 @@ export function readClaudeAgent(path: string, text: string): ImportedAgent {
         r.lost(key, "Claude Code does not read it in an agent file (the loader warns about it)");
     }
   }
+  const shellAllow: string[] = [];
   for (const t of tools) {
     if (t === "*") {
       r.tools.add("all");
@@ -139,22 +154,34 @@ export function readClaudeAgent(path: string, text: string): ImportedAgent {
     }
     const entry = claudeTool(t);
     if (!entry) r.lost(`tools: ${t}`, "no harness tool for it");
+    else if (entry === "todo") r.lost(`tools: ${t}`, "kept as todo for other hosts; Claude Code 2.1.332 disables TodoWrite in every session, subagents too (MAPPING.md: L_TOOL_MISSING)");
     else if (!denied.has(entry)) r.tools.add(entry);
-    if (entry && /\(.+\)$/.test(t)) r.lost(`tools: ${t}`, "harness names which roles a lead starts in the pipeline, not in the tool");
+    const scope = /^(\w+)\((.+)\)$/.exec(t);
+    if (!entry || !scope) continue;
+    // Bash(git *) (or the older Bash(git:*)): the shell, for those commands only
+    if (entry === "bash" && scope[2]!.trim() === "*") r.note(`tools: ${t}`, "tools: [bash] (every command)");
+    else if (entry === "bash") {
+      shellAllow.push(...scope[2]!.split(",").map((p) => p.trim().replace(/:\*$/, " *")).filter(Boolean));
+      r.note(`tools: ${t}`, "tools: [bash] and permissions.shell.allow (every other command is refused)");
+    } else if (entry === "spawn-agent") r.lost(`tools: ${t}`, "harness names which roles a lead starts in the pipeline, not in the tool");
+    else r.lost(`tools: ${t}`, `a scope harness has no field for: the role gets the whole ${scope[1]} tool`);
   }
+  if (shellAllow.length && !tools.some((t) => t === "Bash" || /^Bash\(\s*\*\s*\)$/.test(t))) r.role.permissions = { shell: { allow: [...new Set(shellAllow)], default: "deny" } };
   if (denied.size && r.tools.has("all")) {
     r.tools.delete("all");
     for (const t of ["read", "grep", "glob", "edit", "write", "bash", "web-fetch", "web-search", "ask-human", "spawn-agent"]) if (!denied.has(t)) r.tools.add(t);
     r.lost("disallowedTools", "every tool but these: harness lists the canonical tools instead, so MCP and team tools are no longer inherited");
   }
   if (data.tools !== undefined && data.tools !== "*") r.note("tools", "tools");
+  if (data.description !== undefined && typeof data.description !== "string") r.lost("description", `not text (${JSON.stringify(data.description)})`);
   return r.finish({ path, name: String(data.name ?? path.replace(/^.*\//, "").replace(/\.md$/, "")), description: typeof data.description === "string" ? data.description : undefined, body });
 }
 
 export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text: string): ImportedAgent {
-  const { data, body, problem } = frontMatter(text);
+  const { data, body, problem, repaired } = frontMatter(text);
   const r = new Reader(host);
   if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
+  if (repaired) r.note("front matter", `${repaired} (as written it is not YAML)`);
   // OpenCode gives an agent every tool unless its tools map or permission turns one off
   // (todowrite is denied to subagents: hosts note §3.4)
   const granted = new Set(["read", "grep", "glob", "edit", "write", "bash", "web-fetch"]);
@@ -163,8 +190,16 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
   const shell: { allow: string[]; ask: string[]; deny: string[]; default?: string } = { allow: [], ask: [], deny: [] };
   let temperature: number | undefined;
   const permission = (key: string, value: unknown) => {
+    if (typeof value === "string" && ["allow", "deny", "ask"].includes(value)) value = { "*": value };
     if (!isObject(value)) return r.lost(key, "not a mapping");
+    // "*" is every tool's rule unless a key below names the tool (OpenCode's last match wins, and
+    // the wildcard comes first in real files)
+    const every = value["*"];
+    if (every === "deny") for (const t of [...granted]) granted.delete(t);
+    else if (every === "ask") r.lost(`${key}.*`, "ask for every tool: harness asks the human before shell commands only");
+    else if (every !== undefined && every !== "allow") r.lost(`${key}.*`, "not allow, ask or deny");
     for (const [tool, rule] of Object.entries(value)) {
+      if (tool === "*") continue;
       const names = OPENCODE[tool];
       if (tool === "edit" && isObject(rule)) {
         const allows = Object.entries(rule).some(([g, a]) => g !== "*" && a === "allow");
@@ -182,10 +217,13 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
         }
       } else if (names && (rule === "deny" || rule === "allow" || rule === "ask")) {
         for (const n of names) if (rule === "deny") granted.delete(n);
+        else granted.add(n);
         if (rule === "ask" && tool === "bash") shell.default = "ask";
-        if (rule === "allow" && names.includes("spawn-agent")) granted.add("spawn-agent");
+        else if (rule === "ask") r.lost(`${key}.${tool}`, "ask: harness asks the human before shell commands only; the role gets the tool without asking");
         if (rule === "allow" && names.includes("bash")) shell.default = "allow";
-      } else r.lost(`${key}.${tool}`, names ? "a pattern map harness has no equivalent for" : "no harness tool for it (an MCP or custom tool)");
+      } else if (!names && /\s/.test(tool)) r.lost(`${key}.${tool}`, "a command pattern outside bash: OpenCode matches these keys against tool names, so it never applied");
+      else if (!names && rule === "deny") r.note(`${key}.${tool}`, "nothing: harness offers a role no MCP or custom tool it does not list");
+      else r.lost(`${key}.${tool}`, names ? "a pattern map harness has no equivalent for" : "no harness tool for it (an MCP or custom tool)");
     }
     r.note(key, "tools and permissions (write, never_write, shell)");
   };
@@ -218,7 +256,8 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
         }
         for (const [tool, on] of Object.entries(value)) {
           const names = OPENCODE[tool];
-          if (!names) r.lost(`tools.${tool}`, "no harness tool for it (an MCP or custom tool)");
+          if (!names && on === false) r.note(`tools.${tool}`, "nothing: harness offers a role no MCP or custom tool it does not list");
+          else if (!names) r.lost(`tools.${tool}`, "no harness tool for it (an MCP or custom tool)");
           else for (const n of names) on === false ? granted.delete(n) : granted.add(n);
         }
         r.note(key, "tools");
@@ -232,6 +271,10 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
       case "top_p":
       case "variant":
         r.native(key, value);
+        break;
+      case "disable":
+        if (value === false) r.note(key, "nothing (false is the default)");
+        else r.lost(key, "the agent is switched off; harness has no off switch for a role: remove the role and its stage to keep it off");
         break;
       default:
         r.lost(key, `${host === "kilo" ? "Kilo" : "OpenCode"} moves it into options and ignores it`);
@@ -258,30 +301,39 @@ export function readCodexAgent(path: string, text: string): ImportedAgent {
     r.lost("file", `not TOML (${(e as Error).message.split("\n")[0]})`);
   }
   let body = "";
+  // An agent's own sandbox and approval policy scope it (codex-and-gemini-cli hosts note): read-only
+  // still runs commands, in a sandbox that writes nothing; approval_policy says whether they ask first.
+  let shellDefault: string | undefined;
   for (const [key, value] of Object.entries(data)) {
     if (key === "name" || key === "description") continue;
     if (key === "developer_instructions" && typeof value === "string") (body = value), r.note(key, "the role's body");
     else if (key === "model") r.model(key, value);
     else if (key === "model_reasoning_effort") r.effort(key, value);
-    else if (key === "sandbox_mode" && value === "read-only") r.note(key, "tools without edit, write or bash");
+    else if (key === "sandbox_mode" && value === "read-only") r.note(key, "tools without edit or write (the shell stays: Codex's read-only sandbox runs commands and writes nothing, as harness's Codex profile for a role with no write paths does)");
+    else if (key === "sandbox_mode" && value === "workspace-write") r.note(key, "tools with edit, write and bash; permissions.write");
+    else if (key === "approval_policy" && value === "never") (shellDefault = "allow"), r.note(key, "permissions.shell.default: allow (commands never ask)");
+    else if (key === "approval_policy" && (value === "untrusted" || value === "on-request" || value === "on-failure")) (shellDefault = "ask"), r.note(key, "permissions.shell.default: ask");
     else r.lost(key, "harness derives Codex's config for a role (default_permissions, rules) from the role's limits");
   }
   // Codex gives every agent the same tools
-  for (const t of data.sandbox_mode === "read-only" ? ["read", "grep", "glob"] : ["read", "grep", "glob", "edit", "write", "bash"]) r.tools.add(t);
+  for (const t of data.sandbox_mode === "read-only" ? ["read", "grep", "glob", "bash"] : ["read", "grep", "glob", "edit", "write", "bash"]) r.tools.add(t);
+  if (shellDefault) r.role.permissions = { shell: { default: shellDefault } };
   return r.finish({ path, name: String(data.name ?? path.replace(/^.*\//, "").replace(/\.toml$/, "")), description: typeof data.description === "string" ? data.description : undefined, body });
 }
 
 /** Gemini CLI, Copilot and Cursor agent Markdown: name, description, tools, model and a few host fields. */
 export function readMarkdownAgent(host: "gemini-cli" | "copilot" | "cursor", path: string, text: string): ImportedAgent {
-  const { data, body, problem } = frontMatter(text);
+  const { data, body, problem, repaired } = frontMatter(text);
   const r = new Reader(host);
   if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
+  if (repaired) r.note("front matter", `${repaired} (as written it is not YAML)`);
   const stem = path.replace(/^.*\//, "").replace(/\.agent\.md$|\.md$/, "");
   let readonly = false;
   let toolsSeen = false;
   for (const [key, value] of Object.entries(data)) {
     if (key === "name" || key === "description") continue;
     if (key === "model") r.model(key, value);
+    else if (key === "tools" && host === "cursor") r.lost(key, "Cursor reads no tool list in an agent file (only readonly): the agent has every tool, and so does the role");
     else if (key === "tools") {
       toolsSeen = true;
       for (const t of list(value)) {

@@ -24,6 +24,9 @@ interface EntryBase {
   original?: string;
   /** A whole file that was the team's own agent, read by `harness import` (roles/.harness-import.json) and replaced: `original` holds it. */
   adopted?: true;
+  /** An adopted original that the host reads beside the generated agent at another path (OpenCode's
+   * `.opencode/agent/x.md` and `.opencode/agents/x.md`): install took it away; `original` holds it. */
+  removed?: true;
 }
 
 export type LockEntry =

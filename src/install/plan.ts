@@ -179,6 +179,8 @@ export interface InstallInput {
   header: Omit<Lock, "files" | "hosts">;
   /** path → SHA-256 of an original agent file `harness import` read: install may replace it (and keeps it). */
   adopt?: ReadonlyMap<string, string>;
+  /** path → the host `harness import` read that original for. */
+  adoptHosts?: ReadonlyMap<string, string>;
 }
 
 export function planInstall(input: InstallInput): Plan {
@@ -221,12 +223,41 @@ export function planInstall(input: InstallInput): Plan {
     disk.put(path, after);
     changes.push({ path, mode: w.mode.mode, hosts, before: current, after, executable, ...(fixMode ? { fixMode: true as const } : {}), state, problems: [] });
   }
+  const displaced = displace(input, want, disk, files, changes);
   for (const [path, old] of Object.entries(lock?.files ?? {})) {
-    if (want.has(path)) continue;
+    if (want.has(path) || displaced.has(path)) continue;
     changes.push(removal(disk, path, old, force, old.hosts, files, marks));
   }
   disk.settle(changes).sort(byPath);
   return { ...finish(lock, Object.keys(files).length ? { ...input.header, hosts: hostsOf(files), files } : null), changes };
+}
+
+/**
+ * The team's own agents `harness import` read that this install writes no file over (the generated
+ * agent lives at another path the host also reads, e.g. OpenCode's `.opencode/agent/x.md` beside
+ * `.opencode/agents/x.md`): left in place, the host would load the unguarded original too. While
+ * its host is installed each is taken away, byte-identical originals only; the lock keeps its bytes.
+ */
+function displace(input: InstallInput, want: ReadonlyMap<string, Wanted>, disk: Targets, files: Record<string, LockEntry>, changes: FileChange[]): Set<string> {
+  const done = new Set<string>();
+  const installing = new Set(input.outputs.map((o) => o.host));
+  for (const [path, sha] of input.adopt ?? []) {
+    const host = input.adoptHosts?.get(path);
+    if (want.has(path) || !host || !installing.has(host)) continue;
+    const old = input.lock?.files[path];
+    const current = disk.read(path);
+    if (old?.removed && current === null) {
+      files[path] = old;
+      done.add(path);
+      changes.push({ path, mode: "whole", hosts: old.hosts, before: null, after: null, executable: false, state: "ok", problems: [] });
+    } else if (!old && current !== null && sha256(current) === sha) {
+      files[path] = { mode: "whole", hosts: [host], sha256: sha256(""), original: current, adopted: true, removed: true };
+      done.add(path);
+      disk.put(path, null);
+      changes.push({ path, mode: "whole", hosts: [host], before: current, after: null, executable: false, state: "unrecorded", problems: [] });
+    }
+  }
+  return done;
 }
 
 /** Take out the parts of `old` that only hosts in `drop` own; keeps hand-edited parts unless force. */
@@ -240,6 +271,12 @@ function removalOf(current: string | null, path: string, old: LockEntry, force: 
   const name = old.mode === "block" ? old.link && path : undefined;
   const remaining = old.hosts.filter((h) => !drop.includes(h));
   const base: FileChange = { path, mode: old.mode, hosts: old.hosts, before: current, after: current, executable: false, state: current === null ? "missing" : "orphaned", problems: [] };
+  if (old.removed) {
+    // an original install took away: it comes back when its host goes, unless a file took its place
+    if (remaining.length) return (files[path] = { ...old, hosts: remaining }), { ...base, state: "ok" };
+    if (current === null) return { ...base, after: old.original ?? null, state: "orphaned" };
+    return { ...base, state: "modified", problems: [problemAt("W_NOT_OWNED", path, current, "was taken away by install (an original harness import read) and a new file stands there now; kept, and the original stays in the lock")] };
+  }
   if (current === null) {
     if (remaining.length) files[path] = { ...old, hosts: remaining };
     return base;
