@@ -115,6 +115,16 @@ const CORRUPT: Partial<Record<HostId, Corruption[]>> = {
       expect: [/Full YAML parser failed/, /jade\.md has invalid hooks/],
     },
   ],
+  "factory-droid": [
+    {
+      // a tool id Droid does not know in the role launcher's --only-tools
+      name: "an unknown tool id in --only-tools",
+      file: ".factory/bin/jade.sh",
+      break: (t) => t.replace("--only-tools 'Read,", "--only-tools 'Reed,"),
+      expect: [/\[droid jade\]/],
+      notLoaded: "jade",
+    },
+  ],
   "gemini-cli": [
     {
       // the strict agent schema refuses an unknown key (a camelCase maxTurns instead of max_turns)

@@ -3,7 +3,7 @@
 // this module re-exports it with types. Adapters' `checkedAgainst` must equal HOST_VERSIONS.
 import pins from "./versions.json" with { type: "json" };
 
-export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo" | "qwen-code";
+export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo" | "qwen-code" | "factory-droid";
 
 export interface HostPin {
   /** npm package that ships the CLI */
@@ -12,6 +12,8 @@ export interface HostPin {
   readonly version: string;
   /** name of the executable in node_modules/.bin */
   readonly bin: string;
+  /** the executable's path in the install prefix, for a package with no `bin` entry (Factory Droid's platform binary) */
+  readonly path?: string;
 }
 
 export const HOST_PINS: Readonly<Record<HostId, HostPin>> = pins;
@@ -26,4 +28,5 @@ export const HOST_VERSIONS: Readonly<Record<HostId, string>> = {
   "gemini-cli": pins["gemini-cli"].version,
   kilo: pins.kilo.version,
   "qwen-code": pins["qwen-code"].version,
+  "factory-droid": pins["factory-droid"].version,
 };

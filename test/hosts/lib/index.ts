@@ -7,10 +7,11 @@ import { loadOpenCode } from "./opencode.js";
 import { loadGeminiCli } from "./gemini-cli.js";
 import { loadCopilot } from "./copilot.js";
 import { loadQwenCode } from "./qwen-code.js";
+import { loadFactoryDroid } from "./factory-droid.js";
 import type { HostId, LoadOptions, LoadResult } from "./types.js";
 
 export * from "./types.js";
-export { loadClaudeCode, loadCodex, loadCopilot, loadGeminiCli, loadKilo, loadOpenCode, loadQwenCode };
+export { loadClaudeCode, loadCodex, loadCopilot, loadGeminiCli, loadKilo, loadOpenCode, loadQwenCode, loadFactoryDroid };
 export { createHostEnv, REPO_ROOT, SCRATCH_ROOT, DEAD_URL, type HostEnv, type HostEnvOptions } from "./env.js";
 export { run, stripAnsi, describeRun, type RunResult, type RunOptions } from "./run.js";
 export { ensureHosts, type HostInstallMap, type HostInstall } from "./install.js";
@@ -23,6 +24,7 @@ export const LOADERS: Partial<Record<HostId, (tree: string, opts: LoadOptions) =
   kilo: loadKilo,
   copilot: loadCopilot,
   "qwen-code": loadQwenCode,
+  "factory-droid": loadFactoryDroid,
 };
 
 export function loadTree(host: HostId, tree: string, opts: LoadOptions): Promise<LoadResult> {
