@@ -27,8 +27,8 @@ export function droidFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r:
     else if (sub) rec({ constraint: "shell", level: "native", how: "no Execute tool", field: "tools" });
     else rec({ constraint: "shell", level: "guard", how: `${where}: the orchestrator's rules`, loss: "L_SHELL_WRITE_GAP", field: "permissions.shell" });
     rec({ constraint: "git-deny", level: role.shell || !sub ? "guard" : "native", how: role.shell || !sub ? `${where}: shell_deny on normalised argv, read-only git only` : "no Execute tool" });
-    if (sub) rec({ constraint: "spawn", level: role.canSpawn ? "native" : "guard", how: role.canSpawn ? "Task tool granted" : `${where}: Task and every launcher refused`, field: "tools" });
-    else rec({ constraint: "spawn", level: "guard", how: `${where}: the orchestrator starts pipeline roles through their launchers only; Task is refused`, field: "tools" });
+    if (sub) rec({ constraint: "spawn", level: "guard", how: role.canSpawn ? `${where}: pipeline roles through their launchers only; Task refused` : `${where}: Task and every launcher refused`, field: "tools" });
+    else rec({ constraint: "spawn", level: "instructed", how: "main session: the orchestrator's session must start roles (the guard lets it start pipeline roles only, through their launchers; Task is refused)", loss: "L_SPAWN_INSTRUCTED", field: "tools" });
     rec({ constraint: "isolation", level: "native", how: sub ? `${launcher}: its own droid exec process and session` : `main session via /${role.id}`, field: "isolation" });
     if (role.worktree) rec({ constraint: "isolation", level: "lost", how: "the launcher runs in the project's checkout (droid exec -w is not used)", loss: "L_WORKTREE_UNSUPPORTED", field: "worktree" });
     const model = sub ? modelFor(pipeline, role) : undefined;
