@@ -155,3 +155,25 @@ describe("Factory Droid guard: through node, bound by the droid process", () => 
     expect(missing.status).toBe(2);
   });
 });
+
+describe("Factory Droid role launcher", () => {
+  it("starts droid exec as the role with its tools and prompt, the brief through a file (a brief may start with -), and binds itself", async () => {
+    const { HOSTS } = await import("../../adapters/index.js");
+    const lowered = (await HOSTS["factory-droid"]!()).lower(pipeline);
+    const file = lowered.files.find((f) => f.path === ".factory/bin/jade.sh") as { text: string };
+    const dir = path.join(root, "launch");
+    fs.mkdirSync(path.join(dir, ".factory", "bin"), { recursive: true });
+    fs.writeFileSync(path.join(dir, ".factory", "bin", "jade.sh"), file.text, { mode: 0o755 });
+    // a stand-in droid: prints its arguments, the brief file's text and the binding it was started with
+    const fake = path.join(dir, "fake-droid");
+    fs.writeFileSync(fake, `#!/bin/sh\nfor a in "$@"; do printf '<%s>' "$a"; done; echo; f=; p=; for a in "$@"; do [ "$p" = -f ] && f=$a; p=$a; done; cat "$f"; echo "$HARNESS_ROLE $HARNESS_LAUNCH $PPID"\n`, { mode: 0o755 });
+    const r = spawnSync(path.join(dir, ".factory", "bin", "jade.sh"), ["--settings=evil.json", "then the brief"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", DROID_BIN: fake, HARNESS_DROID_MODEL: "custom:M-0", TMPDIR: root } });
+    expect(r.status, r.stderr).toBe(0);
+    const [argv, brief, binding] = r.stdout.trim().split("\n");
+    expect(argv).toBe(`<exec><--cwd><${fs.realpathSync(dir)}><--auto><high><--only-tools><Read,Grep,Glob,Edit,Create,Execute><--append-system-prompt-file><${fs.realpathSync(dir)}/.factory/roles/jade.md><-m><custom:M-0><-f>${/<[^>]*harness-brief\.[^>]*>/.exec(argv!)?.[0]}`);
+    expect(brief).toBe("--settings=evil.json then the brief");
+    const [role, launch, ppid] = binding!.split(" ");
+    expect([role, launch]).toEqual(["jade", ppid]);
+    expect(fs.readdirSync(root).filter((f) => f.startsWith("harness-brief."))).toEqual([]);
+  });
+});
