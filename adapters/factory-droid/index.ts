@@ -28,7 +28,7 @@ const vocabulary = (pipeline: PipelineIR): HostVocabulary => ({
   runInMain: (role) =>
     `do this stage yourself, in this session, as ${role.title}: follow \`.factory/commands/${role.id}.md\` (its instructions and limits apply until the stage is done). The human can also start it with /${role.id}.`,
   askHuman: "Ask the human plainly in the chat and wait for an explicit yes.",
-  request: `the request the human gives after \`/${pipeline.name}\` ($ARGUMENTS).`,
+  request: `the request the human gives after \`/${pipeline.name}\` (it follows these instructions).`,
   roleNotes: () => [`A harness guard hook checks your writes and commands. If it refuses one, do not work around it: report "blocked" with the refusal text.`],
 });
 
