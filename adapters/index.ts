@@ -7,6 +7,7 @@ export const HOSTS: AdapterRegistry = {
   codex: async () => (await import("./codex/index.js")).CodexAdapter,
   copilot: async () => (await import("./copilot/index.js")).CopilotAdapter,
   cursor: async () => (await import("./cursor/index.js")).CursorAdapter,
+  "factory-droid": async () => (await import("./factory-droid/index.js")).FactoryDroidAdapter,
   "gemini-cli": async () => (await import("./gemini-cli/index.js")).GeminiCliAdapter,
   kilo: async () => (await import("./kilo/index.js")).KiloAdapter,
   opencode: async () => (await import("./opencode/index.js")).OpenCodeAdapter,

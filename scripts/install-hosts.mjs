@@ -46,7 +46,9 @@ export function hostPrefix(host) {
 }
 
 export function hostBinPath(host) {
-  return path.join(hostPrefix(host), "node_modules", ".bin", PINS[host].bin);
+  // a platform package with no `bin` entry (Factory Droid's linux-x64 binary) names its file in `path`
+  const pin = PINS[host];
+  return pin.path ? path.join(hostPrefix(host), ...pin.path.split("/")) : path.join(hostPrefix(host), "node_modules", ".bin", pin.bin);
 }
 
 /** Run `<bin> --version` in a throw-away HOME; resolve to the output if it names the pinned version. */
@@ -80,6 +82,7 @@ export function checkBinary(host) {
       KILO_DISABLE_AUTOUPDATE: "1",
       KILO_DISABLE_MODELS_FETCH: "1",
       KILO_TELEMETRY_LEVEL: "off",
+      FACTORY_AIRGAP_ENABLED: "1",
     },
   });
   if (r.error) return { ok: false, error: `${bin} --version: ${r.error.message}` };

@@ -123,6 +123,13 @@ const CORRUPT: Partial<Record<HostId, Corruption[]>> = {
       file: ".pi/extensions/harness-guard.js",
       break: (t) => t.replace(/^export default function harnessPipeline\(pi\) \{$/m, "export default function harnessPipeline(pi) {{"),
       expect: [/Failed to load extension/, /role .jade. is not offered/],
+  "factory-droid": [
+    {
+      // a tool id Droid does not know in the role launcher's --only-tools
+      name: "an unknown tool id in --only-tools",
+      file: ".factory/bin/jade.sh",
+      break: (t) => t.replace("--only-tools 'Read,", "--only-tools 'Reed,"),
+      expect: [/\[droid jade\]/],
       notLoaded: "jade",
     },
   ],

@@ -4,6 +4,7 @@
 import pins from "./versions.json" with { type: "json" };
 
 export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo" | "qwen-code" | "pi";
+export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo" | "qwen-code" | "factory-droid";
 
 export interface HostPin {
   /** npm package that ships the CLI */
@@ -12,6 +13,8 @@ export interface HostPin {
   readonly version: string;
   /** name of the executable in node_modules/.bin */
   readonly bin: string;
+  /** the executable's path in the install prefix, for a package with no `bin` entry (Factory Droid's platform binary) */
+  readonly path?: string;
 }
 
 export const HOST_PINS: Readonly<Record<HostId, HostPin>> = pins;
@@ -27,4 +30,5 @@ export const HOST_VERSIONS: Readonly<Record<HostId, string>> = {
   kilo: pins.kilo.version,
   "qwen-code": pins["qwen-code"].version,
   pi: pins.pi.version,
+  "factory-droid": pins["factory-droid"].version,
 };

@@ -12,6 +12,7 @@ import { policyArgs, prepareGeminiHome } from "./gemini-cli.js";
 import { prepareCopilotHome } from "./copilot.js";
 import { prepareQwenHome, QWEN_FLAGS } from "./qwen-code.js";
 import { preparePiHome, PI_FLAGS } from "./pi.js";
+import { DROID_FLAGS, prepareDroidHome } from "./factory-droid.js";
 import { DEAD_URL } from "./env.js";
 
 const REQUEST = "harness happy-path scenario: add value(), which returns 42";
@@ -507,6 +508,42 @@ export const piDriver: HostDriver = {
   command: (_hs, scenario, env) => ({ bin: path.join(env.project, ".pi", "bin", `${scenario.name}.sh`), args: [...PI_FLAGS, `/${scenario.name} ${REQUEST}`] }),
   results: (body) => (asArray(body.messages) as { role?: string; content?: unknown }[]).filter((m) => m.role === "tool").map((m) => ({ text: textOf(m.content) })),
   shellRan: (r) => !PI_REFUSAL.test(r.text),
+// ---------------------------------------------------------------- Factory Droid
+
+function droidCall(project: string, a: Action): Call {
+  const exec = (command: string, timeout = 120) => ({ tool: "Execute", input: { command, summary: "Run a scenario step", riskLevel: "low", riskLevelReason: "scenario step", timeout } });
+  switch (a.kind) {
+    case "write":
+      return { tool: "Create", input: { file_path: path.join(project, a.path), content: a.content } };
+    case "read":
+      return { tool: "Read", input: { file_path: path.join(project, a.path) } };
+    case "shell":
+      return exec(a.command);
+    case "delegate":
+      return exec(`.factory/bin/${a.role}.sh 'Do the ${a.role} stage.'`, 600);
+  }
+}
+
+/** Factory Droid's refusals: the guard hook (the model reads "Error: <reason>"). */
+export const DROID_REFUSAL = /harness guard:/i;
+
+/**
+ * The pipeline's launcher, as AGENTS.md says to start a run: `.factory/bin/<pipeline>.sh exec … /<pipeline>`;
+ * main-isolation roles run in the orchestrator's session, subagent roles through their launchers
+ * (.factory/bin/<role>.sh, run with the Execute tool).
+ */
+export const droidDriver: HostDriver = {
+  host: "factory-droid",
+  label: "fd",
+  startStub: startChatStub,
+  prepare: (env) => prepareDroidHome(env, `${DEAD_URL}/v1`),
+  useStub(env, stub) {
+    prepareDroidHome(env, stub.baseUrl);
+  },
+  plan: (s, scenario, project) => [session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => [droidCall(project, st.action)])],
+  command: (_hs, scenario, env) => ({ bin: path.join(env.project, ".factory", "bin", `${scenario.name}.sh`), args: [...DROID_FLAGS, `/${scenario.name} ${REQUEST}`] }),
+  results: (body) => (asArray(body.messages) as { role?: string; content?: unknown }[]).filter((m) => m.role === "tool").map((m) => ({ text: textOf(m.content) })),
+  shellRan: (r) => !DROID_REFUSAL.test(r.text),
 };
 
 /**
@@ -515,4 +552,4 @@ export const piDriver: HostDriver = {
  */
 export const HAPPY_PENDING: Record<string, string> = {};
 
-export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver, kilo: kiloDriver, copilot: copilotDriver, "qwen-code": qwenDriver, pi: piDriver };
+export const HAPPY_DRIVERS: Record<string, HostDriver> = { "claude-code": claudeDriver, opencode: openCodeDriver, codex: codexDriver, "gemini-cli": geminiDriver, kilo: kiloDriver, copilot: copilotDriver, "qwen-code": qwenDriver, pi: piDriver, "factory-droid": droidDriver };

@@ -113,7 +113,7 @@ export async function runHappy(driver: HostDriver, scenario: Scenario, tree: str
       const from = stub.log.length;
       const before = gitScene(env.project);
       const { bin: cmd, args } = driver.command(hs, scenario, env);
-      const start = () => run(cmd === "" ? bin : cmd, args, { cwd: env.project, env: { ...env.env, ...(cmd === "" ? {} : { CODEX_BIN: bin, COPILOT_BIN: bin, QWEN_BIN: bin, PI_BIN: bin }) }, timeoutMs: driver.timeoutMs ?? 180_000 });
+      const start = () => run(cmd === "" ? bin : cmd, args, { cwd: env.project, env: { ...env.env, ...(cmd === "" ? {} : { CODEX_BIN: bin, COPILOT_BIN: bin, QWEN_BIN: bin, PI_BIN: bin, DROID_BIN: bin }) }, timeoutMs: driver.timeoutMs ?? 180_000 });
       let r = await start();
       // Codex 0.171 sometimes fails to build its sandbox before the session starts ("failed to enumerate
       // unreadable glob paths"): no model request was made, nothing ran; such a start is tried once more.

@@ -8,10 +8,11 @@ import { loadGeminiCli } from "./gemini-cli.js";
 import { loadCopilot } from "./copilot.js";
 import { loadQwenCode } from "./qwen-code.js";
 import { loadPi } from "./pi.js";
+import { loadFactoryDroid } from "./factory-droid.js";
 import type { HostId, LoadOptions, LoadResult } from "./types.js";
 
 export * from "./types.js";
-export { loadClaudeCode, loadCodex, loadCopilot, loadGeminiCli, loadKilo, loadOpenCode, loadPi, loadQwenCode };
+export { loadClaudeCode, loadCodex, loadCopilot, loadGeminiCli, loadKilo, loadOpenCode, loadPi, loadQwenCode, loadFactoryDroid };
 export { createHostEnv, REPO_ROOT, SCRATCH_ROOT, DEAD_URL, type HostEnv, type HostEnvOptions } from "./env.js";
 export { run, stripAnsi, describeRun, type RunResult, type RunOptions } from "./run.js";
 export { ensureHosts, type HostInstallMap, type HostInstall } from "./install.js";
@@ -25,6 +26,7 @@ export const LOADERS: Partial<Record<HostId, (tree: string, opts: LoadOptions) =
   copilot: loadCopilot,
   "qwen-code": loadQwenCode,
   pi: loadPi,
+  "factory-droid": loadFactoryDroid,
 };
 
 export function loadTree(host: HostId, tree: string, opts: LoadOptions): Promise<LoadResult> {

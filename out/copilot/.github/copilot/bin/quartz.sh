@@ -63,6 +63,7 @@ set -- \
   --deny-tool 'write(.env)' \
   --deny-tool 'write(.env.*.local)' \
   --deny-tool 'write(.env.local)' \
+  --deny-tool 'write(.factory/**)' \
   --deny-tool 'write(.gemini/**)' \
   --deny-tool 'write(.git/**)' \
   --deny-tool 'write(.github/agents/**)' \
