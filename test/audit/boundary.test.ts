@@ -109,6 +109,45 @@ describe("audit: never-write at any depth, .git as never-write", () => {
     }));
 });
 
+describe("audit: files a guarded git configuration includes", () => {
+  it("include.path and includeIf.*.path targets are guarded, in the project (in a role's scope) and in the home, existing or not", () =>
+    withRepo(BASE, (r) => {
+      // the human's own configuration includes a file in src/ (jade's scope) and a file in the home
+      fs.appendFileSync(path.join(r.dir, ".git/config"), '[include]\n\tpath = ../src/team.gitconfig\n[includeIf "onbranch:never-checked-out"]\n\tpath = ~/.gitconfig-work\n');
+      putHome(r, ".gitconfig", "[include]\n\tpath = .gitconfig-extra\n");
+      putHome(r, ".gitconfig-extra", "[user]\n\tname = Team\n");
+      r.start("i1", "jade");
+      r.put("src/team.gitconfig", '[core]\n\tfsmonitor = "echo pwned > tests/a.test.ts"\n');
+      putHome(r, ".gitconfig-work", "[core]\n\thooksPath = /tmp/elsewhere\n");
+      putHome(r, ".gitconfig-extra", "[alias]\n\tst = !echo pwned\n");
+      r.put("src/ok.ts", "ok\n");
+      r.stop("i1", "jade");
+      expect(fs.existsSync(path.join(r.dir, "src/team.gitconfig"))).toBe(false);
+      expect(fs.existsSync(home(r, ".gitconfig-work"))).toBe(false);
+      expect(fs.readFileSync(home(r, ".gitconfig-extra"), "utf8")).toBe("[user]\n\tname = Team\n");
+      expect(r.read("src/ok.ts")).toBe("ok\n");
+      const rep = r.report("i1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("team.gitconfig (created; removed)");
+      expect(rep.stderr).toContain(".gitconfig-work (created; removed)");
+      expect(rep.stderr).toContain(".gitconfig-extra (modified; restored)");
+    }));
+
+  it("Qwen Code's settings in the project and the home are guarded", () =>
+    withRepo(BASE, (r) => {
+      r.start("q1", "jade");
+      putHome(r, ".qwen/settings.json", JSON.stringify({ hooks: {}, env: { NODE_OPTIONS: "--require=/tmp/x.js" } }));
+      fs.mkdirSync(path.join(r.dir, ".qwen"), { recursive: true });
+      fs.writeFileSync(path.join(r.dir, ".qwen/settings.json"), "{}\n");
+      r.stop("q1", "jade");
+      expect(fs.existsSync(home(r, ".qwen/settings.json"))).toBe(false);
+      expect(fs.existsSync(path.join(r.dir, ".qwen/settings.json"))).toBe(false);
+      const rep = r.report("q1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("~/.qwen/settings.json (created; removed)");
+    }));
+});
+
 describe("audit: what a stage leaves for the human's next commit", () => {
   it("a rewritten test staged and then put back in the work tree, and a commit on the branch, are undone", () =>
     withRepo(BASE, (r) => {

@@ -92,6 +92,7 @@ export const HOST_SETTINGS_FILES: readonly string[] = [
   ".cursor/cli.json", ".cursor/hooks.json", ".cursor/mcp.json",
   "opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc",
   "kilo.json", "kilo.jsonc", ".kilo/kilo.json", ".kilo/kilo.jsonc",
+  ".qwen/settings.json",
 ];
 
 const sorted = (xs: Iterable<string>): string[] => [...xs].sort(byCodeUnit);

@@ -17,9 +17,10 @@ function guardPhysical(base, p) {
   let cur = path.parse(abs).root;
   let exists = true;
   let hops = 0;
+  let last = null;
   for (const part of abs.slice(cur.length).split(/[\\/]+/)) {
     if (part === "" || part === ".") continue;
-    if (part === "..") { cur = path.dirname(cur); continue; }
+    if (part === "..") { cur = path.dirname(cur); last = null; continue; }
     const next = path.join(cur, part);
     if (!exists) { cur = next; continue; }
     let st;
@@ -30,8 +31,12 @@ function guardPhysical(base, p) {
     if (st.isSymbolicLink()) {
       if (++hops > 64) return { error: "has too many symbolic links" };
       try { cur = fs.realpathSync.native(next); } catch (e) { return { error: "goes through a dangling symbolic link (" + next + ")" }; }
-    } else cur = next;
+      last = null;
+    } else { cur = next; last = st; }
   }
+  // a file with more than one name: a write lands under every other name too, wherever it is
+  if (exists && last === null && cur !== path.parse(abs).root) { try { last = fs.statSync(cur); } catch (e) { last = null; } }
+  if (exists && last && last.isFile() && last.nlink > 1) return { error: "is a file with " + last.nlink + " hard links, so a write also changes it under names the guard cannot see" };
   return { real: cur };
 }
 
