@@ -247,3 +247,18 @@ describe("a file with more than one name (c22)", () => {
     }
   });
 });
+
+describe("a role whose shell default is allow (c22)", () => {
+  it("its deny rules see through a program that runs its trailing words as a command", () => {
+    const p = readRoles(PEBBLE_ROLES);
+    const coral = p.roles.find((r) => r.id === "coral")!;
+    coral.shell = { ...coral.shell!, default: "allow" };
+    const d = inProcess(p);
+    const k = (command: string) => d(JSON.stringify(payload({ tool: "Bash", input: { command }, role: "coral", cwd: P })), { CLAUDE_PROJECT_DIR: P }, "coral").kind;
+    const denied = ["git push", "taskset 1 git push", "strace -f git push origin main", "npx git push", "chrt 1 git commit -m x", "valgrind /usr/bin/git reset --hard", "prlimit git -C . push", "numactl 0 git --no-pager push"];
+    expect(denied.map((c) => `${c}: ${k(c)}`)).toEqual(denied.map((c) => `${c}: deny`));
+    // the permits: its own tools, and words that are only data to a program the guard reads
+    const allowed = ["terraform validate", "hadolint Dockerfile", "helm lint charts/x", "echo git push", "grep git README.md"];
+    expect(allowed.map((c) => `${c}: ${k(c)}`)).toEqual(allowed.map((c) => `${c}: allow`));
+  });
+});

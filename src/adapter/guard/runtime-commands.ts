@@ -117,6 +117,20 @@ function guardForms(argv) {
     add([name, ...argv.slice(k)]);
   }
   for (const f of forms.slice()) if (guardBase(f[0]) === "docker" && GUARD_DOCKER_GROUPS.has(f[1]) && f.length > 2) add(["docker", ...f.slice(2)]);
+  // a program the guard does not read may run its trailing words as a command (taskset 1 git push,
+  // strace -f git push, npx git push): a deny or ask rule also sees every command that starts later
+  if (!guardModelled(name)) {
+    for (let k = 1; k < argv.length; k++) {
+      if (argv[k].startsWith("-")) continue;
+      const tail = argv.slice(k);
+      add(guardBase(tail[0]) === tail[0] ? tail : [guardBase(tail[0]), ...tail.slice(1)]);
+      if (guardBase(tail[0]) === "git") add(guardGit(tail).normal);
+    }
+  }
   return forms;
+}
+// Programs whose every word the guard reads (their operands are data, not a command to run).
+function guardModelled(name) {
+  return Object.prototype.hasOwnProperty.call(GUARD_SPECS, name) || GUARD_ANY_ARGS.has(name) || name === "printf" || name === "npm" || name === "pnpm" || name === "yarn" || name === "go" || name === "cargo" || name === "python" || name === "python3" || name === "tsc" || name === "vitest" || name === "jest" || name === "pytest";
 }
 `;
