@@ -39,8 +39,6 @@ function auditGuardedList(ctx, snaps) {
     if (!e.git || (e.depth || 0) >= 8) continue;
     for (const inc of auditGitIncludes(e.abs, home)) if (!seen.has(inc)) { seen.add(inc); out.push({ abs: inc, shown: inc, tree: false, volatile: null, base: null, git: true, depth: (e.depth || 0) + 1 }); }
   }
-  // a file an earlier snapshot holds stays guarded, even where nothing includes it any more
-  if (snaps) for (const abs of Object.keys(snaps)) if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: abs, tree: false, volatile: null, base: null }); }
   // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
   const parents = [];
   for (const e of out) {
@@ -49,6 +47,8 @@ function auditGuardedList(ctx, snaps) {
       if (!seen.has(d)) { seen.add(d); parents.push({ abs: d, shown: shown, tree: false, volatile: null, base: null, parent: true }); }
     }
   }
+  // a file an earlier snapshot holds (one a git configuration included) stays guarded, even where nothing includes it any more
+  if (snaps) for (const abs of Object.keys(snaps)) if (!seen.has(abs) && !(snaps[abs].t === "dir" && !snaps[abs].e)) { seen.add(abs); parents.push({ abs: abs, shown: abs, tree: false, volatile: null, base: null }); }
   return out.concat(parents);
 }
 
