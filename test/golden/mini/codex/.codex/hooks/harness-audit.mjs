@@ -16,7 +16,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home: src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded (for example a file that a guarded git configuration includes), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home: src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
 //   - changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it
@@ -146,6 +146,11 @@ const POLICY = {
       "path": "/Library/Application Support/ClaudeCode/managed-settings.json"
     },
     {
+      "base": "system",
+      "path": "/etc/claude-code/managed-settings.d",
+      "tree": true
+    },
+    {
       "base": "home",
       "env": "CODEX_HOME",
       "envPath": "config.toml",
@@ -231,6 +236,18 @@ const POLICY = {
     },
     {
       "base": "home",
+      "path": ".qwen/settings.json"
+    },
+    {
+      "base": "home",
+      "path": ".qwen/.env"
+    },
+    {
+      "base": "project",
+      "path": ".qwen/settings.json"
+    },
+    {
+      "base": "home",
       "env": "XDG_CONFIG_HOME",
       "envPath": "opencode/opencode.json",
       "path": ".config/opencode/opencode.json"
@@ -279,16 +296,19 @@ const POLICY = {
     },
     {
       "base": "system",
+      "gitConfig": true,
       "path": "/etc/gitconfig"
     },
     {
       "base": "home",
+      "gitConfig": true,
       "path": ".gitconfig"
     },
     {
       "base": "home",
       "env": "XDG_CONFIG_HOME",
       "envPath": "git/config",
+      "gitConfig": true,
       "path": ".config/git/config"
     },
     {
@@ -299,10 +319,12 @@ const POLICY = {
     },
     {
       "base": "git",
+      "gitConfig": true,
       "path": "config"
     },
     {
       "base": "git",
+      "gitConfig": true,
       "path": "config.worktree"
     },
     {
@@ -811,9 +833,9 @@ const AUDIT_GUARDED_MAX = 16 << 20;
 function auditHome() { return process.env.HOME || os.homedir(); }
 
 /** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
-function auditGuardedList(ctx) {
+function auditGuardedList(ctx, snaps) {
   const out = [], seen = new Set();
-  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base }); } };
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base, git: g.gitConfig === true }); } };
   const home = auditHome();
   for (const g of POLICY.guarded) {
     if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
@@ -825,6 +847,13 @@ function auditGuardedList(ctx) {
       if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
     }
   }
+  // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
+  // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
+  for (let i = 0; i < out.length; i++) {
+    const e = out[i];
+    if (!e.git || (e.depth || 0) >= 8) continue;
+    for (const inc of auditGitIncludes(e.abs, home)) if (!seen.has(inc)) { seen.add(inc); out.push({ abs: inc, shown: inc, tree: false, volatile: null, base: null, git: true, depth: (e.depth || 0) + 1 }); }
+  }
   // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
   const parents = [];
   for (const e of out) {
@@ -833,7 +862,30 @@ function auditGuardedList(ctx) {
       if (!seen.has(d)) { seen.add(d); parents.push({ abs: d, shown: shown, tree: false, volatile: null, base: null, parent: true }); }
     }
   }
+  // a file an earlier snapshot holds (one a git configuration included) stays guarded, even where nothing includes it any more
+  if (snaps) for (const abs of Object.keys(snaps)) if (!seen.has(abs) && !(snaps[abs].t === "dir" && !snaps[abs].e)) { seen.add(abs); parents.push({ abs: abs, shown: abs, tree: false, volatile: null, base: null }); }
   return out.concat(parents);
+}
+
+/** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include). */
+function auditGitIncludes(file, home) {
+  let text;
+  try { text = fs.readFileSync(file, "latin1"); } catch (e) { return []; }
+  if (!/include/i.test(text)) return [];
+  const r = cp.spawnSync("git", ["config", "--file", file, "--no-includes", "--null", "--get-regexp", "^include(if\\..*)?\\.path$"], { encoding: "utf8", env: Object.assign({}, process.env, { GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" }) });
+  // exit 1: no such key; anything else (a file git cannot read) guards nothing more, and git refuses it too
+  if (r.error || r.status !== 0) return [];
+  const out = [];
+  for (const rec of r.stdout.split("\u0000")) {
+    const nl = rec.indexOf("\n");
+    if (nl < 0) continue;
+    let v = rec.slice(nl + 1);
+    if (v === "") continue;
+    if (v.startsWith("~/") && home) v = path.join(home, v.slice(2));
+    else if (v.startsWith("%(prefix)/")) continue; // git's own install prefix: not a file a stage writes
+    out.push(path.resolve(path.dirname(file), v));
+  }
+  return out;
 }
 
 /** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
@@ -912,7 +964,7 @@ function auditPutPath(abs, snap) {
 function auditRestoreGuarded(ctx, snaps) {
   const out = [];
   const budget = { left: AUDIT_GUARDED_MAX * 2 };
-  for (const g of auditGuardedList(ctx)) {
+  for (const g of auditGuardedList(ctx, snaps)) {
     const then = snaps[g.abs];
     if (!then) continue; // a variable that moves a folder was set after the start: that folder was not snapshotted
     const now = auditReadPath(g.abs, g.tree, budget);
