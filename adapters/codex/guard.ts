@@ -27,7 +27,6 @@ export const GUARD_MATCHER = ".*";
 
 export const GUARD_GAPS: readonly string[] = [
   "a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does. The stage-end audit restores such writes and fails the stage",
-  "case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled (file effects: the stage-end audit)",
   "Codex runs the hook only once it is trusted (/hooks, or codex exec --dangerously-bypass-hook-trust); an untrusted hook does not run and nothing says so",
   "a hook that times out or crashes lets the call through (Codex 0.171.0, measured): the hook command turns a crash of the script into a refusal, and the guard, which answers in milliseconds, is given 30 s",
   "write_stdin (input to a command still running) fires no PreToolUse hook in Codex 0.171.0 (measured): what a role types into a program it was allowed to start is not checked (file effects: the stage-end audit). MCP tools, if hooked, are refused for guarded roles: the hook input does not show what they do",

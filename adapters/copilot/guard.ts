@@ -37,7 +37,6 @@ export const GUARD_TIMEOUT_SEC = 30;
 /** What the guard cannot see. Listed as limits of the `guard` level (MAPPING.md). */
 export const GUARD_GAPS: readonly string[] = [
   "a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does. For subagent roles the stage-end audit restores such writes (its real-host test in MAPPING.md above); main-session roles have no audit",
-  "case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled (file effects: the stage-end audit)",
   "Copilot CLI 1.0.102 loads agent-scoped hooks only in a folder the user trusted persistently (trustedFolders in $COPILOT_HOME/config.json, by default ~/.copilot/config.json; the one-run --trust-folder flag defers them): elsewhere it runs the agents without the guard. The launchers refuse to start there; copilot started by hand (or VS Code) in such a folder runs the agents unguarded",
   "a hook that times out lets the call through (Copilot's rule); the guard answers in milliseconds and is given 30 s",
   "a hook's allow overrides the session's --deny-tool flags: what the guard allows runs whatever the launcher says, so the guard's rules, not the flags, are the limit for a guarded agent",

@@ -31,7 +31,6 @@ export const GUARD_TIMEOUT_SEC = 30;
 /** What the guard cannot see. Listed as limits of the `guard` level (MAPPING.md). */
 export const GUARD_GAPS: readonly string[] = [
   "a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does (no layer catches it: Qwen Code has no stage-end audit)",
-  "case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled (no layer catches it)",
   "Qwen Code's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may",
   "the orchestrator's limits bind a session only when .qwen/bin/<pipeline> started it (Qwen Code's commands carry no hooks); /<pipeline> typed into an ordinary session binds only the subagent roles",
   "an \"ask\" of the guard is refused, never handed to Qwen Code: under --approval-mode yolo nobody would be asked",

@@ -148,6 +148,27 @@ describe("audit: files a guarded git configuration includes", () => {
     }));
 });
 
+describe("audit: a file system that folds case (c22)", () => {
+  it("on macOS never-write holds in any case (src/Claude.md is src/CLAUDE.md there); on Linux it is another file", () =>
+    withRepo(BASE, (r) => {
+      const preload = path.join(r.home, "darwin.cjs");
+      fs.writeFileSync(preload, 'Object.defineProperty(process, "platform", { value: "darwin" });\n');
+      const stop = (id: string) => r.run("stop", { hook_event_name: "SubagentStop", agent_id: id, agent_type: "jade", stop_hook_active: false }, [], { NODE_OPTIONS: `--require=${preload}` });
+      r.start("c1", "jade");
+      r.put("src/Claude.md", "instructions for every later session\n");
+      r.put("src/ok.ts", "ok\n");
+      expect(stop("c1").code).toBe(0);
+      expect(r.exists("src/Claude.md")).toBe(false);
+      expect(r.read("src/ok.ts")).toBe("ok\n");
+      expect(r.report("c1").stderr).toContain("src/Claude.md (created; removed)");
+      r.start("c2", "jade");
+      r.put("src/Claude.md", "a file like any other on Linux\n");
+      r.stop("c2", "jade");
+      expect(r.exists("src/Claude.md")).toBe(true);
+      expect(r.report("c2").code).toBe(0);
+    }));
+});
+
 describe("audit: what a stage leaves for the human's next commit", () => {
   it("a rewritten test staged and then put back in the work tree, and a commit on the branch, are undone", () =>
     withRepo(BASE, (r) => {

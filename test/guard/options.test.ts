@@ -262,3 +262,27 @@ describe("a role whose shell default is allow (c22)", () => {
     expect(allowed.map((c) => `${c}: ${k(c)}`)).toEqual(allowed.map((c) => `${c}: allow`));
   });
 });
+
+describe("a file system that folds case (c22)", () => {
+  const as = (platform: string, body: () => void) => {
+    const real = Object.getOwnPropertyDescriptor(process, "platform")!;
+    Object.defineProperty(process, "platform", { value: platform });
+    try {
+      body();
+    } finally {
+      Object.defineProperty(process, "platform", real);
+    }
+  };
+  const write = (role: string, file: string) => decide(JSON.stringify(payload({ tool: "Write", input: { file_path: path.join(P, file), content: "x" }, role, cwd: P })), { CLAUDE_PROJECT_DIR: P }, role).kind;
+  it("on macOS and Windows never-write holds in any case, and on Windows without trailing dots and spaces; write scopes stay as spelled", () => {
+    for (const platform of ["darwin", "win32"])
+      as(platform, () => {
+        expect([write("jade", "TESTS/a.test.ts"), write("jade", "src/Claude.md"), write("jade", "src/x.TEST.ts"), write("jade", ".Claude/settings.json"), write("jade", "SRC/x.ts")]).toEqual(["deny", "deny", "deny", "deny", "deny"]);
+        expect(write("jade", "src/x.ts")).toBe("allow");
+        expect(write("mica", "tests/a.test.ts")).toBe("allow");
+      });
+    as("win32", () => expect([write("jade", "tests./a.test.ts"), write("jade", "tests /a.test.ts"), write("jade", "src/CLAUDE.md.")]).toEqual(["deny", "deny", "deny"]));
+    // Linux: names are bytes; src/Claude.md is not CLAUDE.md there
+    as("linux", () => expect(write("jade", "src/Claude.md")).toBe("allow"));
+  });
+});

@@ -170,8 +170,8 @@ function auditRestoreGuarded(ctx, snaps) {
 
 /** May a main-session role (the orchestrator's own scope) write this project-relative path? */
 function auditOrchestratorOwns(rel) {
-  if (auditMatch(POLICY.protect, rel) || auditMatch(POLICY.never, rel)) return false;
-  for (const r of POLICY.orchestrator) if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel)) return true;
+  if (auditMatch(POLICY.protect, rel, true) || auditMatch(POLICY.never, rel, true)) return false;
+  for (const r of POLICY.orchestrator) if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel, true)) return true;
   return false;
 }
 
