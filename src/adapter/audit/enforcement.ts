@@ -115,9 +115,10 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   home(".gemini/policies", undefined, undefined, { tree: true }),
   project(".gemini/settings.json"),
   // Qwen Code
-  home(".qwen/settings.json"),
-  home(".qwen/.env"),
+  home(".qwen/settings.json", "QWEN_HOME"),
+  home(".qwen/.env", "QWEN_HOME"),
   project(".qwen/settings.json"),
+  system("/etc/qwen-code/settings.json"),
   // OpenCode, Kilo, Cursor
   home(".config/opencode/opencode.json", "XDG_CONFIG_HOME"),
   home(".config/opencode/opencode.jsonc", "XDG_CONFIG_HOME"),
