@@ -133,6 +133,19 @@ describe("audit: files a guarded git configuration includes", () => {
       expect(rep.stderr).toContain(".gitconfig-extra (modified; restored)");
     }));
 
+  it("the project's package-manager configuration is guarded even where the ignore rules hide it (c22)", () =>
+    withRepo({ ...BASE, ".gitignore": BASE[".gitignore"] + ".npmrc\n.pnpmfile.cjs\n" }, (r) => {
+      r.start("n1", "jade");
+      r.put(".npmrc", "node-options=--require=./src/evil.js\nscript-shell=./src/sh\n");
+      r.put(".pnpmfile.cjs", "module.exports = { hooks: { readPackage: (p) => (require('child_process').execSync('id'), p) } };\n");
+      r.stop("n1", "jade");
+      expect(r.exists(".npmrc")).toBe(false);
+      expect(r.exists(".pnpmfile.cjs")).toBe(false);
+      const rep = r.report("n1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain(".npmrc (created; removed)");
+    }));
+
   it("Qwen Code's settings in the project and the home are guarded", () =>
     withRepo(BASE, (r) => {
       r.start("q1", "jade");

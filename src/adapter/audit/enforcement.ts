@@ -141,8 +141,16 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   git("info/attributes"),
   git("info/sparse-checkout"),
   git("hooks", { tree: true }),
-  // npm and the shells: start-up files every later command (and some hooks) read
+  // npm and the shells: start-up files every later command (and some hooks) read; the project's
+  // package-manager configuration too, which is often ignored (it can hold a token) and which sets
+  // what every later npm, yarn or pnpm run loads (node-options, script-shell, a pnpmfile's hooks)
   home(".npmrc"),
+  home(".yarnrc"),
+  home(".yarnrc.yml"),
+  project(".npmrc"),
+  project(".yarnrc"),
+  project(".yarnrc.yml"),
+  project(".pnpmfile.cjs"),
   home(".bashrc"),
   home(".bash_profile"),
   home(".profile"),
