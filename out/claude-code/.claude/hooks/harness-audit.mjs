@@ -16,7 +16,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home: src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
 //   - changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it
@@ -672,15 +672,23 @@ const POLICY = {
     },
     {
       "base": "home",
+      "env": "QWEN_HOME",
+      "envPath": "settings.json",
       "path": ".qwen/settings.json"
     },
     {
       "base": "home",
+      "env": "QWEN_HOME",
+      "envPath": ".env",
       "path": ".qwen/.env"
     },
     {
       "base": "project",
       "path": ".qwen/settings.json"
+    },
+    {
+      "base": "system",
+      "path": "/etc/qwen-code/settings.json"
     },
     {
       "base": "home",
@@ -783,6 +791,30 @@ const POLICY = {
     {
       "base": "home",
       "path": ".npmrc"
+    },
+    {
+      "base": "home",
+      "path": ".yarnrc"
+    },
+    {
+      "base": "home",
+      "path": ".yarnrc.yml"
+    },
+    {
+      "base": "project",
+      "path": ".npmrc"
+    },
+    {
+      "base": "project",
+      "path": ".yarnrc"
+    },
+    {
+      "base": "project",
+      "path": ".yarnrc.yml"
+    },
+    {
+      "base": "project",
+      "path": ".pnpmfile.cjs"
     },
     {
       "base": "home",
@@ -1638,10 +1670,15 @@ for (const [id, r] of Object.entries(POLICY.roles).concat(POLICY.orchestrator.ma
 }
 
 const auditReCache = new Map();
-function auditMatch(globs, rel) {
+// fold: a never-write list where the file system may fold case (macOS, Windows), as the guard reads it:
+// without case, and on Windows without a name's trailing dots and spaces
+function auditMatch(globs, rel, fold) {
+  const f = fold && (process.platform === "darwin" || process.platform === "win32");
+  if (f && process.platform === "win32") rel = rel.split("/").map((c) => c === "." || c === ".." ? c : c.replace(/[. ]+$/, "")).join("/");
   for (const g of globs) {
-    let re = auditReCache.get(g.re + "/" + g.flags);
-    if (!re) { re = new RegExp(g.re, g.flags); auditReCache.set(g.re + "/" + g.flags, re); }
+    const flags = f && !g.flags.includes("i") ? g.flags + "i" : g.flags;
+    let re = auditReCache.get(g.re + "/" + flags);
+    if (!re) { re = new RegExp(g.re, flags); auditReCache.set(g.re + "/" + flags, re); }
     if (re.test(rel)) return g;
   }
   return null;
@@ -1649,11 +1686,11 @@ function auditMatch(globs, rel) {
 
 /** Is the project-relative path writable by any of these roles? Never-write (at any depth) and protect win. */
 function auditInScope(policy, roles, rel) {
-  if (auditMatch(policy.protect, rel) || auditMatch(policy.never, rel)) return false;
+  if (auditMatch(policy.protect, rel, true) || auditMatch(policy.never, rel, true)) return false;
   for (const id of roles) {
     const r = policy.roles[id];
     if (!r) continue;
-    if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel)) return true;
+    if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel, true)) return true;
   }
   return false;
 }
@@ -2146,8 +2183,8 @@ function auditRestoreGuarded(ctx, snaps) {
 
 /** May a main-session role (the orchestrator's own scope) write this project-relative path? */
 function auditOrchestratorOwns(rel) {
-  if (auditMatch(POLICY.protect, rel) || auditMatch(POLICY.never, rel)) return false;
-  for (const r of POLICY.orchestrator) if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel)) return true;
+  if (auditMatch(POLICY.protect, rel, true) || auditMatch(POLICY.never, rel, true)) return false;
+  for (const r of POLICY.orchestrator) if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel, true)) return true;
   return false;
 }
 

@@ -11,11 +11,11 @@
 // Not covered:
 //   - a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does. For subagent roles the stage-end audit restores such writes and fails the stage (its real-host test in MAPPING.md above); main-session roles have no audit
 //   - aliases and functions from the user's shell profile (Claude Code's shell snapshot loads them) are invisible to a hook; the guard matches the words as written (file effects: the stage-end audit)
-//   - case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled (file effects: the stage-end audit)
 //   - Claude Code's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may
 //   - scope pipeline: the orchestrator's limits bind the session from /<pipeline> on (command front-matter hooks stay active for the rest of the session); stages run without that command are bound only by their roles' own limits
 //   - options are read by allow list for the programs the guard models (read-only utilities, git's read-only subcommands, npm/npx/pnpm/yarn, tsc, vitest, jest, pytest, go, cargo); for any other program a rule allows (actionlint, hadolint, docker compose config, terraform, helm, playwright, cypress) only its positional words pass and each option is asked (refused for default-deny roles). Positional words are that program's operands: what a role's own test file, package script, build file or tool configuration (vitest.config, conftest.py, a .cargo/config.toml or .npmrc in a folder the role writes and then runs the tool from) does when the allowed runner loads it is code (file effects: the stage-end audit)
 //   - npm, pnpm and yarn pass words on to the project's package.json script; only filters and --run, --passWithNoTests, --silent, --verbose pass, and what the script (the project's own) does with them is its own. `go build` writes its binary into the working folder (file effects: the stage-end audit)
+//   - case-insensitive file systems (macOS, Windows): never-write paths are matched without case, and on Windows without a name's trailing dots and spaces; a write scope is matched as spelled (another case is refused). Windows short (8.3) names and alternate data streams, and a never-write glob with non-ASCII letters under macOS's Unicode normalisation, are not modelled (file effects: the stage-end audit)
 //   - a hard link or a symbolic link made, or swapped in, between the guard's check and the write is not detected; a file that already has more than one hard link is refused (file effects: the stage-end audit)
 //   - a role whose shell default is allow runs any program the guard does not read: its deny and ask rules bind the command as written, its forms without leading options and every command its later words start (taskset 1 git push), not what a program does with one word (awk 'BEGIN{system(…)}', a script file) (file effects: the stage-end audit; a push or a network call: no layer)
 //   - the hook line unsets NODE_OPTIONS, NODE_PATH, the loader's LD_*/DYLD_* and BASH_ENV/ENV and drops relative PATH entries before it starts node, but finds node on the PATH it is given: the installed files are committed and hold no machine's path. An absolute PATH entry a settings file's env adds (with a fake node that code a role ran planted there) takes effect from the host's next start; the stage-end audit's snapshot of the user's settings restores the file and fails the stage, and the launchers refuse to start with hooks disabled (audit layer). A variable the shell itself reads before the line runs (LD_PRELOAD for sh, exported bash functions where the host runs hooks with bash) is likewise the audit's
@@ -666,11 +666,17 @@ function guardLocate(ctx, base, p) {
 }
 
 const guardReCache = new Map();
-function guardGlobHit(policy, list, rel) {
+// fold: a never-write list on a file system that may fold case (macOS, Windows): matched without case,
+// and on Windows without the trailing dots and spaces it drops from a name, so TESTS/x and tests./x
+// are tests/x there. A write scope is always matched as spelled (stricter, never wider).
+function guardGlobHit(policy, list, rel, fold) {
+  const f = fold && (process.platform === "darwin" || process.platform === "win32");
+  if (f && process.platform === "win32") rel = rel.split("/").map((c) => c === "." || c === ".." ? c : c.replace(/[. ]+$/, "")).join("/");
   for (const k of list) {
     const g = policy.globs[k];
-    let re = guardReCache.get(k);
-    if (!re) { re = new RegExp(g.re); guardReCache.set(k, re); }
+    const key = f ? -1 - k : k;
+    let re = guardReCache.get(key);
+    if (!re) { re = new RegExp(g.re, f ? "i" : ""); guardReCache.set(key, re); }
     if (re.test(rel)) return g;
   }
   return null;
@@ -678,7 +684,7 @@ function guardGlobHit(policy, list, rel) {
 
 // Why role may not write rels, or null.
 function guardRoleWrite(policy, role, rels) {
-  for (const rel of rels) { const g = guardGlobHit(policy, role.n, rel); if (g) return "never-write: " + g.l; }
+  for (const rel of rels) { const g = guardGlobHit(policy, role.n, rel, true); if (g) return "never-write: " + g.l; }
   for (const rel of rels) if (!guardGlobHit(policy, role.w, rel)) return role.w.length ? "not in its write scope: " + role.w.map((k) => policy.globs[k].g).join(", ") : "its role writes no files";
   return null;
 }
@@ -687,7 +693,7 @@ function guardRoleWrite(policy, role, rels) {
 function guardWriteWhy(st, rels) {
   const policy = st.policy;
   for (const rel of rels) {
-    const g = guardGlobHit(policy, policy.protect, rel) || guardGlobHit(policy, policy.never, rel);
+    const g = guardGlobHit(policy, policy.protect, rel, true) || guardGlobHit(policy, policy.never, rel, true);
     if (g) return "never-write: " + g.l;
   }
   if (st.role) return guardRoleWrite(policy, st.role, rels);
