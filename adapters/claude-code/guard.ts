@@ -19,7 +19,7 @@
 // over it (real-host test). So nothing in settings.json may deny what a role or the orchestrator is
 // allowed: session-wide denies are emitted (scope repository only) only where no allow rule could
 // meet them; the guard holds the rest.
-import { GUARD_SHARED_GAPS } from "../../src/adapter/guard/gaps.js";
+import { guardSharedGaps } from "../../src/adapter/guard/gaps.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { GUARD_OFF_ENV, compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
@@ -47,11 +47,9 @@ export const ORCHESTRATOR = "@orchestrator";
 export const GUARD_GAPS: readonly string[] = [
   "a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does. For subagent roles the stage-end audit restores such writes and fails the stage (its real-host test in MAPPING.md above); main-session roles have no audit",
   "aliases and functions from the user's shell profile (Claude Code's shell snapshot loads them) are invisible to a hook; the guard matches the words as written (file effects: the stage-end audit)",
-  "hard links, and a symbolic link swapped in between the check and the write, are not detected (file effects: the stage-end audit)",
-  "case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled (file effects: the stage-end audit)",
   "Claude Code's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may",
   "scope pipeline: the orchestrator's limits bind the session from /<pipeline> on (command front-matter hooks stay active for the rest of the session); stages run without that command are bound only by their roles' own limits",
-  ...GUARD_SHARED_GAPS,
+  ...guardSharedGaps({ audit: true, patch: false, off: true }),
 ];
 
 export function compileClaudePolicy(pipeline: PipelineIR): GuardPolicy {

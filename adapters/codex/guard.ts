@@ -8,7 +8,7 @@
 // wherever they are spawned; the orchestrator's session, an ordinary session and agents of any other
 // role are left to Codex (policies.scope pipeline). Nothing in the input an agent controls switches it
 // off: the only way out is a hook Codex does not run (not trusted).
-import { GUARD_SHARED_GAPS } from "../../src/adapter/guard/gaps.js";
+import { guardSharedGaps } from "../../src/adapter/guard/gaps.js";
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
@@ -27,14 +27,13 @@ export const GUARD_MATCHER = ".*";
 
 export const GUARD_GAPS: readonly string[] = [
   "a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does. The stage-end audit restores such writes and fails the stage",
-  "hard links, and a symbolic link swapped in between the check and the write, are not detected (file effects: the stage-end audit)",
   "Codex runs the hook only once it is trusted (/hooks, or codex exec --dangerously-bypass-hook-trust); an untrusted hook does not run and nothing says so",
   "a hook that times out or crashes lets the call through (Codex 0.171.0, measured): the hook command turns a crash of the script into a refusal, and the guard, which answers in milliseconds, is given 30 s",
   "write_stdin (input to a command still running) fires no PreToolUse hook in Codex 0.171.0 (measured): what a role types into a program it was allowed to start is not checked (file effects: the stage-end audit). MCP tools, if hooked, are refused for guarded roles: the hook input does not show what they do",
   "a role with no shell tool may still run read-only commands (cat, rg, ls, read-only git): Codex has no other way to read a file",
   "the orchestrator's session, main-session roles (skills in it) and agents of no pipeline role are not guarded: Codex names no role for the session's own calls, so nothing tells a pipeline run from an ordinary session. An agent the orchestrator starts with a built-in type (default, worker, explorer) is bound by neither the guard nor the audit",
   "the hook runs (node, a few tens of milliseconds) before every tool call of every Codex session in the project, and answers nothing for calls it does not bind",
-  ...GUARD_SHARED_GAPS,
+  ...guardSharedGaps({ audit: true, patch: true, off: false }),
 ];
 
 /**

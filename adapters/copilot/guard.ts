@@ -16,7 +16,7 @@
 // A hook's `allow` also overrides the session's --deny-tool flags (measured), so the guard is the
 // authority for what it allows; the launchers' flags bind what it leaves to Copilot (no output) and
 // every agent whose hooks Copilot did not load (an untrusted folder: agent hooks need persistent trust).
-import { GUARD_SHARED_GAPS } from "../../src/adapter/guard/gaps.js";
+import { guardSharedGaps } from "../../src/adapter/guard/gaps.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { GUARD_OFF_ENV, compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
@@ -37,15 +37,13 @@ export const GUARD_TIMEOUT_SEC = 30;
 /** What the guard cannot see. Listed as limits of the `guard` level (MAPPING.md). */
 export const GUARD_GAPS: readonly string[] = [
   "a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does. For subagent roles the stage-end audit restores such writes (its real-host test in MAPPING.md above); main-session roles have no audit",
-  "hard links, and a symbolic link swapped in between the check and the write, are not detected (file effects: the stage-end audit)",
-  "case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled (file effects: the stage-end audit)",
   "Copilot CLI 1.0.102 loads agent-scoped hooks only in a folder the user trusted persistently (trustedFolders in $COPILOT_HOME/config.json, by default ~/.copilot/config.json; the one-run --trust-folder flag defers them): elsewhere it runs the agents without the guard. The launchers refuse to start there; copilot started by hand (or VS Code) in such a folder runs the agents unguarded",
   "a hook that times out lets the call through (Copilot's rule); the guard answers in milliseconds and is given 30 s",
   "a hook's allow overrides the session's --deny-tool flags: what the guard allows runs whatever the launcher says, so the guard's rules, not the flags, are the limit for a guarded agent",
   "the orchestrator is bound when it runs as its agent (the launcher, copilot --agent, the agent picker); /<pipeline> as a skill in an ordinary session runs its steps unguarded (each role it starts is still bound)",
   "VS Code and the cloud agent were not checked: they may ignore hooks in agent front matter",
   "Copilot CLI 1.0.102's create tool refuses a file whose folder does not exist: the orchestrator makes the folders the roles' write scopes name (mkdir -p, allowed exactly); a role that needs a new folder deeper in its scope needs mkdir in its shell rules, and a role without a shell tool cannot make one",
-  ...GUARD_SHARED_GAPS,
+  ...guardSharedGaps({ audit: true, patch: true, off: true }),
 ];
 
 /**

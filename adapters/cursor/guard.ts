@@ -17,6 +17,7 @@
 // only as subagents. Under `scope: pipeline` (the default) no hook is emitted; MAPPING.md says so.
 import type { PipelineIR } from "../../src/ir/types.js";
 import { compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
+import { guardSharedGaps } from "../../src/adapter/guard/gaps.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { CURSOR_GUARD_CALL, CURSOR_GUARD_MAIN } from "./guard-runtime.js";
 import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
@@ -50,6 +51,7 @@ export const GUARD_GAPS: readonly string[] = [
   "MCP tools are refused: the guard cannot model them and preToolUse cannot ask (beforeMCPExecution, which asks, does not run in cloud agents)",
   "a multi-root workspace is guarded from the root holding .cursor/hooks.json: writes into the other roots are refused",
   "no off switch: Cursor hands sessionStart hook output to later hooks as environment, so a variable could come from a hook an agent wrote; to stop the guard a human removes its entries from .cursor/hooks.json (or runs harness uninstall --host cursor)",
+  ...guardSharedGaps({ audit: false, patch: false, off: false }),
 ];
 
 /**

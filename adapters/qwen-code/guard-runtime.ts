@@ -78,11 +78,21 @@ process.on("uncaughtException", (e) => qwFail("internal error (" + guardLine(Str
 function qwOffHonoured(project) {
   const homes = [guardHome(), process.env.HOME].filter((h) => typeof h === "string" && h !== "");
   const dotenv = [];
-  const settings = [];
+  const settings = ["/etc/qwen-code/settings.json"];
   for (const dir of project ? [project, ...homes] : homes) {
     dotenv.push(path.join(dir, ".env"), path.join(dir, ".qwen", ".env"));
     settings.push(path.join(dir, ".qwen", "settings.json"));
   }
+  // Qwen Code looks for .qwen/.env and .env in every folder from its working folder up, and in QWEN_HOME
+  let up = project ? path.dirname(project) : null;
+  for (let i = 0; up && i < 64; i++) {
+    dotenv.push(path.join(up, ".env"), path.join(up, ".qwen", ".env"));
+    const parent = path.dirname(up);
+    if (parent === up) break;
+    up = parent;
+  }
+  const qwenHome = process.env.QWEN_HOME;
+  if (qwenHome) { dotenv.push(path.join(qwenHome, ".env")); settings.push(path.join(qwenHome, "settings.json")); }
   for (const f of dotenv) {
     let text;
     try { text = fs.readFileSync(f, "utf8"); } catch (e) { if (e && (e.code === "ENOENT" || e.code === "ENOTDIR")) continue; return false; }

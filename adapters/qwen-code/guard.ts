@@ -11,6 +11,7 @@
 // Main-session roles run in the orchestrator's thread: the guard gives it their union.
 import type { PipelineIR } from "../../src/ir/types.js";
 import { GUARD_OFF_ENV, compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
+import { guardSharedGaps } from "../../src/adapter/guard/gaps.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
 import { QWEN_GUARD_CALL, QWEN_GUARD_MAIN } from "./guard-runtime.js";
@@ -29,12 +30,11 @@ export const GUARD_TIMEOUT_SEC = 30;
 
 /** What the guard cannot see. Listed as limits of the `guard` level (MAPPING.md). */
 export const GUARD_GAPS: readonly string[] = [
-  "a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does",
-  "hard links, and a symbolic link swapped in between the check and the write, are not detected",
-  "case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled",
+  "a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does (no layer catches it: Qwen Code has no stage-end audit)",
   "Qwen Code's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may",
   "the orchestrator's limits bind a session only when .qwen/bin/<pipeline> started it (Qwen Code's commands carry no hooks); /<pipeline> typed into an ordinary session binds only the subagent roles",
   "an \"ask\" of the guard is refused, never handed to Qwen Code: under --approval-mode yolo nobody would be asked",
+  ...guardSharedGaps({ audit: false, patch: false, off: true }),
 ];
 
 export function compileQwenPolicy(pipeline: PipelineIR): GuardPolicy {

@@ -109,6 +109,79 @@ describe("audit: never-write at any depth, .git as never-write", () => {
     }));
 });
 
+describe("audit: files a guarded git configuration includes", () => {
+  it("include.path and includeIf.*.path targets are guarded, in the project (in a role's scope) and in the home, existing or not", () =>
+    withRepo(BASE, (r) => {
+      // the human's own configuration includes a file in src/ (jade's scope) and a file in the home
+      fs.appendFileSync(path.join(r.dir, ".git/config"), '[include]\n\tpath = ../src/team.gitconfig\n[includeIf "onbranch:never-checked-out"]\n\tpath = ~/.gitconfig-work\n');
+      putHome(r, ".gitconfig", "[include]\n\tpath = .gitconfig-extra\n");
+      putHome(r, ".gitconfig-extra", "[user]\n\tname = Team\n");
+      r.start("i1", "jade");
+      r.put("src/team.gitconfig", '[core]\n\tfsmonitor = "echo pwned > tests/a.test.ts"\n');
+      putHome(r, ".gitconfig-work", "[core]\n\thooksPath = /tmp/elsewhere\n");
+      putHome(r, ".gitconfig-extra", "[alias]\n\tst = !echo pwned\n");
+      r.put("src/ok.ts", "ok\n");
+      r.stop("i1", "jade");
+      expect(fs.existsSync(path.join(r.dir, "src/team.gitconfig"))).toBe(false);
+      expect(fs.existsSync(home(r, ".gitconfig-work"))).toBe(false);
+      expect(fs.readFileSync(home(r, ".gitconfig-extra"), "utf8")).toBe("[user]\n\tname = Team\n");
+      expect(r.read("src/ok.ts")).toBe("ok\n");
+      const rep = r.report("i1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("team.gitconfig (created; removed)");
+      expect(rep.stderr).toContain(".gitconfig-work (created; removed)");
+      expect(rep.stderr).toContain(".gitconfig-extra (modified; restored)");
+    }));
+
+  it("the project's package-manager configuration is guarded even where the ignore rules hide it (c22)", () =>
+    withRepo({ ...BASE, ".gitignore": BASE[".gitignore"] + ".npmrc\n.pnpmfile.cjs\n" }, (r) => {
+      r.start("n1", "jade");
+      r.put(".npmrc", "node-options=--require=./src/evil.js\nscript-shell=./src/sh\n");
+      r.put(".pnpmfile.cjs", "module.exports = { hooks: { readPackage: (p) => (require('child_process').execSync('id'), p) } };\n");
+      r.stop("n1", "jade");
+      expect(r.exists(".npmrc")).toBe(false);
+      expect(r.exists(".pnpmfile.cjs")).toBe(false);
+      const rep = r.report("n1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain(".npmrc (created; removed)");
+    }));
+
+  it("Qwen Code's settings in the project and the home are guarded", () =>
+    withRepo(BASE, (r) => {
+      r.start("q1", "jade");
+      putHome(r, ".qwen/settings.json", JSON.stringify({ hooks: {}, env: { NODE_OPTIONS: "--require=/tmp/x.js" } }));
+      fs.mkdirSync(path.join(r.dir, ".qwen"), { recursive: true });
+      fs.writeFileSync(path.join(r.dir, ".qwen/settings.json"), "{}\n");
+      r.stop("q1", "jade");
+      expect(fs.existsSync(home(r, ".qwen/settings.json"))).toBe(false);
+      expect(fs.existsSync(path.join(r.dir, ".qwen/settings.json"))).toBe(false);
+      const rep = r.report("q1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("~/.qwen/settings.json (created; removed)");
+    }));
+});
+
+describe("audit: a file system that folds case (c22)", () => {
+  it("on macOS never-write holds in any case (src/Claude.md is src/CLAUDE.md there); on Linux it is another file", () =>
+    withRepo(BASE, (r) => {
+      const preload = path.join(r.home, "darwin.cjs");
+      fs.writeFileSync(preload, 'Object.defineProperty(process, "platform", { value: "darwin" });\n');
+      const stop = (id: string) => r.run("stop", { hook_event_name: "SubagentStop", agent_id: id, agent_type: "jade", stop_hook_active: false }, [], { NODE_OPTIONS: `--require=${preload}` });
+      r.start("c1", "jade");
+      r.put("src/Claude.md", "instructions for every later session\n");
+      r.put("src/ok.ts", "ok\n");
+      expect(stop("c1").code).toBe(0);
+      expect(r.exists("src/Claude.md")).toBe(false);
+      expect(r.read("src/ok.ts")).toBe("ok\n");
+      expect(r.report("c1").stderr).toContain("src/Claude.md (created; removed)");
+      r.start("c2", "jade");
+      r.put("src/Claude.md", "a file like any other on Linux\n");
+      r.stop("c2", "jade");
+      expect(r.exists("src/Claude.md")).toBe(true);
+      expect(r.report("c2").code).toBe(0);
+    }));
+});
+
 describe("audit: what a stage leaves for the human's next commit", () => {
   it("a rewritten test staged and then put back in the work tree, and a commit on the branch, are undone", () =>
     withRepo(BASE, (r) => {

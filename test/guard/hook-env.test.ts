@@ -62,12 +62,14 @@ describe("no caller writes a host's settings, in the project or in the user's ho
     const { HOST_SETTINGS_FILES } = await import("../../src/adapter/guard/policy.js");
     const pipeline = readRoles(PEBBLE_ROLES);
     // a pipeline whose never_write names none of them: the guard still holds them
-    pipeline.policies.neverWrite = pipeline.policies.neverWrite.filter((g) => !/claude|codex|github|gemini|cursor|opencode|kilo|mcp|vscode|\.pi\//.test(g));
+    pipeline.policies.neverWrite = pipeline.policies.neverWrite.filter((g) => !/claude|codex|github|gemini|cursor|opencode|kilo|mcp|vscode|qwen|factory|\.pi\//.test(g));
     // and a role whose write scope covers the folders they live in
-    pipeline.roles.find((r) => r.id === "coral")!.write.push(".github/**", ".vscode/**", ".gemini/**", ".cursor/**", "*.json", "*.jsonc", ".kilo/**", ".opencode/**", ".pi/**");
+    pipeline.roles.find((r) => r.id === "coral")!.write.push(".github/**", ".vscode/**", ".gemini/**", ".cursor/**", "*.json", "*.jsonc", ".kilo/**", ".opencode/**", ".pi/**", ".qwen/**", ".factory/**");
     const decide = inProcess(pipeline);
     const home = os.homedir();
-    const files = [...HOST_SETTINGS_FILES.map((f) => path.join(P, f.replace("**", "x.json"))), ...[".claude/settings.json", ".claude.json", ".codex/config.toml", ".copilot/config.json", ".gemini/settings.json", ".config/opencode/opencode.json"].map((f) => path.join(home, f))];
+    // every host's, named here as well as in the list (c22: Qwen Code's was missing from it)
+    const hosts = [".qwen/settings.json", "src/.qwen/settings.json"].map((f) => path.join(P, f));
+    const files = [...hosts, ...HOST_SETTINGS_FILES.map((f) => path.join(P, f.replace("**", "x.json"))), ...[".claude/settings.json", ".claude.json", ".codex/config.toml", ".copilot/config.json", ".gemini/settings.json", ".config/opencode/opencode.json"].map((f) => path.join(home, f))];
     fs.symlinkSync(home, path.join(P, "homelink"));
     files.push(path.join(P, "homelink", ".claude", "settings.json"));
     const allowed: string[] = [];

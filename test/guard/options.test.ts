@@ -62,6 +62,8 @@ describe("spellings the red team used are never allowed", () => {
     "date 010112002030", "date -s 2030-01-01", "date --set=2030-01-01", "printf -v x y", "find . -fprint0 tests/x", "find . -execdir sh ;", "rg --pre=./x foo", "rg --pre-glob=* foo", "ugrep --save-config", "ugrep --config=x foo",
     "git --no-pager diff --output tests/x", "git log -p --ext-diff", "git blame --ext", "npm test --silent=false", "npx vitest --silent false", "npx vitest --environment=./x.js", "npx vitest --config=./x.ts", "npx jest --config x.js",
     "npx tsc --noEmit --project src/tsconfig.json", "npx tsc --noEmit --incremental", "npx tsc --noEmit --tsBuildInfoFile .claude/x", "pytest -p no:cacheprovider", "pytest -c /dev/null", "pytest --confcutdir=/", "cargo test --config=build.rustc=x",
+    // a rule's word* continued into another program or subcommand (c22): npx fetches package vitest.x, git runs git-status.sh
+    "npx vitest.x", "npx vitest.evil run", "npx tsc.x --noEmit", "npx jest:x", "git status.sh", "git diff.x", "git status=x", "pytest.x", "python -m pytest.x", "cargo test.x",
   ];
   it.each(CALLERS)("for %s", (as) => {
     const allowed = never.filter((c) => kind(as, c) === "allow");
@@ -75,6 +77,7 @@ describe("spellings the red team used are never allowed", () => {
       ["jade", "npx vitest run src --reporter=verbose"], ["jade", "npx vitest run --pass-with-no-tests -t foo"], ["jade", "npx jest --ci --runInBand"], ["jade", "npx jest --run-in-band"],
       ["jade", "npm test --if-present"], ["jade", "npm test -- --run"], ["jade", "npm run test --silent"], ["jade", "pytest -xq -k foo tests"], ["jade", "go test -v -count=1 -run=TestX ./..."],
       ["jade", "cargo test --release -- --nocapture --test-threads=1"], ["jade", "git diff --stat --cached"], ["jade", "git status --porcelain=v1 -uall"],
+      ["jade", "npm run test:unit"], ["jade", "npm run typecheck:src"], ["mica", "pnpm run test:e2e"],
       [ORCHESTRATOR, "git stash push -u -m pre-run"], [ORCHESTRATOR, "npm run lint --if-present"], ["onyx", "git log --oneline -5"], ["onyx", "npm audit --json"],
     ].filter((x) => x.length) as [string, string][];
     const blocked = ok.filter(([as, c]) => kind(as, c) !== "allow");
@@ -223,4 +226,63 @@ describe.runIf(has("npm"))("the guard against the real npm", () => {
     );
     expect(unsafe).toBeGreaterThan(0);
   }, 300_000);
+});
+
+describe("a file with more than one name (c22)", () => {
+  it("a write to a hard link of a never-write file is refused, by the write tool and by a redirection", () => {
+    fs.mkdirSync(path.join(P, "tests"), { recursive: true });
+    fs.writeFileSync(path.join(P, "tests/linked.test.ts"), "t\n");
+    fs.linkSync(path.join(P, "tests/linked.test.ts"), path.join(P, "src/linked.ts"));
+    fs.writeFileSync(path.join(P, "src/plain.ts"), "p\n");
+    try {
+      const write = (file: string) => decide(JSON.stringify(payload({ tool: "Write", input: { file_path: path.join(P, file), content: "x" }, role: "jade", cwd: P })), { CLAUDE_PROJECT_DIR: P }, "jade");
+      expect(write("src/linked.ts")).toMatchObject({ kind: "deny", reason: expect.stringMatching(/2 hard links/) });
+      expect(kind("jade", "echo x > src/linked.ts")).toBe("deny");
+      expect(kind("jade", "echo x >> ./src/../src/linked.ts")).toBe("deny");
+      // the permit: a file with one name in jade's scope
+      expect(write("src/plain.ts").kind).toBe("allow");
+      expect(kind("jade", "echo x > src/plain.ts")).toBe("allow");
+    } finally {
+      fs.rmSync(path.join(P, "src/linked.ts"));
+    }
+  });
+});
+
+describe("a role whose shell default is allow (c22)", () => {
+  it("its deny rules see through a program that runs its trailing words as a command", () => {
+    const p = readRoles(PEBBLE_ROLES);
+    const coral = p.roles.find((r) => r.id === "coral")!;
+    coral.shell = { ...coral.shell!, default: "allow" };
+    const d = inProcess(p);
+    const k = (command: string) => d(JSON.stringify(payload({ tool: "Bash", input: { command }, role: "coral", cwd: P })), { CLAUDE_PROJECT_DIR: P }, "coral").kind;
+    const denied = ["git push", "taskset 1 git push", "strace -f git push origin main", "npx git push", "chrt 1 git commit -m x", "valgrind /usr/bin/git reset --hard", "prlimit git -C . push", "numactl 0 git --no-pager push"];
+    expect(denied.map((c) => `${c}: ${k(c)}`)).toEqual(denied.map((c) => `${c}: deny`));
+    // the permits: its own tools, and words that are only data to a program the guard reads
+    const allowed = ["terraform validate", "hadolint Dockerfile", "helm lint charts/x", "echo git push", "grep git README.md"];
+    expect(allowed.map((c) => `${c}: ${k(c)}`)).toEqual(allowed.map((c) => `${c}: allow`));
+  });
+});
+
+describe("a file system that folds case (c22)", () => {
+  const as = (platform: string, body: () => void) => {
+    const real = Object.getOwnPropertyDescriptor(process, "platform")!;
+    Object.defineProperty(process, "platform", { value: platform });
+    try {
+      body();
+    } finally {
+      Object.defineProperty(process, "platform", real);
+    }
+  };
+  const write = (role: string, file: string) => decide(JSON.stringify(payload({ tool: "Write", input: { file_path: path.join(P, file), content: "x" }, role, cwd: P })), { CLAUDE_PROJECT_DIR: P }, role).kind;
+  it("on macOS and Windows never-write holds in any case, and on Windows without trailing dots and spaces; write scopes stay as spelled", () => {
+    for (const platform of ["darwin", "win32"])
+      as(platform, () => {
+        expect([write("jade", "TESTS/a.test.ts"), write("jade", "src/Claude.md"), write("jade", "src/x.TEST.ts"), write("jade", ".Claude/settings.json"), write("jade", "SRC/x.ts")]).toEqual(["deny", "deny", "deny", "deny", "deny"]);
+        expect(write("jade", "src/x.ts")).toBe("allow");
+        expect(write("mica", "tests/a.test.ts")).toBe("allow");
+      });
+    as("win32", () => expect([write("jade", "tests./a.test.ts"), write("jade", "tests /a.test.ts"), write("jade", "src/CLAUDE.md.")]).toEqual(["deny", "deny", "deny"]));
+    // Linux: names are bytes; src/Claude.md is not CLAUDE.md there
+    as("linux", () => expect(write("jade", "src/Claude.md")).toBe("allow"));
+  });
 });

@@ -131,6 +131,17 @@ describe("Qwen Code guard: through node", () => {
     } finally {
       fs.rmSync(path.join(P, ".env"));
     }
+    // Qwen Code reads .env and .qwen/.env from every folder above the project too, and QWEN_HOME's (c22)
+    for (const f of [path.join(path.dirname(P), ".env"), path.join(path.dirname(P), ".qwen", ".env"), path.join(root, "qhome", ".env"), path.join(root, "qhome", "settings.json")]) {
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      fs.writeFileSync(f, f.endsWith(".json") ? `{"env":{"${GUARD_OFF_ENV}":"1"}}` : `${GUARD_OFF_ENV}=1\n`);
+      try {
+        expect(underHost(["jade"], w("tests/x.test.ts", "jade"), { ...on, QWEN_HOME: path.join(root, "qhome") }).status, f).toBe(2);
+      } finally {
+        fs.rmSync(f);
+      }
+    }
+    expect(underHost(["jade"], w("tests/x.test.ts", "jade"), { ...on, QWEN_HOME: path.join(root, "qhome") }).status).toBe(0);
     // a settings file's env, however it spells the key (read as JSON)
     fs.mkdirSync(path.join(P, ".qwen"), { recursive: true });
     fs.writeFileSync(path.join(P, ".qwen", "settings.json"), '{"env":{"HARNESS_GUARD_\\u004fFF":"1"}}');

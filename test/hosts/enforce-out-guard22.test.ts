@@ -57,6 +57,32 @@ describe.concurrent("claude-code: issue 22", () => {
     }
   });
 
+  it("claude-code: a rule's git status* does not run git-status.sh from PATH (c22 red team): jade's git status.sh is refused, its git status runs", async () => {
+    const tree = await emittedTree("claude-code");
+    const r = await run({
+      tree,
+      files: { "package.json": SCENE_PACKAGE, "src/x.ts": "x\n", "tests/.keep": "" },
+      // a folder on the session's PATH holding git-status.sh (git runs it for `git status.sh`)
+      setup: (project, env) => {
+        const bin = path.join(env.root, "scene-bin");
+        fs.mkdirSync(bin, { recursive: true });
+        // it writes outside the project, where no stage-end audit restores anything
+        fs.writeFileSync(path.join(bin, "git-status.sh"), `#!/bin/sh\necho planted > ${JSON.stringify(path.join(env.root, "git-status-ran"))}\n`, { mode: 0o755 });
+        env.env.PATH = `${bin}:${env.env.PATH ?? process.env.PATH ?? ""}`;
+      },
+      script: () => delegate("jade", "You are Jade", [bash("git status.sh"), bash("git status")]),
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 2, why);
+      expect(fs.existsSync(path.join(r.env.root, "git-status-ran")), `git status.sh ran git-status.sh\n${why}`).toBe(false);
+      expect(results(r), why).toMatch(/harness guard: jade may not run "git status\.sh"/);
+      expect(results(r), `jade's git status was refused\n${why}`).not.toMatch(/harness guard: jade (may not|wants to) run "git status"/);
+    } finally {
+      r.dispose();
+    }
+  });
+
   it("claude-code: the user's settings env (NODE_OPTIONS, an escaped HARNESS_GUARD_OFF) does not reach the guard: jade still cannot write tests/", async () => {
     const tree = await emittedTree("claude-code");
     // what an earlier stage's test run could have left in the user's settings: a preload that answers

@@ -19,6 +19,8 @@ export interface GuardedFile {
   envPath?: string;
   tree?: boolean;
   volatile?: string[];
+  /** a git configuration file: the files its include.path and includeIf.*.path name are guarded too */
+  gitConfig?: boolean;
 }
 
 const home = (p: string, env?: string, envPath?: string, extra: Partial<GuardedFile> = {}): GuardedFile => ({
@@ -29,7 +31,8 @@ const home = (p: string, env?: string, envPath?: string, extra: Partial<GuardedF
 });
 const project = (p: string, extra: Partial<GuardedFile> = {}): GuardedFile => ({ base: "project", path: p, ...extra });
 const git = (p: string, extra: Partial<GuardedFile> = {}): GuardedFile => ({ base: "git", path: p, ...extra });
-const system = (p: string): GuardedFile => ({ base: "system", path: p });
+const system = (p: string, extra: Partial<GuardedFile> = {}): GuardedFile => ({ base: "system", path: p, ...extra });
+const gitConfig = { gitConfig: true };
 
 /**
  * What Claude Code writes into ~/.claude.json by itself during a session (counters, caches, the
@@ -90,6 +93,7 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   system("/etc/claude-code/managed-settings.json"),
   system("/etc/claude-code/managed-mcp.json"),
   system("/Library/Application Support/ClaudeCode/managed-settings.json"),
+  system("/etc/claude-code/managed-settings.d", { tree: true }),
   // Codex
   home(".codex/config.toml", "CODEX_HOME"),
   home(".codex/hooks.json", "CODEX_HOME"),
@@ -110,6 +114,11 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   home(".gemini/trustedFolders.json"),
   home(".gemini/policies", undefined, undefined, { tree: true }),
   project(".gemini/settings.json"),
+  // Qwen Code
+  home(".qwen/settings.json", "QWEN_HOME"),
+  home(".qwen/.env", "QWEN_HOME"),
+  project(".qwen/settings.json"),
+  system("/etc/qwen-code/settings.json"),
   // OpenCode, Kilo, Cursor
   home(".config/opencode/opencode.json", "XDG_CONFIG_HOME"),
   home(".config/opencode/opencode.jsonc", "XDG_CONFIG_HOME"),
@@ -122,18 +131,26 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   project(".cursor/hooks.json"),
   project(".cursor/cli.json"),
   // git: what the audit, the guard's git and the human's next commit run with
-  system("/etc/gitconfig"),
-  home(".gitconfig"),
-  home(".config/git/config", "XDG_CONFIG_HOME"),
+  system("/etc/gitconfig", gitConfig),
+  home(".gitconfig", undefined, undefined, gitConfig),
+  home(".config/git/config", "XDG_CONFIG_HOME", undefined, gitConfig),
   home(".config/git/attributes", "XDG_CONFIG_HOME"),
-  git("config"),
-  git("config.worktree"),
+  git("config", gitConfig),
+  git("config.worktree", gitConfig),
   git("info/exclude"),
   git("info/attributes"),
   git("info/sparse-checkout"),
   git("hooks", { tree: true }),
-  // npm and the shells: start-up files every later command (and some hooks) read
+  // npm and the shells: start-up files every later command (and some hooks) read; the project's
+  // package-manager configuration too, which is often ignored (it can hold a token) and which sets
+  // what every later npm, yarn or pnpm run loads (node-options, script-shell, a pnpmfile's hooks)
   home(".npmrc"),
+  home(".yarnrc"),
+  home(".yarnrc.yml"),
+  project(".npmrc"),
+  project(".yarnrc"),
+  project(".yarnrc.yml"),
+  project(".pnpmfile.cjs"),
   home(".bashrc"),
   home(".bash_profile"),
   home(".profile"),

@@ -18,9 +18,9 @@ const AUDIT_GUARDED_MAX = 16 << 20;
 function auditHome() { return process.env.HOME || os.homedir(); }
 
 /** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
-function auditGuardedList(ctx) {
+function auditGuardedList(ctx, snaps) {
   const out = [], seen = new Set();
-  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base }); } };
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base, git: g.gitConfig === true }); } };
   const home = auditHome();
   for (const g of POLICY.guarded) {
     if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
@@ -32,6 +32,13 @@ function auditGuardedList(ctx) {
       if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
     }
   }
+  // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
+  // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
+  for (let i = 0; i < out.length; i++) {
+    const e = out[i];
+    if (!e.git || (e.depth || 0) >= 8) continue;
+    for (const inc of auditGitIncludes(e.abs, home)) if (!seen.has(inc)) { seen.add(inc); out.push({ abs: inc, shown: inc, tree: false, volatile: null, base: null, git: true, depth: (e.depth || 0) + 1 }); }
+  }
   // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
   const parents = [];
   for (const e of out) {
@@ -40,7 +47,30 @@ function auditGuardedList(ctx) {
       if (!seen.has(d)) { seen.add(d); parents.push({ abs: d, shown: shown, tree: false, volatile: null, base: null, parent: true }); }
     }
   }
+  // a file an earlier snapshot holds (one a git configuration included) stays guarded, even where nothing includes it any more
+  if (snaps) for (const abs of Object.keys(snaps)) if (!seen.has(abs) && !(snaps[abs].t === "dir" && !snaps[abs].e)) { seen.add(abs); parents.push({ abs: abs, shown: abs, tree: false, volatile: null, base: null }); }
   return out.concat(parents);
+}
+
+/** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include). */
+function auditGitIncludes(file, home) {
+  let text;
+  try { text = fs.readFileSync(file, "latin1"); } catch (e) { return []; }
+  if (!/include/i.test(text)) return [];
+  const r = cp.spawnSync("git", ["config", "--file", file, "--no-includes", "--null", "--get-regexp", "^include(if\\..*)?\\.path$"], { encoding: "utf8", env: Object.assign({}, process.env, { GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" }) });
+  // exit 1: no such key; anything else (a file git cannot read) guards nothing more, and git refuses it too
+  if (r.error || r.status !== 0) return [];
+  const out = [];
+  for (const rec of r.stdout.split("\u0000")) {
+    const nl = rec.indexOf("\n");
+    if (nl < 0) continue;
+    let v = rec.slice(nl + 1);
+    if (v === "") continue;
+    if (v.startsWith("~/") && home) v = path.join(home, v.slice(2));
+    else if (v.startsWith("%(prefix)/")) continue; // git's own install prefix: not a file a stage writes
+    out.push(path.resolve(path.dirname(file), v));
+  }
+  return out;
 }
 
 /** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
@@ -119,7 +149,7 @@ function auditPutPath(abs, snap) {
 function auditRestoreGuarded(ctx, snaps) {
   const out = [];
   const budget = { left: AUDIT_GUARDED_MAX * 2 };
-  for (const g of auditGuardedList(ctx)) {
+  for (const g of auditGuardedList(ctx, snaps)) {
     const then = snaps[g.abs];
     if (!then) continue; // a variable that moves a folder was set after the start: that folder was not snapshotted
     const now = auditReadPath(g.abs, g.tree, budget);
@@ -140,8 +170,8 @@ function auditRestoreGuarded(ctx, snaps) {
 
 /** May a main-session role (the orchestrator's own scope) write this project-relative path? */
 function auditOrchestratorOwns(rel) {
-  if (auditMatch(POLICY.protect, rel) || auditMatch(POLICY.never, rel)) return false;
-  for (const r of POLICY.orchestrator) if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel)) return true;
+  if (auditMatch(POLICY.protect, rel, true) || auditMatch(POLICY.never, rel, true)) return false;
+  for (const r of POLICY.orchestrator) if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel, true)) return true;
   return false;
 }
 

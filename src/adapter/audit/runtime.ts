@@ -53,10 +53,15 @@ for (const [id, r] of Object.entries(POLICY.roles).concat(POLICY.orchestrator.ma
 }
 
 const auditReCache = new Map();
-function auditMatch(globs, rel) {
+// fold: a never-write list where the file system may fold case (macOS, Windows), as the guard reads it:
+// without case, and on Windows without a name's trailing dots and spaces
+function auditMatch(globs, rel, fold) {
+  const f = fold && (process.platform === "darwin" || process.platform === "win32");
+  if (f && process.platform === "win32") rel = rel.split("/").map((c) => c === "." || c === ".." ? c : c.replace(/[. ]+$/, "")).join("/");
   for (const g of globs) {
-    let re = auditReCache.get(g.re + "/" + g.flags);
-    if (!re) { re = new RegExp(g.re, g.flags); auditReCache.set(g.re + "/" + g.flags, re); }
+    const flags = f && !g.flags.includes("i") ? g.flags + "i" : g.flags;
+    let re = auditReCache.get(g.re + "/" + flags);
+    if (!re) { re = new RegExp(g.re, flags); auditReCache.set(g.re + "/" + flags, re); }
     if (re.test(rel)) return g;
   }
   return null;
@@ -64,11 +69,11 @@ function auditMatch(globs, rel) {
 
 /** Is the project-relative path writable by any of these roles? Never-write (at any depth) and protect win. */
 function auditInScope(policy, roles, rel) {
-  if (auditMatch(policy.protect, rel) || auditMatch(policy.never, rel)) return false;
+  if (auditMatch(policy.protect, rel, true) || auditMatch(policy.never, rel, true)) return false;
   for (const id of roles) {
     const r = policy.roles[id];
     if (!r) continue;
-    if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel)) return true;
+    if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel, true)) return true;
   }
   return false;
 }

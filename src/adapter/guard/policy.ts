@@ -95,6 +95,8 @@ export const HOST_SETTINGS_FILES: readonly string[] = [
   "kilo.json", "kilo.jsonc", ".kilo/kilo.json", ".kilo/kilo.jsonc",
   // Pi loads project extensions (code run in every session) and settings that list more of them
   ".pi/settings.json", ".pi/extensions/**",
+  // Factory Droid: the project-wide hook settings, the guard and the role launchers that bind roles
+  ".factory/settings.json", ".factory/settings.local.json", ".factory/hooks/**", ".factory/bin/**",
 ];
 
 const sorted = (xs: Iterable<string>): string[] => [...xs].sort(byCodeUnit);

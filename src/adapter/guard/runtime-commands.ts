@@ -21,12 +21,29 @@ function guardReadOnly(argv) {
   return guardArgsWhy(argv, 1) === null;
 }
 
+// A pattern's "word*" continues a word (test:unit) only where that word names one of the project's
+// package.json scripts: npm, pnpm and yarn read it so. Anywhere else it names another program
+// (git status.sh runs git-status.sh from PATH, npx vitest.x fetches package vitest.x): the word must be
+// the stem itself.
+// Returns the word that continues a stem elsewhere, or null.
+function guardStemBad(p, argv) {
+  const toks = guardPatCompile(p);
+  const scripts = argv[0] === "npm" || argv[0] === "pnpm" || argv[0] === "yarn";
+  for (let j = 0; j < toks.length && j < argv.length; j++) {
+    const t = toks[j];
+    if (t.star) return null;
+    if (t.stem !== undefined && argv[j] !== t.stem && !(scripts && j >= 1)) return argv[j];
+  }
+  return null;
+}
 // The first pattern of list that matches argv with every word a "*" covers known safe: { pat } or { why }.
 function guardAllowMatch(policy, list, argv) {
   let why = null;
   for (const k of list) {
     const p = policy.pats[k];
     if (!guardPatMatch(p, argv)) continue;
+    const stem = guardStemBad(p, argv);
+    if (stem !== null) { if (why === null) why = "it runs " + stem + ", which is not the program or subcommand its rule names"; continue; }
     const w = guardArgsWhy(argv, guardPatTrusted(p));
     if (w === null) return { pat: p };
     if (why === null) why = w;
@@ -100,6 +117,20 @@ function guardForms(argv) {
     add([name, ...argv.slice(k)]);
   }
   for (const f of forms.slice()) if (guardBase(f[0]) === "docker" && GUARD_DOCKER_GROUPS.has(f[1]) && f.length > 2) add(["docker", ...f.slice(2)]);
+  // a program the guard does not read may run its trailing words as a command (taskset 1 git push,
+  // strace -f git push, npx git push): a deny or ask rule also sees every command that starts later
+  if (!guardModelled(name)) {
+    for (let k = 1; k < argv.length; k++) {
+      if (argv[k].startsWith("-")) continue;
+      const tail = argv.slice(k);
+      add(guardBase(tail[0]) === tail[0] ? tail : [guardBase(tail[0]), ...tail.slice(1)]);
+      if (guardBase(tail[0]) === "git") add(guardGit(tail).normal);
+    }
+  }
   return forms;
+}
+// Programs whose every word the guard reads (their operands are data, not a command to run).
+function guardModelled(name) {
+  return Object.prototype.hasOwnProperty.call(GUARD_SPECS, name) || GUARD_ANY_ARGS.has(name) || name === "printf" || name === "npm" || name === "pnpm" || name === "yarn" || name === "go" || name === "cargo" || name === "python" || name === "python3" || name === "tsc" || name === "vitest" || name === "jest" || name === "pytest";
 }
 `;

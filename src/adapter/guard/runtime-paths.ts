@@ -17,9 +17,10 @@ function guardPhysical(base, p) {
   let cur = path.parse(abs).root;
   let exists = true;
   let hops = 0;
+  let last = null;
   for (const part of abs.slice(cur.length).split(/[\\/]+/)) {
     if (part === "" || part === ".") continue;
-    if (part === "..") { cur = path.dirname(cur); continue; }
+    if (part === "..") { cur = path.dirname(cur); last = null; continue; }
     const next = path.join(cur, part);
     if (!exists) { cur = next; continue; }
     let st;
@@ -30,8 +31,12 @@ function guardPhysical(base, p) {
     if (st.isSymbolicLink()) {
       if (++hops > 64) return { error: "has too many symbolic links" };
       try { cur = fs.realpathSync.native(next); } catch (e) { return { error: "goes through a dangling symbolic link (" + next + ")" }; }
-    } else cur = next;
+      last = null;
+    } else { cur = next; last = st; }
   }
+  // a file with more than one name: a write lands under every other name too, wherever it is
+  if (exists && last === null && cur !== path.parse(abs).root) { try { last = fs.statSync(cur); } catch (e) { last = null; } }
+  if (exists && last && last.isFile() && last.nlink > 1) return { error: "is a file with " + last.nlink + " hard links, so a write also changes it under names the guard cannot see" };
   return { real: cur };
 }
 
@@ -81,11 +86,17 @@ function guardLocate(ctx, base, p) {
 }
 
 const guardReCache = new Map();
-function guardGlobHit(policy, list, rel) {
+// fold: a never-write list on a file system that may fold case (macOS, Windows): matched without case,
+// and on Windows without the trailing dots and spaces it drops from a name, so TESTS/x and tests./x
+// are tests/x there. A write scope is always matched as spelled (stricter, never wider).
+function guardGlobHit(policy, list, rel, fold) {
+  const f = fold && (process.platform === "darwin" || process.platform === "win32");
+  if (f && process.platform === "win32") rel = rel.split("/").map((c) => c === "." || c === ".." ? c : c.replace(/[. ]+$/, "")).join("/");
   for (const k of list) {
     const g = policy.globs[k];
-    let re = guardReCache.get(k);
-    if (!re) { re = new RegExp(g.re); guardReCache.set(k, re); }
+    const key = f ? -1 - k : k;
+    let re = guardReCache.get(key);
+    if (!re) { re = new RegExp(g.re, f ? "i" : ""); guardReCache.set(key, re); }
     if (re.test(rel)) return g;
   }
   return null;
@@ -93,7 +104,7 @@ function guardGlobHit(policy, list, rel) {
 
 // Why role may not write rels, or null.
 function guardRoleWrite(policy, role, rels) {
-  for (const rel of rels) { const g = guardGlobHit(policy, role.n, rel); if (g) return "never-write: " + g.l; }
+  for (const rel of rels) { const g = guardGlobHit(policy, role.n, rel, true); if (g) return "never-write: " + g.l; }
   for (const rel of rels) if (!guardGlobHit(policy, role.w, rel)) return role.w.length ? "not in its write scope: " + role.w.map((k) => policy.globs[k].g).join(", ") : "its role writes no files";
   return null;
 }
@@ -102,7 +113,7 @@ function guardRoleWrite(policy, role, rels) {
 function guardWriteWhy(st, rels) {
   const policy = st.policy;
   for (const rel of rels) {
-    const g = guardGlobHit(policy, policy.protect, rel) || guardGlobHit(policy, policy.never, rel);
+    const g = guardGlobHit(policy, policy.protect, rel, true) || guardGlobHit(policy, policy.never, rel, true);
     if (g) return "never-write: " + g.l;
   }
   if (st.role) return guardRoleWrite(policy, st.role, rels);

@@ -16,7 +16,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home: src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded (for example a file that a guarded git configuration includes), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
 //   - changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it
@@ -590,6 +590,11 @@ const POLICY = {
       "path": "/Library/Application Support/ClaudeCode/managed-settings.json"
     },
     {
+      "base": "system",
+      "path": "/etc/claude-code/managed-settings.d",
+      "tree": true
+    },
+    {
       "base": "home",
       "env": "CODEX_HOME",
       "envPath": "config.toml",
@@ -675,6 +680,26 @@ const POLICY = {
     },
     {
       "base": "home",
+      "env": "QWEN_HOME",
+      "envPath": "settings.json",
+      "path": ".qwen/settings.json"
+    },
+    {
+      "base": "home",
+      "env": "QWEN_HOME",
+      "envPath": ".env",
+      "path": ".qwen/.env"
+    },
+    {
+      "base": "project",
+      "path": ".qwen/settings.json"
+    },
+    {
+      "base": "system",
+      "path": "/etc/qwen-code/settings.json"
+    },
+    {
+      "base": "home",
       "env": "XDG_CONFIG_HOME",
       "envPath": "opencode/opencode.json",
       "path": ".config/opencode/opencode.json"
@@ -723,16 +748,19 @@ const POLICY = {
     },
     {
       "base": "system",
+      "gitConfig": true,
       "path": "/etc/gitconfig"
     },
     {
       "base": "home",
+      "gitConfig": true,
       "path": ".gitconfig"
     },
     {
       "base": "home",
       "env": "XDG_CONFIG_HOME",
       "envPath": "git/config",
+      "gitConfig": true,
       "path": ".config/git/config"
     },
     {
@@ -743,10 +771,12 @@ const POLICY = {
     },
     {
       "base": "git",
+      "gitConfig": true,
       "path": "config"
     },
     {
       "base": "git",
+      "gitConfig": true,
       "path": "config.worktree"
     },
     {
@@ -769,6 +799,30 @@ const POLICY = {
     {
       "base": "home",
       "path": ".npmrc"
+    },
+    {
+      "base": "home",
+      "path": ".yarnrc"
+    },
+    {
+      "base": "home",
+      "path": ".yarnrc.yml"
+    },
+    {
+      "base": "project",
+      "path": ".npmrc"
+    },
+    {
+      "base": "project",
+      "path": ".yarnrc"
+    },
+    {
+      "base": "project",
+      "path": ".yarnrc.yml"
+    },
+    {
+      "base": "project",
+      "path": ".pnpmfile.cjs"
     },
     {
       "base": "home",
@@ -1645,10 +1699,15 @@ for (const [id, r] of Object.entries(POLICY.roles).concat(POLICY.orchestrator.ma
 }
 
 const auditReCache = new Map();
-function auditMatch(globs, rel) {
+// fold: a never-write list where the file system may fold case (macOS, Windows), as the guard reads it:
+// without case, and on Windows without a name's trailing dots and spaces
+function auditMatch(globs, rel, fold) {
+  const f = fold && (process.platform === "darwin" || process.platform === "win32");
+  if (f && process.platform === "win32") rel = rel.split("/").map((c) => c === "." || c === ".." ? c : c.replace(/[. ]+$/, "")).join("/");
   for (const g of globs) {
-    let re = auditReCache.get(g.re + "/" + g.flags);
-    if (!re) { re = new RegExp(g.re, g.flags); auditReCache.set(g.re + "/" + g.flags, re); }
+    const flags = f && !g.flags.includes("i") ? g.flags + "i" : g.flags;
+    let re = auditReCache.get(g.re + "/" + flags);
+    if (!re) { re = new RegExp(g.re, flags); auditReCache.set(g.re + "/" + flags, re); }
     if (re.test(rel)) return g;
   }
   return null;
@@ -1656,11 +1715,11 @@ function auditMatch(globs, rel) {
 
 /** Is the project-relative path writable by any of these roles? Never-write (at any depth) and protect win. */
 function auditInScope(policy, roles, rel) {
-  if (auditMatch(policy.protect, rel) || auditMatch(policy.never, rel)) return false;
+  if (auditMatch(policy.protect, rel, true) || auditMatch(policy.never, rel, true)) return false;
   for (const id of roles) {
     const r = policy.roles[id];
     if (!r) continue;
-    if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel)) return true;
+    if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel, true)) return true;
   }
   return false;
 }
@@ -2125,9 +2184,9 @@ const AUDIT_GUARDED_MAX = 16 << 20;
 function auditHome() { return process.env.HOME || os.homedir(); }
 
 /** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
-function auditGuardedList(ctx) {
+function auditGuardedList(ctx, snaps) {
   const out = [], seen = new Set();
-  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base }); } };
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base, git: g.gitConfig === true }); } };
   const home = auditHome();
   for (const g of POLICY.guarded) {
     if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
@@ -2139,6 +2198,13 @@ function auditGuardedList(ctx) {
       if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
     }
   }
+  // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
+  // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
+  for (let i = 0; i < out.length; i++) {
+    const e = out[i];
+    if (!e.git || (e.depth || 0) >= 8) continue;
+    for (const inc of auditGitIncludes(e.abs, home)) if (!seen.has(inc)) { seen.add(inc); out.push({ abs: inc, shown: inc, tree: false, volatile: null, base: null, git: true, depth: (e.depth || 0) + 1 }); }
+  }
   // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
   const parents = [];
   for (const e of out) {
@@ -2147,7 +2213,30 @@ function auditGuardedList(ctx) {
       if (!seen.has(d)) { seen.add(d); parents.push({ abs: d, shown: shown, tree: false, volatile: null, base: null, parent: true }); }
     }
   }
+  // a file an earlier snapshot holds (one a git configuration included) stays guarded, even where nothing includes it any more
+  if (snaps) for (const abs of Object.keys(snaps)) if (!seen.has(abs) && !(snaps[abs].t === "dir" && !snaps[abs].e)) { seen.add(abs); parents.push({ abs: abs, shown: abs, tree: false, volatile: null, base: null }); }
   return out.concat(parents);
+}
+
+/** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include). */
+function auditGitIncludes(file, home) {
+  let text;
+  try { text = fs.readFileSync(file, "latin1"); } catch (e) { return []; }
+  if (!/include/i.test(text)) return [];
+  const r = cp.spawnSync("git", ["config", "--file", file, "--no-includes", "--null", "--get-regexp", "^include(if\\..*)?\\.path$"], { encoding: "utf8", env: Object.assign({}, process.env, { GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" }) });
+  // exit 1: no such key; anything else (a file git cannot read) guards nothing more, and git refuses it too
+  if (r.error || r.status !== 0) return [];
+  const out = [];
+  for (const rec of r.stdout.split("\u0000")) {
+    const nl = rec.indexOf("\n");
+    if (nl < 0) continue;
+    let v = rec.slice(nl + 1);
+    if (v === "") continue;
+    if (v.startsWith("~/") && home) v = path.join(home, v.slice(2));
+    else if (v.startsWith("%(prefix)/")) continue; // git's own install prefix: not a file a stage writes
+    out.push(path.resolve(path.dirname(file), v));
+  }
+  return out;
 }
 
 /** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
@@ -2226,7 +2315,7 @@ function auditPutPath(abs, snap) {
 function auditRestoreGuarded(ctx, snaps) {
   const out = [];
   const budget = { left: AUDIT_GUARDED_MAX * 2 };
-  for (const g of auditGuardedList(ctx)) {
+  for (const g of auditGuardedList(ctx, snaps)) {
     const then = snaps[g.abs];
     if (!then) continue; // a variable that moves a folder was set after the start: that folder was not snapshotted
     const now = auditReadPath(g.abs, g.tree, budget);
@@ -2247,8 +2336,8 @@ function auditRestoreGuarded(ctx, snaps) {
 
 /** May a main-session role (the orchestrator's own scope) write this project-relative path? */
 function auditOrchestratorOwns(rel) {
-  if (auditMatch(POLICY.protect, rel) || auditMatch(POLICY.never, rel)) return false;
-  for (const r of POLICY.orchestrator) if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel)) return true;
+  if (auditMatch(POLICY.protect, rel, true) || auditMatch(POLICY.never, rel, true)) return false;
+  for (const r of POLICY.orchestrator) if (auditMatch(r.write, rel) && !auditMatch(r.neverWrite, rel, true)) return true;
   return false;
 }
 
