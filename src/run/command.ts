@@ -8,7 +8,7 @@ import { UsageError } from "../errors.js";
 import { readPipeline } from "../ir/normalize.js";
 import { readLock } from "../install/lock.js";
 import { newRunId, readRecord, RecordError, RUN_ID, writeRecord, type RunRecord } from "../runs/record.js";
-import { RUN_DRIVERS } from "./driver.js";
+import type { HostDriver } from "../adapter/runner.js";
 import { progressLine } from "./progress.js";
 import { classify, newRecord, planKind } from "./plan.js";
 import { Runner, type RunEvent, type RunIO } from "./runner.js";
@@ -27,9 +27,18 @@ export interface RunOptions {
 
 const EXIT: Record<RunRecord["status"], number> = { passed: 0, stopped: 1, failed: 1, running: 1, "waiting-gate": 3, interrupted: 130 };
 
-function pickHost(root: string, requested: string | undefined): string {
+/** The hosts whose adapter has a `runner`, with their drivers' loaders. */
+async function drivers(registry: AdapterRegistry): Promise<Map<string, () => Promise<HostDriver>>> {
+  const out = new Map<string, () => Promise<HostDriver>>();
+  for (const [id, load] of Object.entries(registry)) {
+    const runner = (await load()).runner;
+    if (runner) out.set(id, runner);
+  }
+  return out;
+}
+
+function pickHost(root: string, requested: string | undefined, drivable: readonly string[]): string {
   const installed = readLock(root)?.hosts ?? [];
-  const drivable = Object.keys(RUN_DRIVERS);
   if (requested) {
     if (!drivable.includes(requested)) throw new UsageError(`--host ${requested}: harness run drives ${drivable.join(", ")} so far. Pick one of those, or run the pipeline inside ${requested} with its own command.`);
     return requested;
@@ -79,6 +88,7 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
   if (spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: root, stdio: "ignore" }).status !== 0)
     throw new UsageError("harness run needs a git work tree: it checks every stage's changed files against the role's write scope with git. Run it in the project's repository (or `git init` first).");
   const rolesDir = path.resolve(o.roles ?? "roles");
+  const drivable = await drivers(o.registry);
   let record: RunRecord;
   let host: string;
   if (o.resume) {
@@ -100,7 +110,7 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
     host = record.host;
   } else {
     if (!request?.trim()) throw new UsageError('harness run needs a request, e.g. harness run "add a --json flag to list".');
-    host = pickHost(root, o.host);
+    host = pickHost(root, o.host, [...drivable.keys()]);
     record = null as unknown as RunRecord;
   }
   // the installed files must be the ones roles/ produce now: the runner relies on their limits
@@ -113,7 +123,9 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
   const gates = new Set(pipeline.stages.flatMap((s) => (s.gate ? [s.gate.approve, s.id] : [])));
   for (const a of approve) if (!gates.has(a)) throw new UsageError(`--approve ${a}: ${pipeline.name} has no such gate (${[...new Set(pipeline.stages.flatMap((s) => (s.gate ? [s.gate.approve] : [])))].join(", ") || "none"}).`);
 
-  const driver = await RUN_DRIVERS[host]!();
+  const load = drivable.get(host);
+  if (!load) throw new UsageError(`--resume ${o.resume}: the run uses ${host}, which harness run does not drive (it drives ${[...drivable.keys()].join(", ")}).`);
+  const driver = await load();
   const tty = Boolean(process.stdin.isTTY);
   const showProgress = !o.json && Boolean(process.stderr.isTTY);
   const reader = lineReader(tty);
