@@ -1,6 +1,7 @@
 // One child process in its own process group: a stage's host session or a check's command. The
 // runner stops the whole group (the host and everything it started) when the run is interrupted.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 
 export interface ProcessResult {
   exit: number | null;
@@ -17,6 +18,11 @@ export interface ProcessOptions {
   signal?: AbortSignal;
   /** bytes to write on stdin, then close it; default: no stdin */
   input?: string;
+  /**
+   * stdout to this file instead of a pipe, read back as `stdout` at the end: for programs that
+   * exit before a large piped output is flushed (OpenCode 1.18.33 loses the tail at random)
+   */
+  stdoutFile?: string;
 }
 
 /** Kill a process group: TERM, then KILL after a grace period if anything in it is still alive. */
@@ -58,12 +64,14 @@ export function runProcess(bin: string, args: readonly string[], o: ProcessOptio
   return new Promise((resolve) => {
     // detached: a new process group, so the terminal's Ctrl-C reaches the runner only and the
     // runner decides how the group ends (and records it)
-    const child = spawn(bin, args, { cwd: o.cwd, env: o.env ?? process.env, detached: true, stdio: [o.input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    const out = o.stdoutFile === undefined ? null : fs.openSync(o.stdoutFile, "w");
+    const child = spawn(bin, args, { cwd: o.cwd, env: o.env ?? process.env, detached: true, stdio: [o.input === undefined ? "ignore" : "pipe", out ?? "pipe", "pipe"] });
+    if (out !== null) fs.closeSync(out);
     let stdout = "";
     let stderr = "";
     let interrupted = false;
     let killing: Promise<void> | null = null;
-    child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stdout?.setEncoding("utf8").on("data", (c: string) => (stdout += c));
     child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     if (o.input !== undefined) child.stdin!.end(o.input);
     const onAbort = () => {
@@ -76,6 +84,7 @@ export function runProcess(bin: string, args: readonly string[], o: ProcessOptio
       o.signal?.removeEventListener("abort", onAbort);
       // the leader may exit before its children: make sure nothing of the group outlives the stage
       const settle = interrupted && child.pid !== undefined ? (killing ?? killGroup(child.pid)) : Promise.resolve();
+      if (o.stdoutFile !== undefined) stdout = fs.existsSync(o.stdoutFile) ? fs.readFileSync(o.stdoutFile, "utf8") : "";
       void settle.then(() => resolve({ exit, signal, stdout, stderr, interrupted, durationMs: Date.now() - started }));
     };
     child.on("error", (e) => {

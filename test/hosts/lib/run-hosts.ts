@@ -1,0 +1,115 @@
+// The hosts `harness run` drives, for the real-host scenes of test/hosts/run.test.ts: how a role
+// writes a file on each host (the tool the host offers the scripted model), and how a scratch
+// project reaches the stub (each host's provider settings, in the scratch HOME: never in the
+// project, whose installed files must stay in sync).
+import fs from "node:fs";
+import path from "node:path";
+import { hostBin } from "../helpers.js";
+import { prepareCopilotHome, warmCopilot } from "./copilot.js";
+import { runProject, type RunProject } from "./harness-run.js";
+import { startAnthropicStub, startChatStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./stubs.js";
+
+export type ScriptStep = Step | ((req: ModelRequest) => Step);
+
+export interface RunHost {
+  host: string;
+  /** the step that writes `content` to project-relative `rel` */
+  write(p: string, rel: string, content: string): ScriptStep;
+  /** a scratch project with Pebble installed for the host, and the stub playing `script` */
+  scene(label: string, script: (p: string) => Conversation[]): Promise<{ rp: RunProject; stub: Stub }>;
+  /** the usage every stage session records */
+  usage(tokens: Record<string, number> | null): boolean;
+}
+
+const cxExec = (p: string, cmd: string) => (req: ModelRequest): Step =>
+  req.tools.includes("exec_command") ? { tool: "exec_command", input: { cmd, workdir: p } } : { tool: "shell", input: { command: ["bash", "-lc", cmd], workdir: p } };
+
+const tokens = (t: Record<string, number> | null) => Boolean(t && t.input! > 0);
+
+/** OpenCode and Kilo: the stub as an OpenAI-compatible provider in the user config; every provider an installed agent names is routed to it. */
+function v1Config(rp: RunProject, stub: Stub, dir: "opencode" | "kilo", agentsDir: string) {
+  const model = (name: string) => ({ name, tool_call: true, limit: { context: 100000, output: 4096 } });
+  const provider = (name: string) => ({ npm: "@ai-sdk/openai-compatible", name, options: { baseURL: stub.baseUrl, apiKey: "harness-stub" }, models: {} as Record<string, unknown> });
+  const providers: Record<string, ReturnType<typeof provider>> = { stub: provider("stub") };
+  providers.stub!.models.stub = model("stub");
+  const root = path.join(rp.project, agentsDir);
+  for (const f of fs.existsSync(root) ? fs.readdirSync(root).filter((x) => x.endsWith(".md")) : []) {
+    const m = fs.readFileSync(path.join(root, f), "utf8").match(/^model:\s*["']?([^/\s"']+)\/([^\s"']+)["']?\s*$/m);
+    if (!m) continue;
+    (providers[m[1]!] ??= provider(`stub for ${m[1]}`)).models[m[2]!] = model(m[2]!);
+  }
+  const cfgDir = path.join(rp.env.home, ".config", dir);
+  fs.mkdirSync(cfgDir, { recursive: true });
+  fs.writeFileSync(path.join(cfgDir, `${dir}.json`), JSON.stringify({ provider: providers, model: "stub/stub", small_model: "stub/stub", autoupdate: false, share: "disabled" }, null, 2));
+}
+
+export const RUN_HOSTS: Record<string, RunHost> = {
+  "claude-code": {
+    host: "claude-code",
+    write: (p, rel, content) => ({ tool: "Write", input: { file_path: path.join(p, rel), content } }),
+    async scene(label, script) {
+      const bin = hostBin("claude-code");
+      const rp = runProject("claude-code", label);
+      const stub = await startAnthropicStub(script(rp.project));
+      Object.assign(rp.env.env, { ANTHROPIC_BASE_URL: stub.baseUrl, ANTHROPIC_API_KEY: "sk-ant-harness-stub", PATH: `${path.dirname(bin)}:${rp.env.env.PATH}` });
+      return { rp, stub };
+    },
+    usage: tokens,
+  },
+  codex: {
+    host: "codex",
+    write: (p, rel, content) => cxExec(p, `apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: ${path.join(p, rel)}\n${content.replace(/\n$/, "").split("\n").map((l) => `+${l}`).join("\n")}\n*** End Patch\nPATCH`),
+    async scene(label, script) {
+      const cx = hostBin("codex");
+      const rp = runProject("codex", label);
+      const stub = await startResponsesStub(script(rp.project));
+      const cfg = path.join(rp.env.codexHome, "config.toml");
+      const head = ['model = "stub-model"', 'model_provider = "stub"', 'approval_policy = "never"', ""].join("\n");
+      const provider = ["", "[model_providers.stub]", 'name = "stub"', `base_url = ${JSON.stringify(stub.baseUrl)}`, 'wire_api = "responses"', "request_max_retries = 0", "stream_max_retries = 0", "supports_websockets = false", ""].join("\n");
+      fs.writeFileSync(cfg, head + fs.readFileSync(cfg, "utf8") + provider);
+      Object.assign(rp.env.env, { OPENAI_BASE_URL: stub.baseUrl, CODEX_BIN: cx, PATH: `${path.dirname(cx)}:${rp.env.env.PATH}` });
+      return { rp, stub };
+    },
+    usage: tokens,
+  },
+  copilot: {
+    host: "copilot",
+    write: (p, rel, content) => ({ tool: "create", input: { path: path.join(p, rel), file_text: content } }),
+    async scene(label, script) {
+      const cp = hostBin("copilot");
+      await warmCopilot(cp);
+      const rp = runProject("copilot", label);
+      const stub = await startChatStub(script(rp.project));
+      prepareCopilotHome(rp.env, stub.baseUrl);
+      Object.assign(rp.env.env, { COPILOT_BIN: cp, PATH: `${path.dirname(cp)}:${rp.env.env.PATH}` });
+      return { rp, stub };
+    },
+    usage: (t) => typeof t?.premiumRequests === "number",
+  },
+  opencode: {
+    host: "opencode",
+    write: (p, rel, content) => ({ tool: "write", input: { filePath: path.join(p, rel), content } }),
+    async scene(label, script) {
+      const bin = hostBin("opencode");
+      const rp = runProject("opencode", label);
+      const stub = await startChatStub(script(rp.project));
+      v1Config(rp, stub, "opencode", ".opencode/agents");
+      Object.assign(rp.env.env, { OPENCODE_BIN: bin, PATH: `${path.dirname(bin)}:${rp.env.env.PATH}` });
+      return { rp, stub };
+    },
+    usage: tokens,
+  },
+  kilo: {
+    host: "kilo",
+    write: (p, rel, content) => ({ tool: "write", input: { filePath: path.join(p, rel), content } }),
+    async scene(label, script) {
+      const bin = hostBin("kilo");
+      const rp = runProject("kilo", label);
+      const stub = await startChatStub(script(rp.project));
+      v1Config(rp, stub, "kilo", ".kilo/agents");
+      Object.assign(rp.env.env, { KILO_BIN: bin, PATH: `${path.dirname(bin)}:${rp.env.env.PATH}` });
+      return { rp, stub };
+    },
+    usage: tokens,
+  },
+};
