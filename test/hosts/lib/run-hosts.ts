@@ -6,8 +6,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { hostBin } from "../helpers.js";
 import { prepareCopilotHome, warmCopilot } from "./copilot.js";
-import { runProject, type RunProject } from "./harness-run.js";
-import { startAnthropicStub, startChatStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./stubs.js";
+import { prepareGeminiHome } from "./gemini-cli.js";
+import { marker, runProject, type RunProject } from "./harness-run.js";
+import { startAnthropicStub, startChatStub, startGeminiStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./stubs.js";
 
 export type ScriptStep = Step | ((req: ModelRequest) => Step);
 
@@ -19,6 +20,8 @@ export interface RunHost {
   scene(label: string, script: (p: string) => Conversation[]): Promise<{ rp: RunProject; stub: Stub }>;
   /** the usage every stage session records */
   usage(tokens: Record<string, number> | null): boolean;
+  /** a retry continues the role's own conversation (Gemini CLI: the main session's, which starts the subagent afresh) */
+  resumesRole: boolean;
 }
 
 const cxExec = (p: string, cmd: string) => (req: ModelRequest): Step =>
@@ -55,6 +58,7 @@ export const RUN_HOSTS: Record<string, RunHost> = {
       return { rp, stub };
     },
     usage: tokens,
+    resumesRole: true,
   },
   codex: {
     host: "codex",
@@ -71,6 +75,7 @@ export const RUN_HOSTS: Record<string, RunHost> = {
       return { rp, stub };
     },
     usage: tokens,
+    resumesRole: true,
   },
   copilot: {
     host: "copilot",
@@ -85,6 +90,7 @@ export const RUN_HOSTS: Record<string, RunHost> = {
       return { rp, stub };
     },
     usage: (t) => typeof t?.premiumRequests === "number",
+    resumesRole: true,
   },
   opencode: {
     host: "opencode",
@@ -98,6 +104,7 @@ export const RUN_HOSTS: Record<string, RunHost> = {
       return { rp, stub };
     },
     usage: tokens,
+    resumesRole: true,
   },
   kilo: {
     host: "kilo",
@@ -111,5 +118,63 @@ export const RUN_HOSTS: Record<string, RunHost> = {
       return { rp, stub };
     },
     usage: tokens,
+    resumesRole: true,
+  },
+  "gemini-cli": {
+    host: "gemini-cli",
+    write: (_p, rel, content) => ({ tool: "write_file", input: { file_path: rel, content } }),
+    async scene(label, script) {
+      const bin = hostBin("gemini-cli");
+      const rp = runProject("gemini-cli", label);
+      const stub = await startGeminiStub(geminiScript(rp.project, script(rp.project)));
+      prepareGeminiHome(rp.env, stub.baseUrl);
+      Object.assign(rp.env.env, { GEMINI_BIN: bin, PATH: `${path.dirname(bin)}:${rp.env.env.PATH}` });
+      return { rp, stub };
+    },
+    usage: tokens,
+    resumesRole: false,
   },
 };
+
+/** The text of a Gemini request's last user turn (null when it ends with a tool result). */
+function lastUserText(req: ModelRequest): string | null {
+  const contents = (req.body.contents ?? []) as { role?: string; parts?: { text?: string; functionResponse?: unknown }[] }[];
+  const last = contents.at(-1);
+  if (!last || last.role !== "user" || (last.parts ?? []).some((p) => p.functionResponse)) return null;
+  return (last.parts ?? []).map((p) => p.text ?? "").join("");
+}
+
+/**
+ * Gemini CLI runs a subagent role through the main session's invoke_agent: each such role gets a
+ * "via-<role>" conversation that passes the runner's brief on (the text between the ----- lines)
+ * and answers with the role's report. A main-session role runs its command, whose prompt (with the
+ * role's marker) is in the user turn, not the system instruction.
+ */
+function geminiScript(p: string, convs: Conversation[]): Conversation[] {
+  const out: Conversation[] = [];
+  const subagent = (id: string) => fs.existsSync(path.join(p, ".gemini", "agents", `${id}.md`));
+  for (const c of convs) {
+    const id = c.name;
+    if (!subagent(id)) {
+      out.push({ ...c, when: (req) => JSON.stringify(req.body.contents ?? "").includes(`Act as `) && JSON.stringify(req.body.contents ?? "").includes(JSON.stringify(marker(id)).slice(1, -1)) });
+      continue;
+    }
+    // the subagent's report is in the last tool result: pass it on as the main session's reply
+    const report = (req: ModelRequest): Step => {
+      const contents = (req.body.contents ?? []) as { parts?: { functionResponse?: { response?: unknown } }[] }[];
+      const resp = contents.at(-1)?.parts?.find((x) => x.functionResponse)?.functionResponse?.response;
+      const raw = JSON.stringify(resp ?? "");
+      const m = /Status: (?:[^"\\]|\\.)*/.exec(raw);
+      return { text: m ? (JSON.parse(`"${m[0]}"`) as string) : "Status: done" };
+    };
+    const via = (req: ModelRequest): Step => {
+      const text = lastUserText(req);
+      if (text === null) return report(req);
+      const brief = /-----\n([\s\S]*)\n-----/.exec(text)?.[1] ?? text;
+      return { tool: "invoke_agent", input: { agent_name: id, prompt: brief } };
+    };
+    out.push({ name: `via-${id}`, when: (req) => JSON.stringify(req.body.contents ?? "").includes(`agent_name \\"${id}\\"`) && !req.system.includes(marker(id)), steps: Array.from({ length: 16 }, () => via) });
+    out.push(c);
+  }
+  return out;
+}
