@@ -415,4 +415,17 @@ describe.each(OTHER_HOSTS)("harness run on %s", (host) => {
     expect(show.stdout).toMatch(new RegExp(`^${id}  stopped  \\(runner, ${host}\\)`));
     expect(show.stdout).toMatch(/gate blueprint: approved \(tty/);
   });
+
+  it.runIf(Boolean(h.breakRole))(`${host}: a role the host would not run as itself is refused before any session, never run as another agent`, { timeout: 300_000 }, async () => {
+    const { rp, stub } = await scene(`rr-${host}`, (p) => pebbleOn(h, p), h);
+    h.breakRole!(rp, "mica");
+    const r = await harnessRun(rp, ["--host", host, "--kind", "bug-fix", "--json", REQUEST], 240_000);
+    expect(r.code, r.stderr + r.stdout.slice(-3000)).toBe(1);
+    const rec = rp.record(events(r.stdout)[0]!.id);
+    expect(stagesOf(rec)).toEqual(["tests:failed", "implement:pending", "review:pending", "verify:pending", "docs:pending"]);
+    expect(rec.stages[0].reason).toMatch(/refused/);
+    expect(rec.stages[0].session).toBeNull();
+    expect(stub.log.filter((l) => l.conversation !== null || (l.request?.tools.length ?? 0) > 0)).toEqual([]); // no model turn at all
+    expect(fs.existsSync(path.join(rp.project, "test/value.test.mjs"))).toBe(false);
+  });
 });

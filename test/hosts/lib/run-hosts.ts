@@ -22,6 +22,8 @@ export interface RunHost {
   usage(tokens: Record<string, number> | null): boolean;
   /** a retry continues the role's own conversation (Gemini CLI: the main session's, which starts the subagent afresh) */
   resumesRole: boolean;
+  /** make the host run another agent than `role` if asked for it (hosts that would fall back silently) */
+  breakRole?(rp: RunProject, role: string): void;
 }
 
 const cxExec = (p: string, cmd: string) => (req: ModelRequest): Step =>
@@ -105,6 +107,8 @@ export const RUN_HOSTS: Record<string, RunHost> = {
     },
     usage: tokens,
     resumesRole: true,
+    // the user's own overlay disables the agent: `run --agent` would print "not found. Falling back to default agent"
+    breakRole: (rp, role) => void (rp.env.env.OPENCODE_CONFIG_CONTENT = JSON.stringify({ agent: { [role]: { disable: true } } })),
   },
   kilo: {
     host: "kilo",
@@ -119,6 +123,7 @@ export const RUN_HOSTS: Record<string, RunHost> = {
     },
     usage: tokens,
     resumesRole: true,
+    breakRole: (rp, role) => void (rp.env.env.KILO_CONFIG_CONTENT = JSON.stringify({ agent: { [role]: { disable: true } } })),
   },
   "gemini-cli": {
     host: "gemini-cli",
@@ -133,6 +138,8 @@ export const RUN_HOSTS: Record<string, RunHost> = {
     },
     usage: tokens,
     resumesRole: false,
+    // an agent file nobody acknowledged: -p mode leaves the agent out without a word
+    breakRole: (rp) => fs.rmSync(path.join(rp.env.home, ".gemini", "acknowledgments", "agents.json")),
   },
 };
 
