@@ -1,5 +1,7 @@
-// What `harness run` needs from a host (an adapter's optional `runner`): start one headless session as a role (or resume one), and
-// read back the session id, the final reply and the usage. Everything else is the runner's.
+// What `harness run` needs from a host (an adapter's optional `runner`, in adapters/<host>/runner.ts):
+// start one headless session as a role (or resume one), and read back the session id, the final
+// reply and the usage. Everything else is the runner's. A driver refuses a session the host would
+// run as another agent than the role.
 import type { Tokens } from "../runs/record.js";
 
 export interface SessionRequest {

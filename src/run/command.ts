@@ -8,10 +8,12 @@ import { UsageError } from "../errors.js";
 import { readPipeline } from "../ir/normalize.js";
 import { readLock } from "../install/lock.js";
 import { newRunId, readRecord, RecordError, RUN_ID, writeRecord, type RunRecord } from "../runs/record.js";
+import { watchGroups } from "../adapter/process-group.js";
 import type { HostDriver } from "../adapter/runner.js";
 import { progressLine } from "./progress.js";
 import { classify, newRecord, planKind } from "./plan.js";
 import { Runner, type RunEvent, type RunIO } from "./runner.js";
+import { lockHeld, processStart, readLock as readRunLock, removeLock, stopLeftovers, writeLock, type RunLock } from "./lock.js";
 import { digestProblem, saveDigest } from "./trust.js";
 
 export interface RunOptions {
@@ -91,6 +93,7 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
   const drivable = await drivers(o.registry);
   let record: RunRecord;
   let host: string;
+  let crashed: RunLock | null = null;
   if (o.resume) {
     if (request) throw new UsageError("--resume continues a recorded run: give no request with it.");
     if (o.kind) throw new UsageError("--resume continues a recorded run with its own work kind: drop --kind.");
@@ -105,7 +108,11 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
     const problem = digestProblem(root, record.id, bytes);
     if (problem) throw new UsageError(`--resume ${o.resume}: ${problem}. Start a new run instead.`);
     if (record.source !== "runner") throw new UsageError(`--resume ${o.resume}: this run was recorded by the in-host run controller; continue it in ${record.host}.`);
-    if (record.status !== "waiting-gate" && record.status !== "interrupted") throw new UsageError(`--resume ${o.resume}: the run is ${record.status}${record.ending ? ` (${record.ending})` : ""}; only a run waiting at a gate or interrupted can be resumed. Start a new run.`);
+    const lock = readRunLock(root, record.id);
+    if (lock && lockHeld(lock)) throw new UsageError(`--resume ${o.resume}: the run is still going in process ${lock.pid}. Let it finish, or stop it with Ctrl-C there, then resume.`);
+    // a `running` record whose runner is gone: it crashed or was killed, and is resumed like an interrupted one
+    if (record.status === "running") crashed = lock ?? { pid: 0, start: null, groups: [] };
+    else if (record.status !== "waiting-gate" && record.status !== "interrupted") throw new UsageError(`--resume ${o.resume}: the run is ${record.status}${record.ending ? ` (${record.ending})` : ""}; only a run waiting at a gate, interrupted, or left running by a runner that is gone can be resumed. Start a new run.`);
     if (o.host && o.host !== record.host) throw new UsageError(`--resume ${o.resume}: the run uses ${record.host}, not ${o.host}. Drop --host.`);
     host = record.host;
   } else {
@@ -142,6 +149,7 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
     },
   };
   const controller = new AbortController();
+  let unwatch: (() => void) | null = null;
   const onSignal = () => controller.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -150,10 +158,22 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
     const persist = (r: RunRecord) => saveDigest(root, r.id, writeRecord(root, r));
     const ctx = { root, pipeline, driver, io, approve, signal: controller.signal, persist };
     const runner = new Runner(ctx, record);
+    // this process owns the run until it ends: its pid and live process groups, for a later --resume
+    const own = (groups: readonly number[]) => writeLock(root, record.id, { pid: process.pid, start: processStart(process.pid), groups: [...groups] });
+    own([]);
+    unwatch = watchGroups(own);
     if (!o.resume) {
       persist(record);
       io.event({ event: "run", id: record.id, host, pipeline: pipeline.name, request: record.request });
     } else io.event({ event: "resume", id: record.id, host, status: record.status });
+    if (crashed) {
+      const stopped = await stopLeftovers(root, crashed);
+      for (const s of record.stages.filter((x) => x.status === "running")) {
+        s.status = "pending";
+        s.reason = "the runner stopped during this stage (it crashed or was killed); run again on --resume";
+      }
+      io.event({ event: "recovered", id: record.id, stopped });
+    }
     if (record.kind === null) {
       // an interrupted classification is asked again on --resume
       const kind = o.kind ?? (await classify(ctx, record)).kind;
@@ -172,6 +192,8 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
     const end = await runner.drive(Boolean(o.resume));
     return EXIT[end.status];
   } finally {
+    unwatch?.();
+    if (record?.id) removeLock(root, record.id);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     reader.close();
