@@ -135,6 +135,7 @@ function instructions(pipeline: PipelineIR): HostFile {
 }
 
 export const ClaudeCodeAdapter: Adapter = {
+  runner: async () => (await import("./runner.js")).claudeCode,
   id: HOST_ID,
   displayName: "Claude Code",
   checkedAgainst: { program: "Claude Code", version: "2.1.332", bin: "claude" },

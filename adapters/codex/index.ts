@@ -98,6 +98,7 @@ function agentsMd(pipeline: PipelineIR): HostFile {
 }
 
 export const CodexAdapter: Adapter = {
+  runner: async () => (await import("./runner.js")).codex,
   id: HOST_ID,
   displayName: "Codex",
   checkedAgainst: { program: "Codex", version: "0.171.0", bin: "codex" },

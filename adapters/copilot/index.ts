@@ -148,6 +148,7 @@ function agentsMd(pipeline: PipelineIR): HostFile {
 }
 
 export const CopilotAdapter: Adapter = {
+  runner: async () => (await import("./runner.js")).copilot,
   id: HOST_ID,
   displayName: "GitHub Copilot",
   checkedAgainst: { program: "GitHub Copilot CLI", version: "1.0.102", bin: "copilot" },

@@ -83,6 +83,7 @@ function geminiMd(pipeline: PipelineIR): HostFile {
 }
 
 export const GeminiCliAdapter: Adapter = {
+  runner: async () => (await import("./runner.js")).geminiCli,
   id: HOST_ID,
   displayName: "Gemini CLI",
   checkedAgainst: { program: "Gemini CLI", version: "0.61.0", bin: "gemini" },

@@ -57,6 +57,7 @@ export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined
 }
 
 export const KiloAdapter: Adapter = {
+  runner: async () => (await import("./runner.js")).kilo,
   id: HOST_ID,
   displayName: "Kilo",
   checkedAgainst: { program: "Kilo CLI", version: "7.7.7", bin: "kilo" },

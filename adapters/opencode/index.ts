@@ -33,6 +33,7 @@ export function modelFor(pipeline: PipelineIR, role: RoleIR): string | undefined
 }
 
 export const OpenCodeAdapter: Adapter = {
+  runner: async () => (await import("./runner.js")).opencode,
   id: HOST_ID,
   displayName: "OpenCode",
   checkedAgainst: { program: "OpenCode", version: "1.18.33", bin: "opencode" },

@@ -2,6 +2,7 @@
 import type { PipelineIR } from "../ir/types.js";
 import type { CanonicalTool, ExtraTool } from "../schema/vocabulary.js";
 import type { Constraint, FidelityRecord } from "./fidelity.js";
+import type { HostDriver } from "./runner.js";
 
 /**
  * How `harness install` puts a file into a project root that may already have one (src/install/).
@@ -116,6 +117,11 @@ export interface Adapter {
    * files of this host; `env`: the environment to find the user's config with. Read only.
    */
   installedWarnings?(paths: readonly string[], env: Readonly<Record<string, string | undefined>>): string[];
+  /**
+   * `harness run`: the driver that starts one headless session of this host as a role (its
+   * `runner.ts`, loaded lazily). Absent: the host has no headless CLI harness drives (yet).
+   */
+  runner?: () => Promise<HostDriver>;
 }
 
 /** A host-native role field (`hosts.<host>.<field>` in a role) and the values the host reads. */

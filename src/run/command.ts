@@ -8,10 +8,12 @@ import { UsageError } from "../errors.js";
 import { readPipeline } from "../ir/normalize.js";
 import { readLock } from "../install/lock.js";
 import { newRunId, readRecord, RecordError, RUN_ID, writeRecord, type RunRecord } from "../runs/record.js";
-import { RUN_DRIVERS } from "./driver.js";
+import { watchGroups } from "../adapter/process-group.js";
+import type { HostDriver } from "../adapter/runner.js";
 import { progressLine } from "./progress.js";
 import { classify, newRecord, planKind } from "./plan.js";
 import { Runner, type RunEvent, type RunIO } from "./runner.js";
+import { lockHeld, processStart, readLock as readRunLock, removeLock, stopLeftovers, writeLock, type RunLock } from "./lock.js";
 import { digestProblem, saveDigest } from "./trust.js";
 
 export interface RunOptions {
@@ -27,9 +29,18 @@ export interface RunOptions {
 
 const EXIT: Record<RunRecord["status"], number> = { passed: 0, stopped: 1, failed: 1, running: 1, "waiting-gate": 3, interrupted: 130 };
 
-function pickHost(root: string, requested: string | undefined): string {
+/** The hosts whose adapter has a `runner`, with their drivers' loaders. */
+async function drivers(registry: AdapterRegistry): Promise<Map<string, () => Promise<HostDriver>>> {
+  const out = new Map<string, () => Promise<HostDriver>>();
+  for (const [id, load] of Object.entries(registry)) {
+    const runner = (await load()).runner;
+    if (runner) out.set(id, runner);
+  }
+  return out;
+}
+
+function pickHost(root: string, requested: string | undefined, drivable: readonly string[]): string {
   const installed = readLock(root)?.hosts ?? [];
-  const drivable = Object.keys(RUN_DRIVERS);
   if (requested) {
     if (!drivable.includes(requested)) throw new UsageError(`--host ${requested}: harness run drives ${drivable.join(", ")} so far. Pick one of those, or run the pipeline inside ${requested} with its own command.`);
     return requested;
@@ -79,8 +90,10 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
   if (spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: root, stdio: "ignore" }).status !== 0)
     throw new UsageError("harness run needs a git work tree: it checks every stage's changed files against the role's write scope with git. Run it in the project's repository (or `git init` first).");
   const rolesDir = path.resolve(o.roles ?? "roles");
+  const drivable = await drivers(o.registry);
   let record: RunRecord;
   let host: string;
+  let crashed: RunLock | null = null;
   if (o.resume) {
     if (request) throw new UsageError("--resume continues a recorded run: give no request with it.");
     if (o.kind) throw new UsageError("--resume continues a recorded run with its own work kind: drop --kind.");
@@ -95,12 +108,16 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
     const problem = digestProblem(root, record.id, bytes);
     if (problem) throw new UsageError(`--resume ${o.resume}: ${problem}. Start a new run instead.`);
     if (record.source !== "runner") throw new UsageError(`--resume ${o.resume}: this run was recorded by the in-host run controller; continue it in ${record.host}.`);
-    if (record.status !== "waiting-gate" && record.status !== "interrupted") throw new UsageError(`--resume ${o.resume}: the run is ${record.status}${record.ending ? ` (${record.ending})` : ""}; only a run waiting at a gate or interrupted can be resumed. Start a new run.`);
+    const lock = readRunLock(root, record.id);
+    if (lock && lockHeld(lock)) throw new UsageError(`--resume ${o.resume}: the run is still going in process ${lock.pid}. Let it finish, or stop it with Ctrl-C there, then resume.`);
+    // a `running` record whose runner is gone: it crashed or was killed, and is resumed like an interrupted one
+    if (record.status === "running") crashed = lock ?? { pid: 0, start: null, groups: [] };
+    else if (record.status !== "waiting-gate" && record.status !== "interrupted") throw new UsageError(`--resume ${o.resume}: the run is ${record.status}${record.ending ? ` (${record.ending})` : ""}; only a run waiting at a gate, interrupted, or left running by a runner that is gone can be resumed. Start a new run.`);
     if (o.host && o.host !== record.host) throw new UsageError(`--resume ${o.resume}: the run uses ${record.host}, not ${o.host}. Drop --host.`);
     host = record.host;
   } else {
     if (!request?.trim()) throw new UsageError('harness run needs a request, e.g. harness run "add a --json flag to list".');
-    host = pickHost(root, o.host);
+    host = pickHost(root, o.host, [...drivable.keys()]);
     record = null as unknown as RunRecord;
   }
   // the installed files must be the ones roles/ produce now: the runner relies on their limits
@@ -113,7 +130,9 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
   const gates = new Set(pipeline.stages.flatMap((s) => (s.gate ? [s.gate.approve, s.id] : [])));
   for (const a of approve) if (!gates.has(a)) throw new UsageError(`--approve ${a}: ${pipeline.name} has no such gate (${[...new Set(pipeline.stages.flatMap((s) => (s.gate ? [s.gate.approve] : [])))].join(", ") || "none"}).`);
 
-  const driver = await RUN_DRIVERS[host]!();
+  const load = drivable.get(host);
+  if (!load) throw new UsageError(`--resume ${o.resume}: the run uses ${host}, which harness run does not drive (it drives ${[...drivable.keys()].join(", ")}).`);
+  const driver = await load();
   const tty = Boolean(process.stdin.isTTY);
   const showProgress = !o.json && Boolean(process.stderr.isTTY);
   const reader = lineReader(tty);
@@ -130,6 +149,7 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
     },
   };
   const controller = new AbortController();
+  let unwatch: (() => void) | null = null;
   const onSignal = () => controller.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -138,10 +158,22 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
     const persist = (r: RunRecord) => saveDigest(root, r.id, writeRecord(root, r));
     const ctx = { root, pipeline, driver, io, approve, signal: controller.signal, persist };
     const runner = new Runner(ctx, record);
+    // this process owns the run until it ends: its pid and live process groups, for a later --resume
+    const own = (groups: readonly number[]) => writeLock(root, record.id, { pid: process.pid, start: processStart(process.pid), groups: [...groups] });
+    own([]);
+    unwatch = watchGroups(own);
     if (!o.resume) {
       persist(record);
       io.event({ event: "run", id: record.id, host, pipeline: pipeline.name, request: record.request });
     } else io.event({ event: "resume", id: record.id, host, status: record.status });
+    if (crashed) {
+      const stopped = await stopLeftovers(root, crashed);
+      for (const s of record.stages.filter((x) => x.status === "running")) {
+        s.status = "pending";
+        s.reason = "the runner stopped during this stage (it crashed or was killed); run again on --resume";
+      }
+      io.event({ event: "recovered", id: record.id, stopped });
+    }
     if (record.kind === null) {
       // an interrupted classification is asked again on --resume
       const kind = o.kind ?? (await classify(ctx, record)).kind;
@@ -160,6 +192,8 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
     const end = await runner.drive(Boolean(o.resume));
     return EXIT[end.status];
   } finally {
+    unwatch?.();
+    if (record?.id) removeLock(root, record.id);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     reader.close();

@@ -3,7 +3,7 @@
 import type { PipelineIR, StageIR } from "../ir/types.js";
 import type { RunRecord, StageRecord } from "../runs/record.js";
 import { classifyBrief } from "./brief.js";
-import type { SessionResult } from "./driver.js";
+import type { SessionResult } from "../adapter/runner.js";
 import type { RunnerContext } from "./runner.js";
 
 export function newRecord(o: { id: string; host: string; pipeline: PipelineIR; request: string; started: Date; budget: number | null }): RunRecord {

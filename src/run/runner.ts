@@ -4,7 +4,7 @@
 import type { CheckIR, PipelineIR, StageIR } from "../ir/types.js";
 import type { CheckRecord, RunRecord, StageRecord } from "../runs/record.js";
 import { stageBrief } from "./brief.js";
-import type { HostDriver } from "./driver.js";
+import type { HostDriver } from "../adapter/runner.js";
 import { addTokens, pendingEntry } from "./plan.js";
 import { declaredCondition, declaredStatus, declaredVerdict, PASSING_VERDICTS, questions, shortReport } from "./report.js";
 import { fileSha } from "./trust.js";

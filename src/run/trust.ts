@@ -14,7 +14,9 @@ export function stateHome(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.XDG_STATE_HOME ? path.resolve(env.XDG_STATE_HOME) : path.join(os.homedir(), ".local", "state"), "harness");
 }
 
-const digestFile = (root: string, id: string, env?: NodeJS.ProcessEnv) => path.join(stateHome(env), "runs", sha256(path.resolve(root)).slice(0, 16), `${id}.sha256`);
+/** The runner's own folder for one project's runs (digests, locks). */
+export const digestDir = (root: string, env?: NodeJS.ProcessEnv) => path.join(stateHome(env), "runs", sha256(path.resolve(root)).slice(0, 16));
+const digestFile = (root: string, id: string, env?: NodeJS.ProcessEnv) => path.join(digestDir(root, env), `${id}.sha256`);
 
 export function saveDigest(root: string, id: string, bytes: string, env?: NodeJS.ProcessEnv): void {
   const file = digestFile(root, id, env);

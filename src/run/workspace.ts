@@ -6,7 +6,7 @@ import path from "node:path";
 import { globMatcher } from "../glob.js";
 import type { RoleIR } from "../ir/types.js";
 import { RUNS_DIR } from "../runs/record.js";
-import { runProcess } from "./process.js";
+import { runProcess } from "../adapter/process-group.js";
 import { fileSha } from "./trust.js";
 
 export type Snapshot = Map<string, string | null> | null;

@@ -1,23 +1,25 @@
-// `harness run` drives the Pebble pipeline on the real Claude Code CLI (scripted loopback model):
-// stages in order, gates on a pseudo-terminal and without one, --resume, a failing check retried
-// then stopped, the loop cap, a test file that forges the run record, Ctrl-C. The run record must
-// match what the stub saw, and `harness runs show` must print it.
+// `harness run` drives the Pebble pipeline on every host with a headless CLI (scripted loopback
+// model): stages in order, gates on a pseudo-terminal and without one, --resume, a failing check
+// retried then stopped, the loop cap, a test file that forges the run record, Ctrl-C. The run
+// record must match what the stub saw, and `harness runs show` must print it. Claude Code has a
+// scene per behaviour; every other host plays them in two runs' worth of scenes (the same code,
+// parametrised below), to keep each host's share of `npm run test:hosts` small.
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hostBin } from "./helpers.js";
 import { run } from "./lib/run.js";
-import { classifier, CLI, events, harnessRun, harnessRunOnPty, processesIn, role, runProject, sessionsServed, type RunProject } from "./lib/harness-run.js";
-import { prepareCopilotHome, warmCopilot } from "./lib/copilot.js";
-import { startAnthropicStub, startChatStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
+import { classifier, CLI, events, harnessRun, harnessRunOnPty, processesIn, role, sessionsServed, type RunProject } from "./lib/harness-run.js";
+import { RUN_HOSTS, type RunHost, type ScriptStep } from "./lib/run-hosts.js";
+import type { Conversation, ModelRequest, Step, Stub } from "./lib/stubs.js";
 
 const REQUEST = "add value(), which returns 42";
-let bin = "";
+
 const open: { rp: RunProject; stub?: Stub }[] = [];
 
 beforeAll(() => {
   if (!fs.existsSync(CLI)) throw new Error("run `npm run build` first: these tests run the built CLI");
-  bin = hostBin("claude-code");
+  hostBin("claude-code");
 });
 afterEach(async () => {
   for (const o of open.splice(0)) {
@@ -45,12 +47,10 @@ function pebble(p: string, over: Record<string, Conversation> = {}): Conversatio
   return [classifier("feature"), ...Object.values(roles)];
 }
 
-async function scene(label: string, script: (p: string) => Conversation[]) {
-  const rp = runProject("claude-code", label);
-  const stub = await startAnthropicStub(script(rp.project));
-  open.push({ rp, stub });
-  Object.assign(rp.env.env, { ANTHROPIC_BASE_URL: stub.baseUrl, ANTHROPIC_API_KEY: "sk-ant-harness-stub", PATH: `${path.dirname(bin)}:${rp.env.env.PATH}` });
-  return { rp, stub };
+async function scene(label: string, script: (p: string) => Conversation[], h: RunHost = RUN_HOSTS["claude-code"]!) {
+  const s = await h.scene(label, script);
+  open.push(s);
+  return s;
 }
 
 const stagesOf = (rec: Record<string, any>) => rec.stages.map((s: any) => `${s.stage}:${s.status}`);
@@ -270,112 +270,162 @@ describe("harness run on claude-code: the runner's own scope check", () => {
   });
 });
 
-// ---------------------------------------------------------------- Codex: each role through its launcher
 
-const cxExec = (p: string, cmd: string) => (req: ModelRequest): Step =>
-  req.tools.includes("exec_command") ? { tool: "exec_command", input: { cmd, workdir: p } } : { tool: "shell", input: { command: ["bash", "-lc", cmd], workdir: p } };
-const cxWrite = (p: string, rel: string, content: string) => cxExec(p, `apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: ${path.join(p, rel)}\n${content.replace(/\n$/, "").split("\n").map((l) => `+${l}`).join("\n")}\n*** End Patch\nPATCH`);
+// ---------------------------------------------------------------- every other host, one parametrised set
 
-function pebbleCodex(p: string, over: Record<string, Conversation> = {}): Conversation[] {
+/** Pebble on host `h`: every role doing its job; `over` replaces some. Onyx writes its review once (a later round only reports). */
+function pebbleOn(h: RunHost, p: string, over: Record<string, Conversation> = {}): Conversation[] {
+  const w = (rel: string, content: string) => h.write(p, rel, content);
   const roles: Record<string, Conversation> = {
-    mica: role("mica", [cxWrite(p, "test/value.test.mjs", 'import { value } from "../src/value.mjs";\nif (value() !== 42) throw new Error("value() is " + value());\n')], "Status: done"),
-    jade: role("jade", [cxWrite(p, "src/value.mjs", "export const value = () => 42;\n")], "Status: done"),
-    onyx: role("onyx", [cxWrite(p, ".pebble/review.md", "# Review\nVerdict: approve\n")], "Status: done\nVerdict: approve"),
-    quartz: role("quartz", [cxWrite(p, ".pebble/verification.md", "# Verification\nVerdict: pass\n")], "Status: done\nVerdict: pass"),
-    chalk: role("chalk", [cxWrite(p, "docs/value.md", "# value()\n")], "Status: done"),
+    flint: role("flint", [w(".pebble/spec.md", "# Spec\n1. value() returns 42\n")], "Status: done\nQuestions asked: 0\nDeploy-relevant: no, a pure function"),
+    slate: role("slate", [w(".pebble/blueprint.md", "# Blueprint\nsrc/value.mjs exports value()\n")], "Status: done\nDeploy-relevant: no, a pure function"),
+    mica: role("mica", [w("test/value.test.mjs", 'import { value } from "../src/value.mjs";\nif (value() !== 42) throw new Error("value() is " + value());\n')], "Status: done"),
+    jade: role("jade", [w("src/value.mjs", "export const value = () => 42;\n")], "Status: done"),
+    onyx: role("onyx", [w(".pebble/review.md", "# Review\nVerdict: approve\n")], "Status: done\nVerdict: approve"),
+    quartz: role("quartz", [w(".pebble/verification.md", "# Verification\nVerdict: pass\n")], "Status: done\nVerdict: pass"),
+    coral: role("coral", [], "Status: done"),
+    chalk: role("chalk", [w("docs/value.md", "# value()\n")], "Status: done"),
     ...over,
   };
   return Object.values(roles);
 }
 
-async function codexScene(label: string, script: (p: string) => Conversation[]) {
-  const cx = hostBin("codex");
-  const rp = runProject("codex", label);
-  const stub = await startResponsesStub(script(rp.project));
-  open.push({ rp, stub });
-  const cfg = path.join(rp.env.codexHome, "config.toml");
-  const head = ['model = "stub-model"', 'model_provider = "stub"', 'approval_policy = "never"', ""].join("\n");
-  const provider = ["", "[model_providers.stub]", 'name = "stub"', `base_url = ${JSON.stringify(stub.baseUrl)}`, 'wire_api = "responses"', "request_max_retries = 0", "stream_max_retries = 0", "supports_websockets = false", ""].join("\n");
-  fs.writeFileSync(cfg, head + fs.readFileSync(cfg, "utf8") + provider);
-  Object.assign(rp.env.env, { OPENAI_BASE_URL: stub.baseUrl, CODEX_BIN: cx, PATH: `${path.dirname(cx)}:${rp.env.env.PATH}` });
-  return { rp, stub };
-}
+/** Mica's test: rewrites every run record (all stages passed, no gates) and drops a gate file, each time npm test runs. */
+const FORGER = [
+  'import fs from "node:fs";',
+  'for (const f of fs.existsSync(".harness/runs") ? fs.readdirSync(".harness/runs").filter((x) => x.endsWith(".json")) : []) {',
+  '  const r = JSON.parse(fs.readFileSync(".harness/runs/" + f, "utf8"));',
+  '  for (const s of r.stages) s.status = "done";',
+  '  r.status = "passed"; r.gates = [];',
+  '  fs.writeFileSync(".harness/runs/" + f, JSON.stringify(r, null, 2));',
+  "}",
+  'fs.mkdirSync(".harness", { recursive: true }); fs.writeFileSync(".harness/approved", "spec blueprint");',
+  'import { value } from "../src/value.mjs";',
+  'if (value() !== 42) throw new Error("value() is " + value());',
+  "",
+].join("\n");
 
-describe("harness run on codex", () => {
-  it("a bug-fix run: each stage through the role's launcher, in order; the record matches", { timeout: 300_000 }, async () => {
-    const { rp, stub } = await codexScene("run-cx", (p) => pebbleCodex(p));
-    const r = await harnessRun(rp, ["--host", "codex", "--kind", "bug-fix", "--json", REQUEST]);
-    expect(r.code, r.stderr + r.stdout.slice(-3000)).toBe(0);
-    const rec = rp.record(events(r.stdout)[0]!.id);
-    expect(stagesOf(rec)).toEqual(["tests:done", "implement:done", "review:done", "verify:done", "docs:done"]);
-    expect(sessionsServed(stub)).toEqual(["mica", "jade", "onyx", "quartz", "chalk"]);
-    expect(rec.stages[1].files).toEqual(["src/value.mjs"]);
-    expect(rec.stages[2].verdict).toBe("approve");
-    expect(rec.stages.every((s: any) => typeof s.session === "string" && s.tokens && s.tokens.input > 0)).toBe(true);
-  });
+/** The role sessions the stub served (Gemini CLI's main sessions that only start a subagent left out). */
+const served = (stub: Stub) => sessionsServed(stub).filter((n) => !n.startsWith("via-"));
 
-  it("a failing check resumes the role's Codex session with the failure, then the run stops", { timeout: 300_000 }, async () => {
-    const { rp, stub } = await codexScene("run-cxk", (p) => pebbleCodex(p, { jade: role("jade", [cxWrite(p, "src/value.mjs", "export const value = () => 41;\n")], "Status: done") }));
-    const r = await harnessRun(rp, ["--host", "codex", "--kind", "bug-fix", "--json", REQUEST]);
+const OTHER_HOSTS = (process.env.HARNESS_RUN_HOSTS ?? "codex,copilot,gemini-cli,opencode,kilo").split(",").filter((h) => h in RUN_HOSTS);
+
+describe.each(OTHER_HOSTS)("harness run on %s", (host) => {
+  const h = RUN_HOSTS[host]!;
+
+  it(`${host}: a failing check resumes the role's session with the failure, then the run stops`, { timeout: 400_000 }, async () => {
+    const { rp, stub } = await scene(`rk-${host}`, (p) => pebbleOn(h, p, { jade: role("jade", [h.write(p, "src/value.mjs", "export const value = () => 41;\n")], "Status: done") }), h);
+    const r = await harnessRun(rp, ["--host", host, "--kind", "bug-fix", "--json", REQUEST], 360_000);
     expect(r.code, r.stderr + r.stdout.slice(-3000)).toBe(1);
     const rec = rp.record(events(r.stdout)[0]!.id);
     expect(stagesOf(rec)).toEqual(["tests:done", "implement:failed", "review:pending", "verify:pending", "docs:pending"]);
     expect(rec.stages[1].retries).toBe(1);
+    expect(rec.stages[1].checks.filter((c: any) => c.check === "tests-pass").map((c: any) => [c.exit, c.passed])).toEqual([
+      [1, false],
+      [1, false],
+    ]);
     expect(rec.ending).toMatch(/tests-pass still fails after 1 retry/);
-    expect(sessionsServed(stub)).toEqual(["mica", "jade"]);
-    expect(JSON.stringify(stub.log.filter((l) => l.conversation === "jade").at(-1)!.request!.body)).toMatch(/The check \\"tests-pass\\" failed/);
-  });
-});
-
-// ---------------------------------------------------------------- Copilot CLI: each role through its launcher
-
-const cpWrite = (p: string, rel: string, content: string): Step => ({ tool: "create", input: { path: path.join(p, rel), file_text: content } });
-
-function pebbleCopilot(p: string, over: Record<string, Conversation> = {}): Conversation[] {
-  const roles: Record<string, Conversation> = {
-    mica: role("mica", [cpWrite(p, "test/value.test.mjs", 'import { value } from "../src/value.mjs";\nif (value() !== 42) throw new Error("value() is " + value());\n')], "Status: done"),
-    jade: role("jade", [cpWrite(p, "src/value.mjs", "export const value = () => 42;\n")], "Status: done"),
-    onyx: role("onyx", [cpWrite(p, ".pebble/review.md", "# Review\nVerdict: approve\n")], "Status: done\nVerdict: approve"),
-    quartz: role("quartz", [cpWrite(p, ".pebble/verification.md", "# Verification\nVerdict: pass\n")], "Status: done\nVerdict: pass"),
-    chalk: role("chalk", [cpWrite(p, "docs/value.md", "# value()\n")], "Status: done"),
-    ...over,
-  };
-  return Object.values(roles);
-}
-
-async function copilotScene(label: string, script: (p: string) => Conversation[]) {
-  const cp = hostBin("copilot");
-  await warmCopilot(cp);
-  const rp = runProject("copilot", label);
-  const stub = await startChatStub(script(rp.project));
-  open.push({ rp, stub });
-  prepareCopilotHome(rp.env, stub.baseUrl);
-  Object.assign(rp.env.env, { COPILOT_BIN: cp, PATH: `${path.dirname(cp)}:${rp.env.env.PATH}` });
-  return { rp, stub };
-}
-
-describe("harness run on copilot", () => {
-  it("a bug-fix run: each stage through the role's launcher, in order; premium requests recorded", { timeout: 300_000 }, async () => {
-    const { rp, stub } = await copilotScene("run-cp", (p) => pebbleCopilot(p));
-    const r = await harnessRun(rp, ["--host", "copilot", "--kind", "bug-fix", "--json", REQUEST]);
-    expect(r.code, r.stderr + r.stdout.slice(-3000)).toBe(0);
-    const rec = rp.record(events(r.stdout)[0]!.id);
-    expect(stagesOf(rec)).toEqual(["tests:done", "implement:done", "review:done", "verify:done", "docs:done"]);
-    expect(sessionsServed(stub)).toEqual(["mica", "jade", "onyx", "quartz", "chalk"]);
-    expect(rec.stages[1].files).toEqual(["src/value.mjs"]);
-    expect(rec.stages[2].verdict).toBe("approve");
-    expect(rec.stages.every((s: any) => typeof s.session === "string" && typeof s.tokens.premiumRequests === "number")).toBe(true);
+    // the retry resumed Jade's session: no second Jade session (Gemini CLI: the main session is resumed and starts Jade again)
+    expect(served(stub)).toEqual(h.resumesRole ? ["mica", "jade"] : ["mica", "jade", "jade"]);
+    // (the body's escaping differs per host: match around the quotes)
+    expect(JSON.stringify(stub.log.filter((l) => l.conversation === "jade").at(-1)!.request!.body)).toMatch(/The check \W{1,8}tests-pass\W{1,8} failed after your stage/);
+    expect(rec.stages.slice(0, 2).every((s: any) => typeof s.session === "string" && h.usage(s.tokens))).toBe(true);
   });
 
-  it("a failing check resumes the role's Copilot session with the failure, then the run stops", { timeout: 300_000 }, async () => {
-    const { rp, stub } = await copilotScene("run-cpk", (p) => pebbleCopilot(p, { jade: role("jade", [cpWrite(p, "src/value.mjs", "export const value = () => 41;\n")], "Status: done") }));
-    const r = await harnessRun(rp, ["--host", "copilot", "--kind", "bug-fix", "--json", REQUEST]);
+  it(`${host}: a feature run stops at the spec gate without a TTY; on a pseudo-terminal both gates are asked and answered; Ctrl-C leaves no process; --resume runs on in order past a test file that forges the record, until the loop cap stops it`, { timeout: 900_000 }, async () => {
+    let slow = true;
+    const mica = (p: string): ScriptStep => {
+      const step = h.write(p, "test/value.test.mjs", FORGER);
+      // Mica's first session thinks for a minute: Ctrl-C lands while the host waits on the model
+      return (req) => {
+        const s = typeof step === "function" ? step(req) : step;
+        return slow ? ((slow = false), { ...s, delayMs: 60_000 }) : s;
+      };
+    };
+    const { rp, stub } = await scene(`rs-${host}`, (p) =>
+      pebbleOn(h, p, {
+        mica: role("mica", [mica(p)], "Status: done"),
+        // Onyx asks for changes every round; it writes its review the first time only
+        onyx: role("onyx", [(req) => (fs.existsSync(path.join(p, ".pebble/review.md")) ? { text: "Status: done\nVerdict: changes-required" } : (((s) => (typeof s === "function" ? s(req) : s))(h.write(p, ".pebble/review.md", "# Review\nFix it.\nVerdict: changes-required\n"))))], "Status: done\nVerdict: changes-required"),
+      }),
+      h,
+    );
+    // 1. no terminal: Flint writes the spec, the run waits at the spec gate and says how to go on
+    const first = await harnessRun(rp, ["--host", host, "--kind", "feature", REQUEST], 360_000);
+    expect(first.code, first.stderr).toBe(3);
+    expect(first.stdout).toBe("");
+    const id = idFrom(first.stderr);
+    expect(first.stderr).toMatch(new RegExp(`harness run --resume ${id}`));
+    expect(stagesOf(rp.record(id)).slice(0, 2)).toEqual(["spec:done", "blueprint:pending"]);
+    expect(rp.record(id).status).toBe("waiting-gate");
+
+    // 2. on a pseudo-terminal: both gates asked and approved; Ctrl-C while Mica's host waits on the model
+    const pty = harnessRunOnPty(rp, ["--resume", id], 360_000);
+    const PROMPT = /approve \/ feedback> $/;
+    await pty.waitFor(PROMPT);
+    expect(pty.screen()).toMatch(/Approve the spec at \.pebble\/spec\.md\?/);
+    const mark = pty.screen().length;
+    pty.send("approve\r");
+    await pty.waitFor(PROMPT, mark);
+    expect(pty.screen().slice(mark)).toMatch(/Approve the blueprint at \.pebble\/blueprint\.md\?/);
+    pty.send("approve\r");
+    for (let i = 0; i < 1800 && !stub.log.some((l) => l.conversation === "mica"); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(stub.log.some((l) => l.conversation === "mica")).toBe(true);
+    expect(processesIn(rp.project).length).toBeGreaterThan(0);
+    pty.send("\x03");
+    const second = await pty.done;
+    expect(second.code, second.screen).toBe(130);
+    expect(second.screen).toMatch(/✓ blueprint\s+slate\s+done/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(processesIn(rp.project)).toEqual([]);
+    const interrupted = rp.record(id);
+    expect(interrupted.status).toBe("interrupted");
+    expect(stagesOf(interrupted).slice(0, 3)).toEqual(["spec:done", "blueprint:done", "tests:pending"]);
+    expect(interrupted.gates.map((g: any) => [g.gate, g.decision, g.channel])).toEqual([
+      ["spec", "approved", "tty"],
+      ["blueprint", "approved", "tty"],
+    ]);
+
+    // 3. --resume without a terminal: Mica again, whose test rewrites the record at every npm test;
+    // the runner still runs every stage in order, and Onyx's second changes-required hits the loop cap
+    const third = await harnessRun(rp, ["--resume", id, "--json"], 600_000);
+    expect(third.code, third.stderr + third.stdout.slice(-3000)).toBe(1);
+    const rec = rp.record(id);
+    expect(rec.stages.map((s: any) => `${s.stage}:${s.round}:${s.status}`)).toEqual([
+      "spec:1:done",
+      "blueprint:1:done",
+      "tests:1:done",
+      "implement:1:done",
+      "review:1:failed",
+      "implement:2:done",
+      "review:2:failed",
+      "verify:2:pending",
+      "infra:1:pending",
+      "docs:1:pending",
+    ]);
+    expect(rec.status).toBe("stopped");
+    expect(rec.caps.loop).toEqual({ used: 2, max: 2 });
+    expect(rec.ending).toMatch(/round 2 of 2: Stop after the second round/);
+    expect(fs.readFileSync(path.join(rp.project, ".harness/approved"), "utf8")).toBe("spec blueprint"); // the forger ran
+    expect(served(stub)).toEqual(["flint", "slate", "mica", "mica", "jade", "onyx", "jade", "onyx"]);
+    expect(events(third.stdout).filter((e) => e.event === "stage-start").map((e) => e.stage)).toEqual(["tests", "implement", "review", "implement", "review"]);
+    expect(rec.stages[5].session).toBe(rec.stages[3].session); // round 2 resumes Jade's session
+    expect(rec.stages.filter((s: any) => s.status === "done").every((s: any) => typeof s.session === "string" && h.usage(s.tokens))).toBe(true);
+    const show = await run(process.execPath, [CLI, "runs", "show", id], { cwd: rp.project, env: rp.env.env, timeoutMs: 20_000 });
+    expect(show.stdout).toMatch(new RegExp(`^${id}  stopped  \\(runner, ${host}\\)`));
+    expect(show.stdout).toMatch(/gate blueprint: approved \(tty/);
+  });
+
+  it.runIf(Boolean(h.breakRole))(`${host}: a role the host would not run as itself is refused before any session, never run as another agent`, { timeout: 300_000 }, async () => {
+    const { rp, stub } = await scene(`rr-${host}`, (p) => pebbleOn(h, p), h);
+    h.breakRole!(rp, "mica");
+    const r = await harnessRun(rp, ["--host", host, "--kind", "bug-fix", "--json", REQUEST], 240_000);
     expect(r.code, r.stderr + r.stdout.slice(-3000)).toBe(1);
     const rec = rp.record(events(r.stdout)[0]!.id);
-    expect(stagesOf(rec)).toEqual(["tests:done", "implement:failed", "review:pending", "verify:pending", "docs:pending"]);
-    expect(rec.stages[1].retries).toBe(1);
-    expect(rec.ending).toMatch(/tests-pass still fails after 1 retry/);
-    expect(sessionsServed(stub)).toEqual(["mica", "jade"]);
-    expect(JSON.stringify(stub.log.filter((l) => l.conversation === "jade").at(-1)!.request!.body)).toMatch(/The check \\"tests-pass\\" failed/);
+    expect(stagesOf(rec)).toEqual(["tests:failed", "implement:pending", "review:pending", "verify:pending", "docs:pending"]);
+    expect(rec.stages[0].reason).toMatch(/refused/);
+    expect(rec.stages[0].session).toBeNull();
+    expect(stub.log.filter((l) => l.conversation !== null || (l.request?.tools.length ?? 0) > 0)).toEqual([]); // no model turn at all
+    expect(fs.existsSync(path.join(rp.project, "test/value.test.mjs"))).toBe(false);
   });
 });

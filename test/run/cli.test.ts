@@ -4,7 +4,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readPipeline } from "../../src/ir/normalize.js";
-import { newRecord } from "../../src/run/plan.js";
+import { spawn } from "node:child_process";
+import { processStart, readLock, writeLock } from "../../src/run/lock.js";
+import { newRecord, planKind } from "../../src/run/plan.js";
 import { saveDigest } from "../../src/run/trust.js";
 import { recordPath, writeRecord } from "../../src/runs/record.js";
 import { CLI, harness, ROOT, tempDir } from "../helpers/cli.js";
@@ -45,7 +47,7 @@ describe("harness run refuses before starting", () => {
     expect(harness(["run"], root, env).stderr).toMatch(/needs a request/);
     expect(harness(["run", "--kind", "epic", "x"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--kind epic: not a work kind of flow \(feature, fix\)/) });
     expect(harness(["run", "--approve", "spec,review", "x"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--approve review: flow has no such gate \(spec\)/) });
-    expect(harness(["run", "--host", "cursor", "x"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--host cursor: harness run drives claude-code, codex, copilot so far/) });
+    expect(harness(["run", "--host", "cursor", "x"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--host cursor: harness run drives claude-code, codex, copilot, gemini-cli, kilo, opencode so far/) });
     expect(fs.existsSync(path.join(root, ".harness"))).toBe(false);
   });
 
@@ -56,13 +58,55 @@ describe("harness run refuses before starting", () => {
     const rec = newRecord({ id, host: "claude-code", pipeline, request: "x", started: new Date(), budget: null });
     rec.status = "passed";
     saveDigest(root, id, writeRecord(root, rec), { HARNESS_STATE_HOME: env.HARNESS_STATE_HOME! });
-    expect(harness(["run", "--resume", id], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/the run is passed; only a run waiting at a gate or interrupted can be resumed/) });
+    expect(harness(["run", "--resume", id], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/the run is passed; only a run waiting at a gate, interrupted, or left running by a runner that is gone can be resumed/) });
     const file = recordPath(root, id);
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('"status": "passed"', '"status": "waiting-gate"'));
     expect(harness(["run", "--resume", id], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/changed after harness wrote it .*tampered\. Start a new run instead/) });
     expect(harness(["run", "--resume", id], root, { ...env, HARNESS_STATE_HOME: tempDir() })).toMatchObject({ code: 2, stderr: expect.stringMatching(/harness has no digest of run/) });
     expect(harness(["run", "--resume", id, "more"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/give no request with it/) });
     expect(harness(["run", "--resume", "../x"], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/not a run id/) });
+  });
+});
+
+describe("--resume a run left `running`", () => {
+  it("refuses while its runner is alive; once it is gone, stops the groups it left in the project and runs the stage again", async () => {
+    const { root, env } = installed();
+    const state = { HARNESS_STATE_HOME: env.HARNESS_STATE_HOME! };
+    const pipeline = readPipeline(FIXTURE).pipeline;
+    const id = "20261201T231500Z-c0ffee";
+    const rec = newRecord({ id, host: "claude-code", pipeline, request: "x", started: new Date(), budget: null });
+    planKind(rec, pipeline, "fix");
+    rec.status = "running";
+    rec.stages[0]!.status = "running";
+    saveDigest(root, id, writeRecord(root, rec), state);
+    // a stand-in for the crashed runner, and a stage's host it left behind (its own group, in the project)
+    const runner = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    const host = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { cwd: root, stdio: "ignore", detached: true });
+    const elsewhere = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { cwd: tempDir(), stdio: "ignore", detached: true });
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      writeLock(root, id, { pid: runner.pid!, start: processStart(runner.pid!), groups: [host.pid!, elsewhere.pid!] }, state);
+      expect(harness(["run", "--resume", id], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(new RegExp(`the run is still going in process ${runner.pid}`)) });
+      runner.kill("SIGKILL");
+      await new Promise((r) => runner.on("exit", r));
+      const r = harness(["run", "--resume", id, "--json"], root, env);
+      // no claude on PATH: the stage ran again (and could not start the host)
+      expect(r.code, r.stderr).toBe(1);
+      const ev = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      expect(ev.find((e) => e.event === "recovered")).toMatchObject({ stopped: [host.pid] });
+      expect(ev.find((e) => e.event === "stage-start")).toMatchObject({ stage: rec.stages[0]!.stage });
+      const after = JSON.parse(fs.readFileSync(recordPath(root, id), "utf8"));
+      expect(after.stages[0].status).toBe("failed");
+      expect(after.stages[0].reason).toMatch(/could not start claude/);
+      // the host was stopped by the resuming runner (it is this test's child: wait for its exit to be seen)
+      const ended = await Promise.race([new Promise((r) => (host.exitCode !== null || host.signalCode !== null ? r(true) : host.on("exit", () => r(true)))), new Promise((r) => setTimeout(() => r(false), 5000))]);
+      expect(ended).toBe(true);
+      expect(host.signalCode).toBe("SIGTERM");
+      expect(() => process.kill(elsewhere.pid!, 0)).not.toThrow(); // not in the project: not the run's
+      expect(readLock(root, id, state)).toBeNull(); // the lock goes with the runner that ended
+    } finally {
+      for (const c of [runner, host, elsewhere]) c.kill("SIGKILL");
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // session, how many times it ran) that writes files into the project and returns its final reply.
 import fs from "node:fs";
 import path from "node:path";
-import type { HostDriver, SessionRequest, SessionResult } from "../../src/run/driver.js";
+import type { HostDriver, SessionRequest, SessionResult } from "../../src/adapter/runner.js";
 
 export interface FakeCall {
   role: string | null;

@@ -85,13 +85,15 @@ export function sessionsServed(stub: Stub): string[] {
   return out;
 }
 
-/** Processes whose working folder is inside `dir` (what an interrupted run must not leave behind). */
+/** Processes whose working folder is inside `dir`, or whose command line names it (a sandbox helper
+ * working in `/`): what an interrupted run must not leave behind. */
 export function processesIn(dir: string): string[] {
   const out: string[] = [];
   for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
-      if (cwd === dir || cwd.startsWith(`${dir}/`)) out.push(`${pid} ${fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim()}`);
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim();
+      if (cwd === dir || cwd.startsWith(`${dir}/`) || cmd.includes(dir)) out.push(`${pid} ${cmd}`);
     } catch {
       /* gone, or not ours */
     }

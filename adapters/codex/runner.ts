@@ -3,8 +3,8 @@
 // stream; `resume <id>` continues that session (measured: process-enforcement.md §5). The classifying
 // session is a plain read-only `codex exec`.
 import path from "node:path";
-import type { HostDriver, SessionRequest, SessionResult } from "../driver.js";
-import { runProcess } from "../process.js";
+import type { HostDriver, SessionRequest, SessionResult } from "../../src/adapter/runner.js";
+import { runProcess } from "../../src/adapter/process-group.js";
 
 interface CodexEvent {
   type?: string;

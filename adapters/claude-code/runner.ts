@@ -2,8 +2,8 @@
 // runs the role alone as the main thread with its own tools and its front-matter guard (measured:
 // process-enforcement.md §5); `--resume <id>` continues that session. acceptEdits lets the writes the
 // role's rules allow through without a prompt nobody can answer; the guard and deny rules still hold.
-import type { HostDriver, SessionRequest, SessionResult } from "../driver.js";
-import { runProcess } from "../process.js";
+import type { HostDriver, SessionRequest, SessionResult } from "../../src/adapter/runner.js";
+import { runProcess } from "../../src/adapter/process-group.js";
 
 interface ClaudeResult {
   type?: string;

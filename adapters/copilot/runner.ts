@@ -6,8 +6,8 @@
 // may write in first (what the pipeline's orchestrator prompt does on Copilot).
 import fs from "node:fs";
 import path from "node:path";
-import type { HostDriver, SessionRequest, SessionResult } from "../driver.js";
-import { runProcess } from "../process.js";
+import type { HostDriver, SessionRequest, SessionResult } from "../../src/adapter/runner.js";
+import { runProcess } from "../../src/adapter/process-group.js";
 
 interface CopilotEvent {
   type?: string;

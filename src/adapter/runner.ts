@@ -1,5 +1,7 @@
-// What the runner needs from a host: start one headless session as a role (or resume one), and
-// read back the session id, the final reply and the usage. Everything else is the runner's.
+// What `harness run` needs from a host (an adapter's optional `runner`, in adapters/<host>/runner.ts):
+// start one headless session as a role (or resume one), and read back the session id, the final
+// reply and the usage. Everything else is the runner's. A driver refuses a session the host would
+// run as another agent than the role.
 import type { Tokens } from "../runs/record.js";
 
 export interface SessionRequest {
@@ -32,12 +34,3 @@ export interface HostDriver {
   program: string;
   run(request: SessionRequest): Promise<SessionResult>;
 }
-
-export type DriverLoader = () => Promise<HostDriver>;
-
-/** Hosts `harness run` can drive; the others have no headless CLI or are not measured yet. */
-export const RUN_DRIVERS: Readonly<Record<string, DriverLoader>> = {
-  "claude-code": async () => (await import("./hosts/claude-code.js")).claudeCode,
-  codex: async () => (await import("./hosts/codex.js")).codex,
-  copilot: async () => (await import("./hosts/copilot.js")).copilot,
-};
