@@ -12,11 +12,12 @@ export default defineConfig({
     // it) for each of ~50 files was a large part of the suite's time. Test files restore what they
     // change (cwd, spies, env).
     isolate: false,
-    // Files in path order: a leak across files under isolate: false fails the same way every run.
+    // Files in path order, and shards of fixed files (test/helpers/sequencer.ts): a leak across files
+    // under isolate: false fails the same way every run.
     sequence: { sequencer: PathSequencer },
-    // Workers: vitest's default, one fewer than the CPUs (one on a 2-core machine). Two workers were
-    // measured on the shared machine and gained nothing there (each file ran ~2.5x slower), and the
-    // disk-bound install property test then ran out of its 30 s.
+    // Workers: vitest's default, one fewer than the CPUs (one on a 2-core machine). `npm test` runs
+    // two shards at once instead (scripts/test.mjs): the same use of both cores, with each shard's
+    // files fixed, so which files share a module graph never depends on timing.
     reporters: ["default", ["json", { outputFile: "test-results.json" }]],
   },
 });
