@@ -1,17 +1,23 @@
 import { defineConfig } from "vitest/config";
+import { PathSequencer } from "./test/helpers/sequencer.ts";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/hosts/**", "node_modules/**"],
+    // *.slow.test.ts: the tests whose worth is a real program's answer or a wait of seconds, not the
+    // fast loop (vitest.slow.config.ts, `npm run test:slow`; CI runs both).
+    exclude: ["test/hosts/**", "node_modules/**", "test/**/*.slow.test.ts"],
     testTimeout: 30_000,
     // One module graph per worker, not one per test file: importing the compiler (and transforming
     // it) for each of ~50 files was a large part of the suite's time. Test files restore what they
     // change (cwd, spies, env).
     isolate: false,
-    // Workers: vitest's default, one fewer than the CPUs (one on a 2-core machine). Two workers were
-    // measured on the shared machine and gained nothing there (each file ran ~2.5x slower), and the
-    // disk-bound install property test then ran out of its 30 s.
+    // Files in path order, and shards of fixed files (test/helpers/sequencer.ts): a leak across files
+    // under isolate: false fails the same way every run.
+    sequence: { sequencer: PathSequencer },
+    // Workers: vitest's default, one fewer than the CPUs (one on a 2-core machine). `npm test` runs
+    // two shards at once instead (scripts/test.mjs): the same use of both cores, with each shard's
+    // files fixed, so which files share a module graph never depends on timing.
     reporters: ["default", ["json", { outputFile: "test-results.json" }]],
   },
 });

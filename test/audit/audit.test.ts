@@ -1,6 +1,6 @@
 // The generated stage-end audit script, run with node in scratch git projects: what it restores,
-// what it keeps, what it reports, what it never touches, how fast it is, and that every failure
-// fails the stage.
+// what it keeps, what it reports, what it never touches, and that every failure fails the stage
+// (how fast it is, and how it waits for processes: timing.slow.test.ts).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -316,27 +316,6 @@ describe("stage-end audit script fails closed", () => {
     } finally {
       r.cleanup();
     }
-  });
-});
-
-describe("stage-end audit script speed", () => {
-  // Building 5000 files and their commit is slow on a loaded machine; the audit itself is what is timed.
-  it("start and stop take well under a second on a repository of 5000 files", { timeout: 180_000 }, () => {
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 5000; i++) files[`src/m${i % 50}/f${i}.ts`] = `export const v${i} = ${i};\n`.repeat(20);
-    withRepo(files, (r) => {
-      const own = (stderr: string) => Number(/took (\d+) ms/.exec(stderr)?.[1] ?? NaN);
-      const t0 = r.run("start", { agent_id: "big", agent_type: "jade" }, [], { HARNESS_AUDIT_TIMING: "1" });
-      r.put("src/m1/new.ts", "x\n");
-      r.put("tests/big.test.ts", "x\n");
-      const t1 = r.run("stop", { agent_id: "big", agent_type: "jade" }, [], { HARNESS_AUDIT_TIMING: "1" });
-      expect(t0.code).toBe(0);
-      expect(r.exists("tests/big.test.ts")).toBe(false);
-      expect(r.exists("src/m1/new.ts")).toBe(true);
-      process.stdout.write(`audit timing, 5000 files: start ${own(t0.stderr)} ms (${t0.ms.toFixed(0)} ms with node start-up), stop with one restore ${own(t1.stderr)} ms (${t1.ms.toFixed(0)} ms)\n`);
-      expect(own(t0.stderr)).toBeLessThan(1000);
-      expect(own(t1.stderr)).toBeLessThan(1000);
-    });
   });
 });
 

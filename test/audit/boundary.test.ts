@@ -2,7 +2,6 @@
 // control enforcement (host settings in the project and the home, .git/config, .git/hooks) never
 // survive the stage that changed them; never-write holds at any depth; names that are not UTF-8 come
 // back; and what changes between two stages of a session belongs to no stage.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -47,15 +46,21 @@ describe("audit: content, not git's view", () => {
     }));
 
   it("flags set during the stage, and a configuration that loosens git's stat checks, hide nothing", () =>
-    withRepo(BASE, async (r) => {
-      // git compares whole seconds: a rewrite in the same second as the file's last change is the gap MAPPING.md lists
-      await new Promise((res) => setTimeout(res, 1100));
+    withRepo(BASE, (r) => {
+      // git compares whole seconds: a rewrite in the same second as the index's last write is the gap
+      // MAPPING.md lists (git then compares content itself). The file's last change is moved ten seconds
+      // back and the index refreshed, so git trusts its stat data from here on, as after a second's wait.
+      const p = path.join(r.dir, "tests/a.test.ts");
+      const past = new Date(Date.now() - 10_000);
+      fs.utimesSync(p, past, past);
+      r.git("update-index", "--refresh");
       r.start("f2", "jade");
       // same size, same mtime: only content (and ctime) tells
-      const p = path.join(r.dir, "tests/a.test.ts");
       const st = fs.statSync(p);
       fs.writeFileSync(p, "T\n");
       fs.utimesSync(p, st.atime, st.mtime);
+      // git's own view, with the loosened stat checks below, sees nothing
+      expect(r.git("-c", "core.trustctime=false", "-c", "core.checkStat=minimal", "status", "--porcelain")).toBe("");
       r.git("update-index", "--assume-unchanged", "tests/a.test.ts");
       fs.appendFileSync(path.join(r.dir, ".git/config"), "[core]\n\tcheckStat = minimal\n\ttrustctime = false\n\tignoreStat = true\n");
       r.stop("f2", "jade");
@@ -449,47 +454,4 @@ describe("audit: between the stages of a session", () => {
       expect(r.exists("tests/x.test.ts")).toBe(false);
       expect(r.read("src/running.ts")).toBe("x\n");
     }));
-
-  it("a process that keeps writing after the stage: the stop refuses loudly, never 'restored' with the file back", async () => {
-    const r = makeRepo(BASE);
-    const target = path.join(r.dir, "tests/zombie.test.ts");
-    r.start("z1", "jade");
-    const child = spawn(process.execPath, ["-e", `const fs=require("fs");const end=Date.now()+8000;while(Date.now()<end){try{fs.writeFileSync(${JSON.stringify(target)},"z\\n")}catch{}}`], { stdio: "ignore", cwd: r.dir });
-    try {
-      while (!fs.existsSync(target)) await new Promise((res) => setTimeout(res, 20));
-      r.stop("z1", "jade");
-      const rep = r.report("z1");
-      expect(rep.code).toBe(2);
-      expect(rep.stderr).toContain(`process ${child.pid} (`);
-      expect(rep.stderr).toContain("still running after the stage ended");
-    } finally {
-      child.kill();
-      await new Promise((res) => child.once("exit", res));
-      r.cleanup();
-    }
-  });
-
-  it("a detached child that writes a second after the stage ends: the stop waits for it and audits what it wrote", async () => {
-    const r = makeRepo(BASE);
-    // a server the human started before the stage, working in the project: not the stage's, not waited for
-    const server = spawn(process.execPath, ["-e", "setTimeout(() => {}, 20000)"], { stdio: "ignore", cwd: r.dir });
-    try {
-      await new Promise((res) => setTimeout(res, 300));
-      r.start("w1", "jade");
-      const late = spawn(process.execPath, ["-e", `setTimeout(() => require("fs").writeFileSync("tests/late.test.ts", "late\\n"), 1000)`], { stdio: "ignore", cwd: r.dir, detached: true });
-      late.unref();
-      const stop = r.stop("w1", "jade");
-      expect(stop.stderr).toContain("tests/late.test.ts (created; removed)");
-      expect(stop.stderr).not.toContain("still running");
-      expect(r.exists("tests/late.test.ts")).toBe(false);
-      r.start("w2", "jade");
-      const t = performance.now();
-      r.stop("w2", "jade");
-      expect(performance.now() - t).toBeLessThan(2500); // the human's server is not waited for
-      expect(r.report("w2").code).toBe(0);
-    } finally {
-      server.kill();
-      r.cleanup();
-    }
-  });
 });

@@ -12,6 +12,24 @@ import type { PipelineIR } from "../../src/ir/types.js";
 
 export const PEBBLE: PipelineIR = readPipeline(path.join(__dirname, "..", "..", "roles"), { knownHosts: HOST_IDS }).pipeline;
 
+/**
+ * What the pipeline's checks call, `npm run <script> [--if-present]`, first on the scene's PATH: it runs
+ * the package.json script with sh as npm does, and exits with its status (a missing script: 0 with
+ * --if-present, else 1). The controller's part (which checks run when, their exits, logs and
+ * verdicts) is the same; npm's own ~200 ms start per check (seven at each implement stage) is not
+ * what these tests are about. The real npm runs under the controller in the real-host tests.
+ */
+const NPM_STAND_IN = `#!/usr/bin/env node
+const [cmd, ...rest] = process.argv.slice(2);
+if (cmd !== "run" && cmd !== "test") { process.stderr.write("npm stand-in (test/controller/helpers.ts): only npm run <script>\\n"); process.exit(1); }
+const name = cmd === "test" ? "test" : rest.shift();
+const scripts = JSON.parse(require("fs").readFileSync("package.json", "utf8")).scripts || {};
+if (!(name in scripts)) { if (rest.includes("--if-present")) process.exit(0); process.stderr.write("npm error Missing script: " + name + "\\n"); process.exit(1); }
+process.stdout.write("\\n> " + name + "\\n> " + scripts[name] + "\\n\\n");
+const r = require("child_process").spawnSync("sh", ["-c", scripts[name]], { stdio: "inherit" });
+process.exit(r.status === null ? 1 : r.status);
+`;
+
 export interface Answer {
   code: number;
   out: Record<string, unknown> | null;
@@ -48,6 +66,8 @@ export class Scene {
     };
     for (const [k, v] of Object.entries(base)) this.put(k, v);
     spawnSync("git", ["init", "-q"], { cwd: this.project });
+    fs.mkdirSync(path.join(this.dir, "bin"));
+    fs.writeFileSync(path.join(this.dir, "bin", "npm"), NPM_STAND_IN, { mode: 0o755 });
   }
   put(rel: string, text: string): void {
     const p = path.join(this.project, rel);
@@ -62,7 +82,7 @@ export class Scene {
     const r = spawnSync(process.execPath, [this.script, event], {
       input: JSON.stringify({ session_id: this.sid, cwd: this.project, hook_event_name: event, ...payload }),
       encoding: "utf8",
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.home, CLAUDE_PROJECT_DIR: this.project, CLAUDE_CODE_SESSION_ID: this.sid, CLAUDE_CODE_SESSION_ATTENDED: "0", ...env },
+      env: { PATH: `${path.join(this.dir, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: this.home, CLAUDE_PROJECT_DIR: this.project, CLAUDE_CODE_SESSION_ID: this.sid, CLAUDE_CODE_SESSION_ATTENDED: "0", ...env },
     });
     const text = r.stdout.trim();
     return { code: r.status ?? -1, out: text ? (JSON.parse(text) as Record<string, unknown>) : null, stderr: r.stderr, ms: Date.now() - t0 };

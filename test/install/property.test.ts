@@ -101,5 +101,7 @@ describe("install ∘ uninstall = identity", () => {
       ),
       { numRuns: 30 },
     );
-  });
+    // ~2 s on a quiet machine; it writes every host's files 60 times, so on a loaded disk it can take
+    // longer than the suite's 30 s default (a limit against hangs, not an assertion).
+  }, 120_000);
 });

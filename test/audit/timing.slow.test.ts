@@ -1,0 +1,84 @@
+// The stage-end audit in time: how fast its start and stop are on a large repository, and how a stop
+// waits for (or refuses) processes a stage left running. Each waits on real processes for seconds:
+// npm run test:slow. What the audit restores and reports is audit.test.ts and boundary.test.ts.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeRepo, type Repo } from "./helpers.js";
+
+function withRepo(files: Record<string, string | Buffer>, body: (r: Repo) => void): void {
+  const r = makeRepo(files);
+  try {
+    body(r);
+  } finally {
+    r.cleanup();
+  }
+}
+const BASE = { "src/a.ts": "a\n", "tests/a.test.ts": "t\n", "docs/guide.md": "g\n", "README.md": "r\n", ".gitignore": "node_modules/\n.claude/settings.local.json\n" };
+
+describe("stage-end audit script speed", () => {
+  // Building 5000 files and their commit is slow on a loaded machine; the audit itself is what is timed.
+  it("start and stop take well under a second on a repository of 5000 files", { timeout: 180_000 }, () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 5000; i++) files[`src/m${i % 50}/f${i}.ts`] = `export const v${i} = ${i};\n`.repeat(20);
+    withRepo(files, (r) => {
+      const own = (stderr: string) => Number(/took (\d+) ms/.exec(stderr)?.[1] ?? NaN);
+      const t0 = r.run("start", { agent_id: "big", agent_type: "jade" }, [], { HARNESS_AUDIT_TIMING: "1" });
+      r.put("src/m1/new.ts", "x\n");
+      r.put("tests/big.test.ts", "x\n");
+      const t1 = r.run("stop", { agent_id: "big", agent_type: "jade" }, [], { HARNESS_AUDIT_TIMING: "1" });
+      expect(t0.code).toBe(0);
+      expect(r.exists("tests/big.test.ts")).toBe(false);
+      expect(r.exists("src/m1/new.ts")).toBe(true);
+      process.stdout.write(`audit timing, 5000 files: start ${own(t0.stderr)} ms (${t0.ms.toFixed(0)} ms with node start-up), stop with one restore ${own(t1.stderr)} ms (${t1.ms.toFixed(0)} ms)\n`);
+      expect(own(t0.stderr)).toBeLessThan(1000);
+      expect(own(t1.stderr)).toBeLessThan(1000);
+    });
+  });
+});
+
+describe("audit: processes a stage leaves running", () => {
+  it("a process that keeps writing after the stage: the stop refuses loudly, never 'restored' with the file back", async () => {
+    const r = makeRepo(BASE);
+    const target = path.join(r.dir, "tests/zombie.test.ts");
+    r.start("z1", "jade");
+    const child = spawn(process.execPath, ["-e", `const fs=require("fs");const end=Date.now()+8000;while(Date.now()<end){try{fs.writeFileSync(${JSON.stringify(target)},"z\\n")}catch{}}`], { stdio: "ignore", cwd: r.dir });
+    try {
+      while (!fs.existsSync(target)) await new Promise((res) => setTimeout(res, 20));
+      r.stop("z1", "jade");
+      const rep = r.report("z1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain(`process ${child.pid} (`);
+      expect(rep.stderr).toContain("still running after the stage ended");
+    } finally {
+      child.kill();
+      await new Promise((res) => child.once("exit", res));
+      r.cleanup();
+    }
+  });
+
+  it("a detached child that writes a second after the stage ends: the stop waits for it and audits what it wrote", async () => {
+    const r = makeRepo(BASE);
+    // a server the human started before the stage, working in the project: not the stage's, not waited for
+    const server = spawn(process.execPath, ["-e", "setTimeout(() => {}, 20000)"], { stdio: "ignore", cwd: r.dir });
+    try {
+      await new Promise((res) => setTimeout(res, 300));
+      r.start("w1", "jade");
+      const late = spawn(process.execPath, ["-e", `setTimeout(() => require("fs").writeFileSync("tests/late.test.ts", "late\\n"), 1000)`], { stdio: "ignore", cwd: r.dir, detached: true });
+      late.unref();
+      const stop = r.stop("w1", "jade");
+      expect(stop.stderr).toContain("tests/late.test.ts (created; removed)");
+      expect(stop.stderr).not.toContain("still running");
+      expect(r.exists("tests/late.test.ts")).toBe(false);
+      r.start("w2", "jade");
+      const t = performance.now();
+      r.stop("w2", "jade");
+      expect(performance.now() - t).toBeLessThan(2500); // the human's server is not waited for
+      expect(r.report("w2").code).toBe(0);
+    } finally {
+      server.kill();
+      r.cleanup();
+    }
+  });
+});
