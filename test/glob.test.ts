@@ -11,6 +11,10 @@ import { PEBBLE_ROLES } from "./helpers/cli.js";
 
 const GLOB_CHARS = ["a", "b", ".", "/", "*", "**", "?", "[", "]", "{", "}", ",", "!", "(", ")", "@", "+", "-", "^", "$", "|", "\\", " ", "é", "~"];
 const glob = fc.array(fc.constantFrom(...GLOB_CHARS), { minLength: 1, maxLength: 12 }).map((xs) => xs.join(""));
+// The matcher only ever sees globs the schema let through, and the schema refuses a backslash before
+// picomatch is asked (globProblem). picomatch 4.0.7 never returns on some backslash runs ("{" then
+// four backslashes), which hung this property on a random seed, so its globs leave "\\" out.
+const acceptedGlob = glob.filter((g) => !g.includes("\\"));
 const filePath = fc.array(fc.constantFrom("a", "b", ".", "/", "-", "ab", ".a", "*", "[a]", "{a,b}", "é"), { minLength: 0, maxLength: 8 }).map((xs) => xs.join(""));
 
 /** Every glob in the bundled roles and pipeline (write, never_write, artifact paths). */
@@ -40,7 +44,7 @@ describe("globMatcher with dot: true", () => {
   });
   it("matches like picomatch on random globs and paths, the glob itself included", () => {
     fc.assert(
-      fc.property(glob, filePath, (g, p) => {
+      fc.property(acceptedGlob, filePath, (g, p) => {
         const reference = picomatch(g, { dot: true });
         expect(globMatcher(g)(p)).toBe(reference(p));
         expect(globMatcher(g)(g)).toBe(reference(g));
@@ -63,5 +67,7 @@ describe("globProblem's short cut", () => {
     for (const g of ["src/(a", "a)b", "x/[a", "@(a|b", "a{b", `${"a".repeat(64 * 1024)}*`])
       expect(globProblem(g), g).toMatch(/unclosed|invalid glob/);
     expect(globProblem("a".repeat(64 * 1024))).toBeUndefined();
+    // the glob that hangs picomatch is refused before picomatch sees it
+    expect(globProblem("{\\\\\\\\")).toMatch(/backslash/);
   });
 });
