@@ -508,6 +508,8 @@ export const piDriver: HostDriver = {
   command: (_hs, scenario, env) => ({ bin: path.join(env.project, ".pi", "bin", `${scenario.name}.sh`), args: [...PI_FLAGS, `/${scenario.name} ${REQUEST}`] }),
   results: (body) => (asArray(body.messages) as { role?: string; content?: unknown }[]).filter((m) => m.role === "tool").map((m) => ({ text: textOf(m.content) })),
   shellRan: (r) => !PI_REFUSAL.test(r.text),
+};
+
 // ---------------------------------------------------------------- Factory Droid
 
 function droidCall(project: string, a: Action): Call {

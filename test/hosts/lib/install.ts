@@ -28,7 +28,7 @@ export function ensureHosts(opts: { check?: boolean; timeoutMs?: number } = {}):
   });
   const fail = (error: string): HostInstallMap => {
     const one = (h: HostId): HostInstall => ({ bin: "", version: "", package: "", ok: false, error: `${h}: ${error}` });
-    return { "claude-code": one("claude-code"), opencode: one("opencode"), codex: one("codex"), copilot: one("copilot"), "gemini-cli": one("gemini-cli"), kilo: one("kilo"), "qwen-code": one("qwen-code"), "factory-droid": one("factory-droid") };
+    return { "claude-code": one("claude-code"), opencode: one("opencode"), codex: one("codex"), copilot: one("copilot"), "gemini-cli": one("gemini-cli"), kilo: one("kilo"), "qwen-code": one("qwen-code"), pi: one("pi"), "factory-droid": one("factory-droid") };
   };
   if (r.error) return fail(`install-hosts.mjs did not run: ${r.error.message}`);
   try {
