@@ -71,10 +71,12 @@ describe("audit: processes a stage leaves running", () => {
       expect(stop.stderr).toContain("tests/late.test.ts (created; removed)");
       expect(stop.stderr).not.toContain("still running");
       expect(r.exists("tests/late.test.ts")).toBe(false);
+      // the human's server outlives the audit's wait: had the stop counted it as the stage's, the
+      // report would name it as still running and fail the stage (no clock is read: a loaded machine
+      // makes any time bound a guess)
       r.start("w2", "jade");
-      const t = performance.now();
-      r.stop("w2", "jade");
-      expect(performance.now() - t).toBeLessThan(2500); // the human's server is not waited for
+      const stop2 = r.stop("w2", "jade");
+      expect(stop2.stderr).not.toContain("still running");
       expect(r.report("w2").code).toBe(0);
     } finally {
       server.kill();
