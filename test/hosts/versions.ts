@@ -3,8 +3,7 @@
 // this module re-exports it with types. Adapters' `checkedAgainst` must equal HOST_VERSIONS.
 import pins from "./versions.json" with { type: "json" };
 
-export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo" | "qwen-code" | "pi";
-export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo" | "qwen-code" | "factory-droid";
+export type HostId = "claude-code" | "opencode" | "codex" | "copilot" | "gemini-cli" | "kilo" | "qwen-code" | "pi" | "factory-droid";
 
 export interface HostPin {
   /** npm package that ships the CLI */
