@@ -105,7 +105,7 @@ function cpMain() {
     origin: null,
   };
   const data0 = loaded && loaded.data && !loaded.tampered ? loaded.data : null;
-  if (event !== "prompt") cpMainStages(env, data0);
+  cpMainStages(env, data0);
   const res = ctlDecide(MODEL, env, call, loaded);
   if (res.data && JSON.stringify(res.data) !== before) ctlSave(P, res.data);
   const a = res.answer;
