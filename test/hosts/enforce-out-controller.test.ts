@@ -15,7 +15,7 @@ import { emittedTree, hostBin } from "./helpers.js";
 import { buildEmitted, EMITTED_ROOT, ROLES_DIR } from "./lib/emitted.js";
 import { createHostEnv, type HostEnv } from "./lib/env.js";
 import { run, type RunResult } from "./lib/run.js";
-import { warmCopilot, prepareCopilotHome } from "./lib/copilot.js";
+import { prepareCopilotHome, runCopilotScripted, warmCopilot } from "./lib/copilot.js";
 import { startAnthropicStub, startChatStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
 
 const PEBBLE = readPipeline(ROLES_DIR, { knownHosts: HOST_IDS }).pipeline;
@@ -746,4 +746,31 @@ describe("copilot: the run controller holds the process", () => {
       await s.dispose();
     }
   }, 600_000);
+
+  it("copilot: controller leaves an ordinary session unbound", async () => {
+    // plain `copilot -p` (no --agent): the orchestrator agent's hooks do not run, nothing is bound
+    const r = await runCopilotScripted({
+      bin: hostBin("copilot"),
+      tree: await emittedTree("copilot"),
+      prompt: "look around, no pipeline",
+      // Copilot's own permission flow would ask for the shell command (refused headless)
+      args: ["--allow-all-tools"],
+      files: { ...SCENE, "src/.keep": "" },
+      script: (p) => [
+        { name: "jade", when: MARKER.jade!, steps: [cpCreate(p, "src/x.mjs", "export const x = 1;\n")], final: "Status: done" },
+        { name: "main", steps: [cpTask("jade"), cpSh("npm run test --if-present")], final: "MAIN-DONE" },
+      ],
+    });
+    try {
+      const texts = r.stub.toolResultTexts().join("\n");
+      const why = `exit ${r.result.code}; stub ${r.stub.log.map((l) => `${l.conversation ?? "-"}#${l.step}`).join(" ")}\n${texts.slice(0, 1500)}`;
+      expect(r.result.code, why).toBe(0);
+      expect(r.stub.log.some((l) => l.conversation === "jade"), why).toBe(true);
+      expect(texts, why).toContain("SCENE-TESTS");
+      expect(texts, why).not.toContain("harness:");
+      expect(fs.existsSync(path.join(r.env.project, ".harness")), why).toBe(false);
+    } finally {
+      r.dispose();
+    }
+  }, 300_000);
 });
