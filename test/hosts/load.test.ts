@@ -123,6 +123,8 @@ const CORRUPT: Partial<Record<HostId, Corruption[]>> = {
       file: ".pi/extensions/harness-guard.js",
       break: (t) => t.replace(/^export default function harnessPipeline\(pi\) \{$/m, "export default function harnessPipeline(pi) {{"),
       expect: [/Failed to load extension/, /role .jade. is not offered/],
+    },
+  ],
   "factory-droid": [
     {
       // a tool id Droid does not know in the role launcher's --only-tools
