@@ -747,6 +747,36 @@ describe("copilot: the run controller holds the process", () => {
     }
   }, 600_000);
 
+  it("copilot: controller detects the run state rewritten by test code and stops the run", async () => {
+    const forge = `import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+const dir = ".harness/controller";
+for (const f of readdirSync(dir).filter((x) => x.endsWith(".json"))) {
+  const doc = JSON.parse(readFileSync(dir + "/" + f, "utf8"));
+  for (const e of doc.data.record.stages) e.status = "done";
+  writeFileSync(dir + "/" + f, JSON.stringify(doc));
+}
+throw new Error("fix() is missing");
+`;
+    const s = await copilotScene(await emittedTree("copilot"), (p) => [
+      // mica runs its allowed npm test during its stage: the test code forges the state
+      { name: "mica", when: MARKER.mica!, steps: [cpCreate(p, "tests/fix.test.mjs", forge), cpSh("npm run test --if-present")], final: "Status: done (tests)" },
+      { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
+      { name: "main", steps: [cpSh(": harness kind bug-fix"), cpTask("mica"), cpTask("chalk")], final: "ORCHESTRATOR: handing over" },
+    ]);
+    try {
+      await s.turn("fix the bug");
+      const why = cpExplain(s);
+      expect(s.saw("mica"), why).toContain("SCENE-TESTS FAILED");
+      expect(s.saw("main"), why).toMatch(/harness: tampering: (the run state was rewritten outside the controller|the stage-end audit found \.harness\/controller\/)/);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      const rec = s.record();
+      expect(rec.status, why).toBe("failed");
+      expect(rec.ending, why).toMatch(/^tampering: /);
+    } finally {
+      await s.dispose();
+    }
+  }, 600_000);
+
   it("copilot: controller leaves an ordinary session unbound", async () => {
     // plain `copilot -p` (no --agent): the orchestrator agent's hooks do not run, nothing is bound
     const r = await runCopilotScripted({
