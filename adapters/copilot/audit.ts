@@ -10,12 +10,17 @@
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { HARNESS_STATE_DIR } from "../../src/schema/vocabulary.js";
 import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript, withAuditRecords } from "../../src/adapter/audit/index.js";
 
 export const AUDIT_PATH = ".github/hooks/harness-audit.mjs";
 export const AUDIT_HOOKS = ".github/hooks/harness-audit.json";
 /** The enforcement config no audited role may change, whatever its scope. */
 export const AUDIT_PROTECT = [".github/hooks/**", ".github/agents/**", ".github/skills/**", ".github/prompts/**", ".github/copilot/**"];
+
+/** The run controller's records and check logs, which its hooks write during every stage; its state
+ *  (.harness/controller/) is controller-owned: verified, not exempt (src/adapter/audit/runtime-controller.ts). */
+export const AUDIT_EXEMPT = [`${HARNESS_STATE_DIR}/runs/**`];
 
 export const COPILOT_AUDIT_PROOFS = {
   "write-scope": "copilot: audit restores what jade's code wrote to tests/ during npm test in an orchestrated run",
@@ -44,7 +49,7 @@ export function withCopilotAudit(pipeline: PipelineIR, lowered: Lowered): Lowere
     path: AUDIT_PATH,
     kind: "text",
     executable: true,
-    text: renderAuditScript(pipeline, { host: "GitHub Copilot CLI", scriptPath: AUDIT_PATH, projectEnv: "COPILOT_PROJECT_DIR", stopBlocks: true, protect: AUDIT_PROTECT, roles }),
+    text: renderAuditScript(pipeline, { host: "GitHub Copilot CLI", scriptPath: AUDIT_PATH, projectEnv: "COPILOT_PROJECT_DIR", stopBlocks: true, protect: AUDIT_PROTECT, exempt: AUDIT_EXEMPT, roles, controller: { stateDir: HARNESS_STATE_DIR } }),
   };
   const how = (r: RoleIR) =>
     `${AUDIT_PATH} (${AUDIT_HOOKS}): tree recorded at subagentStart (agentType "${r.id}"); at subagentStop every change outside the scope, whatever wrote it, is restored; the failure is printed to the human, not handed to the orchestrator`;
@@ -54,6 +59,7 @@ export function withCopilotAudit(pipeline: PipelineIR, lowered: Lowered): Lowere
     ...AUDIT_GAPS.map((g) => `audit: ${g}`),
     ...(main.length ? [`audit: main-session roles (${main.join(", ")}) are not audited: they run as their own sessions, where no subagent hook fires`] : []),
     "audit: Copilot CLI 1.0.102 shows a failed stage's verdict to the human only; the orchestrator is not told and goes on with the restored tree",
+    `audit: the run controller's records and check logs (${AUDIT_EXEMPT[0]}) are not audited: its hooks write them during every stage. Its state (${HARNESS_STATE_DIR}/controller/) is controller-owned: a change there the controller did not make fails the stage, is restored, and stops the run at the controller's next hook`,
     "audit: repository hooks load only in a trusted folder; VS Code and the cloud agent were not checked",
     "audit: the orchestrator's own commands are not an audited step on Copilot CLI, and nothing is judged between stages (no hook marks a session as a pipeline run): a write after a stage's end, such as a detached child's, becomes the next stage's baseline",
     "audit: settings that switch the hooks off (disableAllHooks, NODE_OPTIONS), written outside any stage, are refused by the launchers (.github/copilot/bin/*.sh) before Copilot starts; a plain copilot session started by hand runs without that check",

@@ -29,6 +29,7 @@ import { GUARD_PROTECTED_PATHS, GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks
 import { pipelineLauncher, roleLauncher } from "./launcher.js";
 import { lazyMarkdownFile, lazyTextFile } from "../../src/adapter/lazy.js";
 import { COPILOT_TOOLS } from "./tools.js";
+import { COPILOT_CONTROLLER_PATH, COPILOT_CONTROLLER_PROOFS, controllerHooks, withCopilotController } from "./controller.js";
 
 export const HOST_ID = "copilot";
 /** The real-host test (test/hosts/enforce-out-copilot.test.ts) proving the guard for a subagent, the orchestrator and a role run alone. */
@@ -62,6 +63,7 @@ function vocabulary(pipeline: PipelineIR): HostVocabulary {
     roleNotes: () => [
       `A harness guard hook checks your writes, commands and agent starts, and Copilot asks the human before anything else this run's permission flags do not allow (refused when no one can answer). If a write or command is refused, do not work around it (another tool, a shell redirection, a script): report "blocked" with the refusal text.`,
     ],
+    controller: { script: COPILOT_CONTROLLER_PATH },
   };
 }
 
@@ -136,10 +138,18 @@ function orchestratorFile(pipeline: PipelineIR, vocab: HostVocabulary): HostFile
       // VS Code: the agents it may start (the CLI ignores the field, with a warning in its log)
       agents: subs,
       "disable-model-invocation": true,
-      hooks: guardHooks(ORCHESTRATOR),
+      // the run controller answers first (its refusal names the stage that must come first), then the guard
+      hooks: orchestratorHooks(),
     },
     body: renderOrchestrator(pipeline, vocab),
   };
+}
+
+/** The orchestrator agent's hooks: the run controller's (its session only), its preToolUse before the guard's. */
+function orchestratorHooks(): Record<string, unknown[]> {
+  const ctl = controllerHooks();
+  const guard = guardHooks(ORCHESTRATOR) as Record<string, unknown[]>;
+  return { ...ctl, preToolUse: [...(ctl.preToolUse ?? []), ...(guard.preToolUse ?? [])] };
 }
 
 function agentsMd(pipeline: PipelineIR): HostFile {
@@ -171,6 +181,7 @@ export const CopilotAdapter: Adapter = {
     "never-write": GUARD_PROOF_SUBAGENT,
     shell: GUARD_PROOF_SUBAGENT,
     "git-deny": GUARD_PROOF_SUBAGENT,
+    ...COPILOT_CONTROLLER_PROOFS,
   },
   auditProofs: COPILOT_AUDIT_PROOFS,
   installedWarnings: homeAgentOverrides,
@@ -212,6 +223,6 @@ export const CopilotAdapter: Adapter = {
         ? ["guard: policies.scope repository is bound like pipeline on Copilot: its hook input names no agent started with --agent, so a repository-wide hook could not tell a role run alone from an ordinary session; ordinary sessions are not bound"]
         : []),
     ];
-    return withCopilotAudit(pipeline, { files, fidelity: copilotFidelity({ pipeline, orchestrator: orch, launcherOf, modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps });
+    return withCopilotController(pipeline, orch, launcherOf(pipeline.name), withCopilotAudit(pipeline, { files, fidelity: copilotFidelity({ pipeline, orchestrator: orch, launcherOf, modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps }));
   },
 };

@@ -15,7 +15,8 @@ import { emittedTree, hostBin } from "./helpers.js";
 import { buildEmitted, EMITTED_ROOT, ROLES_DIR } from "./lib/emitted.js";
 import { createHostEnv, type HostEnv } from "./lib/env.js";
 import { run, type RunResult } from "./lib/run.js";
-import { startAnthropicStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
+import { prepareCopilotHome, runCopilotScripted, warmCopilot } from "./lib/copilot.js";
+import { startAnthropicStub, startChatStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
 
 const PEBBLE = readPipeline(ROLES_DIR, { knownHosts: HOST_IDS }).pipeline;
 /** a line only this role's own prompt holds: the stub picks the role's conversation by it */
@@ -583,6 +584,223 @@ throw new Error("fix() is missing");
       expect(fs.existsSync(path.join(s.env.project, ".harness")), why).toBe(false);
     } finally {
       await s.dispose();
+    }
+  }, 300_000);
+});
+
+// ---------------------------------------------------------------- GitHub Copilot CLI
+
+// The orchestrator runs as its agent through the pipeline's launcher (.github/copilot/bin/pebble.sh),
+// whose front-matter hooks are the controller; a headless human's replies resume the session through
+// the same launcher. A main-session stage (flint's spec) runs as its own Copilot session, which the
+// test stands in for by writing its document between turns.
+interface CopilotScene {
+  env: HostEnv;
+  stub: Stub;
+  runs: RunResult[];
+  sid(): string;
+  turn(prompt: string): Promise<RunResult>;
+  put(rel: string, text: string): void;
+  record(): Record<string, any>;
+  saw(conv: string): string;
+  dispose(): Promise<void>;
+}
+async function copilotScene(tree: string, script: (p: string) => Conversation[], files: Record<string, string> = SCENE): Promise<CopilotScene> {
+  const bin = hostBin("copilot");
+  await warmCopilot(bin);
+  const env = createHostEnv({ tree, label: "cpctl" });
+  const put = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(env.project, rel)), { recursive: true });
+    fs.writeFileSync(path.join(env.project, rel), text);
+  };
+  for (const [rel, text] of Object.entries({ ...files, "src/.keep": "", "tests/.keep": "", ".pebble/.keep": "" })) put(rel, text);
+  const stub = await startChatStub(script(env.project));
+  prepareCopilotHome(env, stub.baseUrl);
+  const runs: RunResult[] = [];
+  let sid = "";
+  const s: CopilotScene = {
+    env,
+    stub,
+    runs,
+    put,
+    sid: () => sid,
+    async turn(prompt) {
+      const args = [prompt, ...(sid ? [`--resume=${sid}`] : []), "--no-auto-update"];
+      const r = await run(path.join(env.project, ".github/copilot/bin/pebble.sh"), args, { cwd: env.project, env: { ...env.env, COPILOT_BIN: bin }, timeoutMs: 300_000 });
+      runs.push(r);
+      const dir = path.join(env.project, ".harness", "controller");
+      if (!sid && fs.existsSync(dir)) sid = fs.readdirSync(dir).find((f) => f.endsWith(".json"))?.replace(/\.json$/, "") ?? "";
+      return r;
+    },
+    record() {
+      const dir = path.join(env.project, ".harness", "runs");
+      const f = fs.readdirSync(dir).filter((x) => x.endsWith(".json")).sort().pop()!;
+      return JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+    },
+    saw: (conv) => JSON.stringify(stub.log.filter((l) => l.conversation === conv && l.request).map((l) => l.request!.body.messages)),
+    async dispose() {
+      await stub.close();
+      env.dispose();
+    },
+  };
+  return s;
+}
+const cpSh = (command: string): Step => ({ tool: "bash", input: { command, description: "scripted", mode: "sync", initial_wait: 120 } });
+const cpCreate = (p: string, rel: string, content: string): Step => ({ tool: "create", input: { path: path.join(p, rel), file_text: content } });
+const cpTask = (role: string, prompt = `Do the ${role} stage.`): Step => ({ tool: "task", input: { agent_type: role, description: `run ${role}`, prompt, mode: "sync", name: `${role}-stage` } });
+const cpSentBack = (req: ModelRequest): boolean => JSON.stringify(req.body.messages ?? "").includes("is not done (retry");
+/** the last user message of a Copilot request holds `text` (the human's prompt, or its resume) */
+const cpTyped = (req: ModelRequest, text: string): boolean => {
+  const users = ((req.body.messages ?? []) as { role?: string; content?: unknown }[]).filter((m) => m.role === "user");
+  return JSON.stringify(users.at(-1)?.content ?? "").includes(text);
+};
+const cpExplain = (s: CopilotScene): string =>
+  [
+    ...s.runs.map((r, i) => `run ${i + 1}: exit ${r.code} in ${r.durationMs} ms${r.timedOut ? " TIMED OUT" : ""}; stdout ${r.stdout.slice(-600)}; stderr ${r.stderr.slice(-600)}`),
+    `stub: ${s.stub.log.map((l) => `${l.conversation ?? "-"}#${l.step}`).join(" ")}`,
+    `tool results:\n  | ${s.stub.toolResultTexts().map((t) => t.slice(0, 300)).join("\n  | ")}`,
+  ].join("\n");
+
+describe("copilot: the run controller holds the process", () => {
+  it("copilot: controller holds a Pebble run: order, human gates bound to the spec, checks at stage end", async () => {
+    const s = await copilotScene(await emittedTree("copilot"), (p) => [
+      { name: "slate", when: MARKER.slate!, steps: [cpCreate(p, ".pebble/blueprint.md", "# Blueprint\n## Test plan\ntests/impl.test.mjs\n")], final: "Status: done (blueprint)" },
+      {
+        name: "mica",
+        when: MARKER.mica!,
+        steps: [
+          cpCreate(p, "tests/impl.test.mjs", "// asserts nothing\n"),
+          (req) => (cpSentBack(req) ? cpCreate(p, "tests/add.test.mjs", 'import { add } from "../src/impl.mjs";\nif (add(1, 2) !== 3) throw new Error("add broken");\n') : { text: "Status: done" }),
+        ],
+        final: "Status: done (tests)",
+      },
+      {
+        name: "main",
+        steps: [
+          /* 0 */ cpSh(": harness kind feature"),
+          /* 1 */ cpTask("jade"),
+          // turn 2 (flint's spec is written now, in its own session)
+          /* 2 */ (req) => (cpTyped(req, "the spec is written") ? cpTask("slate") : { text: "WAITING for flint's spec" }),
+          // turn 3: the human approves; the task prompt (model-written) approves nothing
+          /* 3 */ (req) => (cpTyped(req, "approve spec") ? cpTask("slate", "approve blueprint") : { text: "WAITING for the human: approve spec" }),
+          /* 4 */ cpTask("mica"),
+          // turn 4
+          /* 5 */ (req) => (cpTyped(req, "approve blueprint") ? cpTask("mica") : { text: "WAITING for the human: approve blueprint" }),
+          /* 6 */ cpSh("npm run test --if-present"),
+          /* 7 */ cpTask("quartz"),
+        ],
+        final: "ORCHESTRATOR: handing over to the human",
+      },
+    ]);
+    try {
+      await s.turn("add an add() function");
+      s.put(".pebble/spec.md", "# Spec\n1. add(a, b) returns a + b\n");
+      await s.turn("the spec is written");
+      await s.turn("approve spec");
+      await s.turn("approve blueprint");
+      const why = cpExplain(s);
+      const saw = s.saw("main");
+      const rec = s.record();
+      const at = (stage: string) => rec.stages.filter((x: { stage: string }) => x.stage === stage);
+      expect(saw, why).toContain("recorded work kind feature");
+      expect(saw, why).toMatch(/stage implement \(jade\) refused: stage spec \(flint\) must come first/);
+      expect(saw, why).toMatch(/stage blueprint \(slate\) refused: the spec at .pebble\/spec.md needs the human's approval first/);
+      expect(saw, why).toMatch(new RegExp(`\\.github/copilot/bin/pebble\\.sh (\\\\)*"approve spec(\\\\)*" --resume=${s.sid()}`));
+      expect(saw, why).toMatch(/stage blueprint \(slate\) done/);
+      expect(saw, why).toMatch(/stage tests \(mica\) refused: the blueprint at .pebble\/blueprint.md needs the human's approval first/);
+      expect(rec.gates.map((g: { gate: string; decision: string }) => `${g.gate} ${g.decision}`), why).toEqual(["spec approved", "blueprint approved"]);
+      expect(s.saw("slate"), why).toContain("approve blueprint");
+      // checks: the controller ran npm test at mica's stage end (the orchestrator's own run was refused) and sent mica back with its output
+      expect(s.saw("mica"), why).toMatch(/check new-tests-fail: `npm run test --if-present` exited 0, expected to fail: .*SCENE-TESTS PASSED 1\/1/);
+      expect(at("tests")[0].checks.filter((c: { check: string }) => c.check === "new-tests-fail").map((c: { exit: number; passed: boolean }) => [c.exit, c.passed]), why).toEqual([[0, false], [1, true]]);
+      expect(at("tests")[0].status, why).toBe("done");
+      expect(saw, why).toMatch(/stage tests \(mica\) done; checks: new-tests-fail passed/);
+      expect(saw, why).toContain("is a check the run controller runs itself at the end of");
+      expect(saw, why).toMatch(/stage verify \(quartz\) refused: stage implement \(jade\) must come first/);
+      expect(s.stub.log.some((l) => l.conversation === "quartz"), why).toBe(false);
+      expect(rec.host).toBe("copilot");
+    } finally {
+      await s.dispose();
+    }
+  }, 1_500_000);
+
+  it("copilot: controller refuses a delegation past the hop cap", async () => {
+    // onyx's review is its own session (main-session role): its document is there when the run reaches it
+    const s = await copilotScene(await lowHopTree("copilot"), (p) => [
+      { name: "jade", when: MARKER.jade!, steps: [cpCreate(p, "src/fix.mjs", "export const fixed = true;\n")], final: "Status: done (implemented)" },
+      { name: "quartz", when: MARKER.quartz!, steps: [cpCreate(p, ".pebble/verification.md", "# Verification\nVerdict: pass\n")], final: "Status: done (verified)" },
+      { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
+      { name: "main", steps: [cpSh(": harness kind typo"), cpTask("jade"), cpTask("quartz"), cpTask("chalk")], final: "ORCHESTRATOR: handing over" },
+    ], { ...SCENE, ".pebble/review.md": "# Review\nVerdict: approve\n" });
+    try {
+      await s.turn("fix a typo");
+      const why = cpExplain(s);
+      const rec = s.record();
+      expect(s.saw("main"), why).toMatch(/stage docs \(chalk\) refused: hop cap reached: 2 of 2 delegations used\. Stop after the second round/);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      expect(s.stub.log.some((l) => l.conversation === "quartz"), why).toBe(true);
+      expect(rec.caps.hops, why).toEqual({ used: 2, max: 2 });
+      expect(rec.status, why).toBe("stopped");
+      expect(rec.stages.map((x: { stage: string; status: string }) => `${x.stage} ${x.status}`), why).toEqual(["implement done", "review done", "verify done", "docs pending"]);
+    } finally {
+      await s.dispose();
+    }
+  }, 600_000);
+
+  it("copilot: controller detects the run state rewritten by test code and stops the run", async () => {
+    const forge = `import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+const dir = ".harness/controller";
+for (const f of readdirSync(dir).filter((x) => x.endsWith(".json"))) {
+  const doc = JSON.parse(readFileSync(dir + "/" + f, "utf8"));
+  for (const e of doc.data.record.stages) e.status = "done";
+  writeFileSync(dir + "/" + f, JSON.stringify(doc));
+}
+throw new Error("fix() is missing");
+`;
+    const s = await copilotScene(await emittedTree("copilot"), (p) => [
+      // mica runs its allowed npm test during its stage: the test code forges the state
+      { name: "mica", when: MARKER.mica!, steps: [cpCreate(p, "tests/fix.test.mjs", forge), cpSh("npm run test --if-present")], final: "Status: done (tests)" },
+      { name: "chalk", when: MARKER.chalk!, steps: [], final: "Status: done (docs)" },
+      { name: "main", steps: [cpSh(": harness kind bug-fix"), cpTask("mica"), cpTask("chalk")], final: "ORCHESTRATOR: handing over" },
+    ]);
+    try {
+      await s.turn("fix the bug");
+      const why = cpExplain(s);
+      expect(s.saw("mica"), why).toContain("SCENE-TESTS FAILED");
+      expect(s.saw("main"), why).toMatch(/harness: tampering: (the run state was rewritten outside the controller|the stage-end audit found \.harness\/controller\/)/);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      const rec = s.record();
+      expect(rec.status, why).toBe("failed");
+      expect(rec.ending, why).toMatch(/^tampering: /);
+    } finally {
+      await s.dispose();
+    }
+  }, 600_000);
+
+  it("copilot: controller leaves an ordinary session unbound", async () => {
+    // plain `copilot -p` (no --agent): the orchestrator agent's hooks do not run, nothing is bound
+    const r = await runCopilotScripted({
+      bin: hostBin("copilot"),
+      tree: await emittedTree("copilot"),
+      prompt: "look around, no pipeline",
+      // Copilot's own permission flow would ask for the shell command (refused headless)
+      args: ["--allow-all-tools"],
+      files: { ...SCENE, "src/.keep": "" },
+      script: (p) => [
+        { name: "jade", when: MARKER.jade!, steps: [cpCreate(p, "src/x.mjs", "export const x = 1;\n")], final: "Status: done" },
+        { name: "main", steps: [cpTask("jade"), cpSh("npm run test --if-present")], final: "MAIN-DONE" },
+      ],
+    });
+    try {
+      const texts = r.stub.toolResultTexts().join("\n");
+      const why = `exit ${r.result.code}; stub ${r.stub.log.map((l) => `${l.conversation ?? "-"}#${l.step}`).join(" ")}\n${texts.slice(0, 1500)}`;
+      expect(r.result.code, why).toBe(0);
+      expect(r.stub.log.some((l) => l.conversation === "jade"), why).toBe(true);
+      expect(texts, why).toContain("SCENE-TESTS");
+      expect(texts, why).not.toContain("harness:");
+      expect(fs.existsSync(path.join(r.env.project, ".harness")), why).toBe(false);
+    } finally {
+      r.dispose();
     }
   }, 300_000);
 });

@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { emittedTree, hostBin, REGISTERED_HOSTS } from "./helpers.js";
-import { runCopilotScripted } from "./lib/copilot.js";
+import { runCopilotScripted, withoutController } from "./lib/copilot.js";
 import type { Conversation, ModelRequest, Step, Stub } from "./lib/stubs.js";
 
 const MAIN_ONLY = "MAIN-SESSION-ONLY-c0p1";
@@ -82,6 +82,8 @@ describe.runIf(REGISTERED_HOSTS.includes("copilot")).concurrent("copilot: the em
     const fm = (role: string) => parseYaml(fs.readFileSync(path.join(tree, `.github/agents/${role}.agent.md`), "utf8").split(/^---$/m)[1] ?? "") as { tools: string[]; model?: string };
     const r = await run({
       args: ["--agent", "pebble"],
+      // the guard and the tools alone: the run controller would hold these delegations to the pipeline's order
+      setup: (p) => withoutController(p),
       script: () => [
         { name: "jade", when: "You are Jade", steps: [task("mica")] },
         { name: "chalk", when: "You are Chalk", steps: [] },
@@ -181,7 +183,7 @@ describe.runIf(REGISTERED_HOSTS.includes("copilot")).concurrent("copilot: the em
     const orch = await run({
       launcher: ".github/copilot/bin/pebble.sh",
       files: scene,
-      setup: (p) => gitScene(p),
+      setup: (p) => (withoutController(p), gitScene(p)),
       script: (p): Conversation[] => [
         {
           name: "jade",

@@ -5,7 +5,6 @@ import type { PipelineIR } from "../../ir/types.js";
 
 /** Why each host without the controller keeps the process `instructed` (MAPPING.md says it). */
 export const CONTROLLER_ABSENT: Readonly<Record<string, string>> = {
-  copilot: "the run controller is not wired on Copilot CLI yet (its hooks are measured: task, subagentStop, JSON reasons)",
   "gemini-cli": "the run controller is not wired on Gemini CLI yet (it has no SubagentStop, only AfterTool on invoke_agent)",
   opencode: "OpenCode plugins hang offline, so no process hook can be proven on the real host",
   kilo: "Kilo plugins (OpenCode's) hang offline, so no process hook can be proven on the real host",

@@ -13,6 +13,7 @@
 // agent-scoped hooks.
 import fs from "node:fs";
 import path from "node:path";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { createHostEnv, DEAD_URL, SCRATCH_ROOT, type HostEnv } from "./env.js";
 import { describeRun, run, stripAnsi, type RunResult } from "./run.js";
 import { startChatStub, type Conversation, type Stub } from "./stubs.js";
@@ -194,4 +195,23 @@ export async function runCopilotScripted(o: CopilotScriptedOptions): Promise<{ e
   } finally {
     await stub.close();
   }
+}
+
+/**
+ * Takes the run controller's hooks out of the orchestrator agent (its front matter), keeping its guard:
+ * for tests of the guard or the audit alone, whose scripted orchestrator runs no pipeline order.
+ */
+export function withoutController(project: string, orchestrator = "pebble"): void {
+  const file = path.join(project, ".github", "agents", `${orchestrator}.agent.md`);
+  const text = fs.readFileSync(file, "utf8");
+  const m = /^---\n([\s\S]*?)\n---\n/.exec(text);
+  if (!m) throw new Error(`${file}: no front matter`);
+  const fm = parseYaml(m[1]!) as { hooks?: Record<string, { bash?: string }[]> };
+  const hooks: Record<string, { bash?: string }[]> = {};
+  for (const [event, list] of Object.entries(fm.hooks ?? {})) {
+    const kept = list.filter((h) => !String(h.bash ?? "").includes("harness-controller.cjs"));
+    if (kept.length) hooks[event] = kept;
+  }
+  if (JSON.stringify(hooks) === JSON.stringify(fm.hooks)) throw new Error(`${file}: no run controller hooks to take out`);
+  fs.writeFileSync(file, `---\n${stringifyYaml({ ...fm, hooks })}---\n${text.slice(m[0].length)}`);
 }

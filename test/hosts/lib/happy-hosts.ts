@@ -396,45 +396,90 @@ export const COPILOT_REFUSAL = /Denied by preToolUse hook|denied due to the foll
 const copilotOrchestrator = (scenario: Scenario) => (scenario.roles.some((r) => r.id === scenario.name) ? `${scenario.name}-orchestrator` : scenario.name);
 
 /**
- * The launchers, as AGENTS.md says to start Copilot: the orchestrator's sessions through
- * .github/copilot/bin/<pipeline>.sh (subagent roles via the task tool), each main-session role as its
- * own session through .github/copilot/bin/<role>.sh (the human starts it when the orchestrator stops).
+ * The launchers, as AGENTS.md says to start Copilot: the orchestrator through .github/copilot/bin/<pipeline>.sh
+ * (subagent roles via the task tool), each main-session role as its own session through
+ * .github/copilot/bin/<role>.sh (the human starts it when the orchestrator stops). The orchestrator's
+ * hooks are the run controller's, so its sessions are one run: the first declares the work kind, every
+ * later one resumes it (--resume=<id>), after a gated stage with the human's "approve <gate>".
  * The scratch HOME trusts the project persistently, as a user does once: agent hooks need it.
  */
+let copilotRun: ControllerRun = newRun();
+let copilotKnown = new Set<string>();
+let copilotPrev: Session | null = null;
+/** the sessions with a run controller state in the project (the controller names its state file after the session) */
+const copilotStates = (project: string): string[] => codexStates(project);
 export const copilotDriver: HostDriver = {
   host: "copilot",
   label: "cp",
+  controllerRunsChecks: true,
   startStub: startChatStub,
-  prepare: (env) => prepareCopilotHome(env, `${DEAD_URL}/v1`),
+  prepare: (env) => {
+    prepareCopilotHome(env, `${DEAD_URL}/v1`);
+    copilotRun = newRun();
+    copilotKnown = new Set();
+    copilotPrev = null;
+  },
   useStub(env, stub) {
     env.env.COPILOT_PROVIDER_BASE_URL = stub.baseUrl;
   },
   plan(s, scenario, project) {
     // the orchestrator makes the folders a stage's files go in (Copilot's create tool does not), as its
-    // prompt says: before a delegation in its own session, and in a session of its own before a
-    // main-session role's (the human starts that role when the orchestrator stops)
+    // prompt says: before a delegation, and before a main-session role's own session
     const folders = (steps: Step[]) => [...new Set(steps.flatMap((x) => (x.action.kind === "write" ? [path.posix.dirname(x.action.path)] : [])).filter((d) => d !== "."))];
     const mkdirs = (steps: Step[]): Call[] => folders(steps).map((d) => copilotCall(project, { kind: "shell", command: `mkdir -p ${d}` }));
+    const toCalls = (st: Step): Call[] => (st.action.kind === "delegate" ? [...mkdirs(s.delegated[st.action.role] ?? []), copilotCall(project, st.action)] : [copilotCall(project, st.action)]);
     const out: HostSession[] = [];
-    for (const g of s.segments) {
-      if (g.actor !== ORCHESTRATOR && mkdirs(g.steps).length) {
-        const prep = session(`${g.actor}-folders`, ORCHESTRATOR, [], s, scenario, () => []);
-        prep.calls.main!.push(...mkdirs(g.steps));
-        prep.stepOfCall.main!.push(...mkdirs(g.steps).map(() => null));
-        out.push(prep);
+    let first = true;
+    /** one resumed turn of the controlled orchestrator session */
+    const controlled = (label: string, steps: Step[], extra: Call[]): HostSession => {
+      const hs = session(label, ORCHESTRATOR, steps, s, scenario, toCalls);
+      hs.calls.main!.unshift(...extra);
+      hs.stepOfCall.main!.unshift(...extra.map(() => null));
+      const helpers: Call[] = [];
+      const stageOf = (x: Session | null) => (x && x.id.startsWith("stage-") ? scenario.stages.find((y) => y.id === x.id.slice(6)) : undefined);
+      let next: ControllerRun;
+      if ((s.id === "probes" && first) || !copilotRun.mainCalls) {
+        const delegated = Object.keys(s.delegated)[0];
+        const firstStage = s.id === "probes" && delegated ? scenario.stages.find((x) => x.role === delegated)?.id : undefined;
+        const kind = firstStage ? scenario.kinds.find((k) => k.stages[0] === firstStage) : [...scenario.kinds].sort((a, b) => b.stages.length - a.stages.length)[0];
+        next = { sid: "", mainCalls: 0, prompt: REQUEST, fresh: true, previous: s };
+        if (kind) helpers.push(copilotCall(project, { kind: "shell", command: `: harness kind ${kind.id}` }));
+      } else {
+        const gate = first ? stageOf(copilotPrev)?.gate : undefined;
+        next = { ...copilotRun, prompt: gate ? `approve ${gate}` : REQUEST, fresh: false, previous: s };
       }
-      out.push(
-        session(g.actor, g.actor, g.steps, s, scenario, (st) =>
-          st.action.kind === "delegate" ? [...mkdirs(s.delegated[st.action.role] ?? []), copilotCall(project, st.action)] : [copilotCall(project, st.action)],
-        ),
-      );
+      first = false;
+      const pad = next.mainCalls;
+      hs.calls.main = [...Array.from({ length: pad }, (): Call => ({ text: "(an earlier run)" })), ...helpers, ...hs.calls.main!];
+      hs.stepOfCall.main = [...Array.from({ length: pad + helpers.length }, () => null), ...hs.stepOfCall.main!];
+      next.mainCalls = hs.calls.main.length;
+      copilotRun = next;
+      (hs as HostSession & { run?: ControllerRun }).run = { ...next };
+      return hs;
+    };
+    for (const g of s.segments) {
+      if (g.actor === ORCHESTRATOR) out.push(controlled(g.actor, g.steps, []));
+      else {
+        if (mkdirs(g.steps).length) out.push(controlled(`${g.actor}-folders`, [], mkdirs(g.steps)));
+        out.push(session(g.actor, g.actor, g.steps, s, scenario, toCalls));
+      }
     }
+    copilotPrev = s;
     return out;
   },
-  command: (hs, scenario, env) => ({
-    bin: path.join(env.project, ".github", "copilot", "bin", `${hs.actor === ORCHESTRATOR ? copilotOrchestrator(scenario) : hs.actor}.sh`),
-    args: [REQUEST, "--no-auto-update"],
-  }),
+  command: (hs, scenario, env) => {
+    const launcher = path.join(env.project, ".github", "copilot", "bin", `${hs.actor === ORCHESTRATOR ? copilotOrchestrator(scenario) : hs.actor}.sh`);
+    const r = (hs as HostSession & { run?: ControllerRun }).run;
+    if (hs.actor !== ORCHESTRATOR || !r) return { bin: launcher, args: [REQUEST, "--no-auto-update"] };
+    if (r.fresh) {
+      // the session this fresh run starts is the state file it adds
+      copilotKnown = new Set(copilotStates(env.project));
+      copilotRun.sid = "";
+      return { bin: launcher, args: [r.prompt, "--no-auto-update"] };
+    }
+    if (!copilotRun.sid) copilotRun.sid = copilotStates(env.project).find((id) => !copilotKnown.has(id)) ?? "missing-session";
+    return { bin: launcher, args: [r.prompt, `--resume=${copilotRun.sid}`, "--no-auto-update"] };
+  },
   results: (body) => (asArray(body.messages) as { role?: string; content?: unknown }[]).filter((m) => m.role === "tool").map((m) => ({ text: textOf(m.content) })),
   shellRan: (r) => !COPILOT_REFUSAL.test(r.text),
 };
