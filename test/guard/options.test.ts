@@ -67,6 +67,8 @@ describe("spellings the red team used are never allowed", () => {
     "pytest @src/args.txt", "pytest -q @args", "pytest -k @args", "pytest -- @args", "python -m pytest @args", "python3 -m pytest -x @args",
     // cac (vitest) picks its command from the first positional word after the options it parses, and --changed takes an optional value
     "npx vitest -t x init browser", "npx vitest --run init browser", "npx vitest --changed HEAD init browser", "npx vitest --bail 1 bench", "npx vitest -t x watch", "npx vitest --project p dev",
+    // npm, pnpm and yarn pass every word after the script's name on to it: npm test init browser runs vitest init browser
+    "npm test init browser", "npm run test -- init browser", "npm test --silent watch", "pnpm test init browser", "yarn test bench", "npm run test:unit init browser",
   ];
   it.each(CALLERS)("for %s", (as) => {
     const allowed = never.filter((c) => kind(as, c) === "allow");
@@ -79,7 +81,7 @@ describe("spellings the red team used are never allowed", () => {
       ["jade", "npx tsc --noEmit"], ["jade", "npx tsc --NOEMIT"], ["jade", "npx tsc -noEmit --pretty src/a.ts"], ["jade", "npx tsc --noEmit -p"].slice(0, 0) as never,
       ["jade", "npx vitest run src --reporter=verbose"], ["jade", "npx vitest run --pass-with-no-tests -t foo"], ["jade", "npx jest --ci --runInBand"], ["jade", "npx jest --run-in-band"],
       ["jade", "npm test --if-present"], ["jade", "npm test -- --run"], ["jade", "npm run test --silent"], ["jade", "pytest -xq -k foo tests"], ["jade", "go test -v -count=1 -run=TestX ./..."],
-      ["jade", "cargo test --release -- --nocapture --test-threads=1"], ["jade", "pytest tests/a_test.py -k 'foo and not bar'"], ["jade", "npx vitest run -t x src"], ["quartz", "npx vitest run --bail 1 src"], ["jade", "git diff --stat --cached"], ["jade", "git status --porcelain=v1 -uall"],
+      ["jade", "cargo test --release -- --nocapture --test-threads=1"], ["jade", "pytest tests/a_test.py -k 'foo and not bar'"], ["jade", "npx vitest run -t x src"], ["jade", "npm test src/a.test.ts"], ["jade", "npm test -- tests/a.test.ts --run"], ["jade", "pnpm test tests/a.test.ts"], ["quartz", "npx vitest run --bail 1 src"], ["jade", "git diff --stat --cached"], ["jade", "git status --porcelain=v1 -uall"],
       ["jade", "npm run test:unit"], ["jade", "npm run typecheck:src"], ["mica", "pnpm run test:e2e"],
       [ORCHESTRATOR, "git stash push -u -m pre-run"], [ORCHESTRATOR, "npm run lint --if-present"], ["onyx", "git log --oneline -5"], ["onyx", "npm audit --json"],
     ].filter((x) => x.length) as [string, string][];

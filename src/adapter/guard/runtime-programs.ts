@@ -87,7 +87,7 @@ function guardReadTool(tool, argv, from, t) {
     // command from the first positional word after the options it parsed, wherever that stands, and an
     // option with an optional value (--changed [since]) may take the word the guard reads as positional:
     // no positional word may name another command
-    const cmd = r.pos.find((k) => k >= t && /^(watch|dev|bench|init|list|related|typecheck|serve)$/.test(argv[k]));
+    const cmd = r.pos.find((k) => k >= t && GUARD_VITEST_COMMANDS.test(argv[k]));
     if (cmd !== undefined) return argv[cmd];
   }
   return null;
@@ -97,8 +97,13 @@ function guardUnknown(argv, from, t) {
   for (let i = Math.max(from, t); i < argv.length; i++) if (argv[i].startsWith("-") && argv[i] !== "-") return argv[i];
   return null;
 }
+const GUARD_VITEST_COMMANDS = /^(watch|dev|bench|init|list|related|typecheck|serve)$/;
 // npm, pnpm, yarn: their own options, then what they pass on to the project's script.
 function guardReadScripts(name, argv, from, t) {
+  // every word after the script's name reaches the script (npm test init browser runs vitest init
+  // browser): none may name a vitest command other than run
+  const cmd = argv.slice(Math.max(from, t)).find((w) => GUARD_VITEST_COMMANDS.test(w));
+  if (cmd !== undefined) return cmd;
   const r = guardReadOpts(GUARD_TOOL_SPECS[name], argv, from, t, true);
   if (r.bad !== null) return r.bad;
   // pnpm and yarn pass every word after the script's name on to it, options included: only the
