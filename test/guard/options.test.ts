@@ -178,6 +178,9 @@ describe("a file system that folds case (c22)", () => {
         expect(write("jade", "src/x.ts")).toBe("allow");
         expect(write("mica", "tests/a.test.ts")).toBe("allow");
       });
+    // second red team (r22): APFS and NTFS also fold what Unicode folds onto ASCII: the Kelvin sign is K in NFD, long s is s in case folding
+    for (const platform of ["darwin", "win32"])
+      as(platform, () => expect([write("jade", "src/__moc\u212as__/x.ts"), write("jade", "src/x.te\u017ft.ts"), write("jade", "src/x.\u017fpec.ts")]).toEqual(["deny", "deny", "deny"]));
     as("win32", () => expect([write("jade", "tests./a.test.ts"), write("jade", "tests /a.test.ts"), write("jade", "src/CLAUDE.md.")]).toEqual(["deny", "deny", "deny"]));
     // Linux: names are bytes; src/Claude.md is not CLAUDE.md there
     as("linux", () => expect(write("jade", "src/Claude.md")).toBe("allow"));

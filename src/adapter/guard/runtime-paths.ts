@@ -92,12 +92,15 @@ const guardReCache = new Map();
 function guardGlobHit(policy, list, rel, fold) {
   const f = fold && (process.platform === "darwin" || process.platform === "win32");
   if (f && process.platform === "win32") rel = rel.split("/").map((c) => c === "." || c === ".." ? c : c.replace(/[. ]+$/, "")).join("/");
+  // what folds onto ASCII there too (the Kelvin sign is K in NFD, long s upper-cases to S), matched
+  // in every form: a never-write list only refuses more
+  const forms = f && /[^\x00-\x7f]/.test(rel) ? [rel, rel.normalize("NFD"), rel.normalize("NFC"), rel.normalize("NFD").toUpperCase()] : [rel];
   for (const k of list) {
     const g = policy.globs[k];
     const key = f ? -1 - k : k;
     let re = guardReCache.get(key);
     if (!re) { re = new RegExp(g.re, f ? "i" : ""); guardReCache.set(key, re); }
-    if (re.test(rel)) return g;
+    if (forms.some((r) => re.test(r))) return g;
   }
   return null;
 }
