@@ -160,6 +160,14 @@ describe("a role whose shell default is allow (c22)", () => {
   });
 });
 
+describe("instruction files the hosts read in place of or beside the ones harness writes (second red team)", () => {
+  it("AGENTS.override.md (Codex reads it instead of AGENTS.md in each folder) and CLAUDE.local.md are never-write at any depth", () => {
+    const write = (file: string) => decide(JSON.stringify(payload({ tool: "Write", input: { file_path: path.join(P, file), content: "x" }, role: "jade", cwd: P })), { CLAUDE_PROJECT_DIR: P }, "jade").kind;
+    expect([write("src/AGENTS.override.md"), write("src/CLAUDE.local.md"), write("src/x/AGENTS.override.md")]).toEqual(["deny", "deny", "deny"]);
+    expect(write("src/AGENTS.ts")).toBe("allow");
+  });
+});
+
 describe("a file system that folds case (c22)", () => {
   const as = (platform: string, body: () => void) => {
     const real = Object.getOwnPropertyDescriptor(process, "platform")!;
