@@ -96,7 +96,7 @@ function qwOffHonoured(project) {
   // the host's own start first (no file read for a switch it did not start with); then regular files only
   if (!guardStartedWith(POLICY.off)) return false;
   for (const f of dotenv) {
-    const text = guardSettingsText(f);
+    const text = guardRegularText(f);
     if (text === undefined) continue;
     if (text === null || text.includes(POLICY.off)) return false;
   }

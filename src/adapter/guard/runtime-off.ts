@@ -15,7 +15,7 @@ function guardOffHonoured(name, files) {
   // the host's own start first: a switch it did not start with needs no file read
   if (!guardStartedWith(name)) return false;
   for (const f of files) {
-    const text = guardSettingsText(f);
+    const text = guardRegularText(f);
     if (text === undefined) continue;
     if (text === null || text.includes(name)) return false;
     let data;
@@ -25,9 +25,9 @@ function guardOffHonoured(name, files) {
   }
   return true;
 }
-// A settings file's text, undefined when there is none, null when it is not a regular file of at most
+// A file's text (settings, .env, a worktree record), undefined when there is none, null when it is not a regular file of at most
 // 4 MB (a FIFO there would hold the hook until the host's timeout, which some hosts read as allow).
-function guardSettingsText(f) {
+function guardRegularText(f) {
   let fd;
   try { fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0)); }
   catch (e) { return e && (e.code === "ENOENT" || e.code === "ENOTDIR") ? undefined : null; }

@@ -59,7 +59,10 @@ function guardWorktreeOf(ctx, real) {
       const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
       const rel = path.relative(base, gitdir);
       if (rel === "" || guardOutside(rel) || rel.includes(path.sep)) return null;
-      const back = fs.readFileSync(path.join(gitdir, "gitdir"), "utf8").trim();
+      // a regular file only: a FIFO there would hold the hook until the host's timeout
+      const text = guardRegularText(path.join(gitdir, "gitdir"));
+      if (typeof text !== "string") return null;
+      const back = text.trim();
       if (fs.realpathSync.native(path.resolve(gitdir, back)) !== fs.realpathSync.native(dotgit)) return null;
       return d;
     } catch (e) { return null; }
