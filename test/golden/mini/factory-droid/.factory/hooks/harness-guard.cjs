@@ -646,7 +646,10 @@ function guardWorktreeOf(ctx, real) {
       const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
       const rel = path.relative(base, gitdir);
       if (rel === "" || guardOutside(rel) || rel.includes(path.sep)) return null;
-      const back = fs.readFileSync(path.join(gitdir, "gitdir"), "utf8").trim();
+      // a regular file only: a FIFO there would hold the hook until the host's timeout
+      const text = guardRegularText(path.join(gitdir, "gitdir"));
+      if (typeof text !== "string") return null;
+      const back = text.trim();
       if (fs.realpathSync.native(path.resolve(gitdir, back)) !== fs.realpathSync.native(dotgit)) return null;
       return d;
     } catch (e) { return null; }
@@ -988,7 +991,7 @@ function guardOffHonoured(name, files) {
   // the host's own start first: a switch it did not start with needs no file read
   if (!guardStartedWith(name)) return false;
   for (const f of files) {
-    const text = guardSettingsText(f);
+    const text = guardRegularText(f);
     if (text === undefined) continue;
     if (text === null || text.includes(name)) return false;
     let data;
@@ -998,9 +1001,9 @@ function guardOffHonoured(name, files) {
   }
   return true;
 }
-// A settings file's text, undefined when there is none, null when it is not a regular file of at most
+// A file's text (settings, .env, a worktree record), undefined when there is none, null when it is not a regular file of at most
 // 4 MB (a FIFO there would hold the hook until the host's timeout, which some hosts read as allow).
-function guardSettingsText(f) {
+function guardRegularText(f) {
   let fd;
   try { fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0)); }
   catch (e) { return e && (e.code === "ENOENT" || e.code === "ENOTDIR") ? undefined : null; }
@@ -1045,6 +1048,11 @@ function drLaunch(command) {
   const m = /^(?:\.\/)?\.factory\/bin\/([a-z0-9_-]+)\.sh$/.exec(cmds[0].argv[0]);
   return m ? m[1] : null;
 }
+function drAtRoot(cwd, project) {
+  if (typeof project !== "string" || !path.isAbsolute(project)) return false;
+  if (cwd === null || cwd === project) return true;
+  try { return path.isAbsolute(cwd) && fs.realpathSync.native(cwd) === fs.realpathSync.native(project); } catch (e) { return false; }
+}
 function drCall(raw, as, project) {
   let input;
   try { input = JSON.parse(raw); } catch (e) { return "hook input is not JSON"; }
@@ -1061,7 +1069,9 @@ function drCall(raw, as, project) {
     for (const k of DR_WRITE[tool]) if (typeof ti[k] === "string") { call.path = ti[k]; break; }
   } else if (tool === "Execute") {
     if (typeof ti.command !== "string") return "Execute without a command string";
-    const target = drLaunch(ti.command);
+    // the launcher path is relative: it names the launcher only from the project's root (from src/ it
+    // is src/.factory/bin/…, a file a role's code could have written)
+    const target = drAtRoot(call.cwd, call.project) ? drLaunch(ti.command) : null;
     if (target !== null) { call.kind = "spawn"; call.target = target; call.launch = true; }
     else { call.kind = "shell"; call.command = ti.command; }
   } else if (tool === "Task") { call.kind = "spawn"; call.target = ti.subagent_type; }

@@ -651,7 +651,10 @@ function guardWorktreeOf(ctx, real) {
       const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
       const rel = path.relative(base, gitdir);
       if (rel === "" || guardOutside(rel) || rel.includes(path.sep)) return null;
-      const back = fs.readFileSync(path.join(gitdir, "gitdir"), "utf8").trim();
+      // a regular file only: a FIFO there would hold the hook until the host's timeout
+      const text = guardRegularText(path.join(gitdir, "gitdir"));
+      if (typeof text !== "string") return null;
+      const back = text.trim();
       if (fs.realpathSync.native(path.resolve(gitdir, back)) !== fs.realpathSync.native(dotgit)) return null;
       return d;
     } catch (e) { return null; }
@@ -993,7 +996,7 @@ function guardOffHonoured(name, files) {
   // the host's own start first: a switch it did not start with needs no file read
   if (!guardStartedWith(name)) return false;
   for (const f of files) {
-    const text = guardSettingsText(f);
+    const text = guardRegularText(f);
     if (text === undefined) continue;
     if (text === null || text.includes(name)) return false;
     let data;
@@ -1003,9 +1006,9 @@ function guardOffHonoured(name, files) {
   }
   return true;
 }
-// A settings file's text, undefined when there is none, null when it is not a regular file of at most
+// A file's text (settings, .env, a worktree record), undefined when there is none, null when it is not a regular file of at most
 // 4 MB (a FIFO there would hold the hook until the host's timeout, which some hosts read as allow).
-function guardSettingsText(f) {
+function guardRegularText(f) {
   let fd;
   try { fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0)); }
   catch (e) { return e && (e.code === "ENOENT" || e.code === "ENOTDIR") ? undefined : null; }
