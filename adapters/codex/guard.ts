@@ -18,8 +18,8 @@ import { CODEX_GUARD_CALL, CODEX_GUARD_MAIN } from "./guard-runtime.js";
 import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
 
 export const GUARD_PATH = ".codex/hooks/harness-guard.cjs";
-/** Paths no guarded role may write: the guard, the hooks and config that wire it, the agent roles, the skills, AGENTS.md. */
-export const GUARD_PROTECTED_PATHS: readonly string[] = [".codex/**", ".agents/**", "AGENTS.md"];
+/** Paths no guarded role may write: the guard, the hooks and config that wire it, the agent roles, the skills, AGENTS.md (and AGENTS.override.md, which Codex reads instead of it). */
+export const GUARD_PROTECTED_PATHS: readonly string[] = [".codex/**", ".agents/**", "AGENTS.md", "AGENTS.override.md"];
 /** Seconds Codex waits for the hook. A timeout lets the call through (measured): generous, the guard takes milliseconds. */
 export const GUARD_TIMEOUT_SEC = 30;
 /** Every tool call: the shim classifies by tool name (the matcher is a regex over the full name). */

@@ -30,6 +30,11 @@ function drLaunch(command) {
   const m = /^(?:\.\/)?\.factory\/bin\/([a-z0-9_-]+)\.sh$/.exec(cmds[0].argv[0]);
   return m ? m[1] : null;
 }
+function drAtRoot(cwd, project) {
+  if (typeof project !== "string" || !path.isAbsolute(project)) return false;
+  if (cwd === null || cwd === project) return true;
+  try { return path.isAbsolute(cwd) && fs.realpathSync.native(cwd) === fs.realpathSync.native(project); } catch (e) { return false; }
+}
 function drCall(raw, as, project) {
   let input;
   try { input = JSON.parse(raw); } catch (e) { return "hook input is not JSON"; }
@@ -46,7 +51,9 @@ function drCall(raw, as, project) {
     for (const k of DR_WRITE[tool]) if (typeof ti[k] === "string") { call.path = ti[k]; break; }
   } else if (tool === "Execute") {
     if (typeof ti.command !== "string") return "Execute without a command string";
-    const target = drLaunch(ti.command);
+    // the launcher path is relative: it names the launcher only from the project's root (from src/ it
+    // is src/.factory/bin/…, a file a role's code could have written)
+    const target = drAtRoot(call.cwd, call.project) ? drLaunch(ti.command) : null;
     if (target !== null) { call.kind = "spawn"; call.target = target; call.launch = true; }
     else { call.kind = "shell"; call.command = ti.command; }
   } else if (tool === "Task") { call.kind = "spawn"; call.target = ti.subagent_type; }

@@ -93,10 +93,12 @@ function qwOffHonoured(project) {
   }
   const qwenHome = process.env.QWEN_HOME;
   if (qwenHome) { dotenv.push(path.join(qwenHome, ".env")); settings.push(path.join(qwenHome, "settings.json")); }
+  // the host's own start first (no file read for a switch it did not start with); then regular files only
+  if (!guardStartedWith(POLICY.off)) return false;
   for (const f of dotenv) {
-    let text;
-    try { text = fs.readFileSync(f, "utf8"); } catch (e) { if (e && (e.code === "ENOENT" || e.code === "ENOTDIR")) continue; return false; }
-    if (text.includes(POLICY.off)) return false;
+    const text = guardRegularText(f);
+    if (text === undefined) continue;
+    if (text === null || text.includes(POLICY.off)) return false;
   }
   return guardOffHonoured(POLICY.off, settings);
 }

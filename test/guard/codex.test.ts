@@ -73,6 +73,8 @@ describe("Codex guard: decisions on the measured input", () => {
     ["jade patches a relative path from tests/ (cwd = the command's workdir)", () => input("Bash", { command: heredoc(add("b.ts")) }, "jade", `${P}/tests`), "deny"],
     ["jade patches the guard", () => input("Bash", { command: heredoc(add(GUARD_PATH)) }, "jade"), "deny"],
     ["jade patches .codex/hooks.json", () => input("Bash", { command: heredoc(add(".codex/hooks.json")) }, "jade"), "deny"],
+    // second red team: Codex reads AGENTS.override.md instead of AGENTS.md in each folder from the root down
+    ["jade patches src/AGENTS.override.md", () => input("Bash", { command: heredoc(add("src/AGENTS.override.md")) }, "jade"), "deny"],
     ["a heredoc whose delimiter ends the body early runs more commands", () => input("Bash", { command: `apply_patch <<'PATCH'\n${add("src/x.ts")}\nPATCH\ngit push\nPATCH` }, "jade"), "deny"],
     ["an unquoted heredoc (expanded by the shell)", () => input("Bash", { command: `apply_patch <<PATCH\n${add("src/x.ts")}\nPATCH` }, "jade"), "deny"],
     ["the top-level apply_patch tool, patch text in command", () => input("apply_patch", { command: add("src/x.ts") }, "jade"), "allow"],

@@ -68,6 +68,8 @@ describe("Factory Droid guard: decisions on the measured input", () => {
     ["the orchestrator starts jade through its launcher", ORCHESTRATOR, () => exec(".factory/bin/jade.sh 'Implement the blueprint.'"), "allow"],
     ["the orchestrator starts jade as ./.factory/bin/jade.sh", ORCHESTRATOR, () => exec("./.factory/bin/jade.sh do it"), "allow"],
     ["the orchestrator starts a launcher that is not a role's", ORCHESTRATOR, () => exec(".factory/bin/helper.sh x"), "deny"],
+    // second red team: a relative launcher path from another folder is a file in that folder (src/.factory/bin/jade.sh, which a role's code can write), not the launcher
+    ["the orchestrator starts jade's launcher from src/", ORCHESTRATOR, () => ({ ...exec(".factory/bin/jade.sh x"), cwd: abs("src") }), "ask"],
     // anything around the launcher is a plain command again: asked, and an ask is refused on Droid
     ["the orchestrator runs a launcher with an assignment", ORCHESTRATOR, () => exec("HARNESS_ROLE=@orchestrator .factory/bin/jade.sh x"), "ask"],
     ["the orchestrator runs a launcher with a redirection", ORCHESTRATOR, () => exec(".factory/bin/jade.sh x > src/y.ts"), "deny"],

@@ -1,7 +1,7 @@
 // The Claude Code guard: the rendered script run with `node` on real PreToolUse payloads, and the
 // same runtime in-process for the larger tables. Every subprocess case is also decided in-process
 // and the two must agree, so the in-process tables speak for the script.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
@@ -358,6 +358,25 @@ describe("off switch: the launching session's environment only", () => {
       } finally {
         fs.rmSync(path.join(P.dir, ".claude", "settings.local.json"));
       }
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it("a settings file that is a FIFO neither holds the hook (some hosts let a call through on a hook timeout) nor counts (second red team)", () => {
+    const home = fs.mkdtempSync(path.join(P.dir, "..", "harness-home-"));
+    try {
+      fs.mkdirSync(path.join(home, ".claude"));
+      execFileSync("mkfifo", [path.join(home, ".claude", "settings.json")]);
+      const env = guardEnv(P.dir, { [GUARD_OFF_ENV]: "1", HOME: home });
+      const input = JSON.stringify(forbidden());
+      // no host started with the switch: the guard reads no settings file at all
+      const alone = spawnSync(process.execPath, [P.script, "jade"], { input, env, cwd: P.dir, timeout: 8000 });
+      expect([alone.status, alone.signal], "no host started with it").toEqual([2, null]);
+      // a host started with it: the FIFO is not a settings file the switch can be checked against
+      const host = `const r = require("child_process").spawnSync(process.execPath, [process.argv[1], "jade"], { input: require("fs").readFileSync(0), stdio: ["pipe", "inherit", "inherit"] }); process.exit(r.status === null ? 1 : r.status);`;
+      const started = spawnSync(process.execPath, ["-e", host, P.script], { input, env, cwd: P.dir, timeout: 8000 });
+      expect([started.status, started.signal], "started with it, a FIFO for settings").toEqual([2, null]);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
     }

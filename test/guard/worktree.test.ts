@@ -59,3 +59,23 @@ describe("git worktrees", () => {
     expect(write(path.join(forged, "src/b.ts"))).toMatchObject({ kind: "deny", reason: expect.stringMatching(/outside the project directory/) });
   });
 });
+
+describe("a worktree record that is not a regular file (second red team)", () => {
+  it("a FIFO for .git/worktrees/<name>/gitdir neither holds the hook (Copilot lets a call through on a hook timeout) nor makes a worktree", async () => {
+    const { makeProject, guardEnv } = await import("./helpers.js");
+    const { spawnSync } = await import("node:child_process");
+    const p = makeProject(pebble());
+    try {
+      fs.mkdirSync(path.join(p.dir, ".git/worktrees/w"), { recursive: true });
+      execFileSync("mkfifo", [path.join(p.dir, ".git/worktrees/w/gitdir")]);
+      fs.mkdirSync(path.join(p.dir, "src/w"), { recursive: true });
+      fs.writeFileSync(path.join(p.dir, "src/w/.git"), `gitdir: ${path.join(p.dir, ".git/worktrees/w")}\n`);
+      const input = JSON.stringify(payload({ tool: "Write", input: { file_path: path.join(p.dir, "src/w/x.test.ts"), content: "x" }, role: "jade", cwd: p.dir }));
+      const r = spawnSync(process.execPath, [p.script, "jade"], { input, env: guardEnv(p.dir), cwd: p.dir, timeout: 8000 });
+      expect([r.status, r.signal], r.stderr.toString()).toEqual([2, null]);
+      expect(r.stderr.toString()).toMatch(/never-write/);
+    } finally {
+      p.cleanup();
+    }
+  });
+});

@@ -4,7 +4,7 @@
 // Hosts copy a settings file's `env` into the environment of hooks, and code a role's test run
 // executes can write those files (the user's are outside the project). So the switch counts only
 // when (1) no settings file the host reads sets it in `env`, read as JSON (a `\u0048ARNESS…` escape is
-// the same key), (2) every such file that exists parses, and (3) on Linux, where a process's
+// the same key), (2) every such file that exists is a regular file and parses, and (3) on Linux, where a process's
 // starting environment is readable, the host process (the first ancestor that is not a shell) was started with it: a value put in by the
 // host after it started (from its settings) is not there. The home folder is the account's
 // (/etc/passwd), not $HOME, which settings could change too.
@@ -12,16 +12,30 @@ export const GUARD_OFF_SOURCE = String.raw`
 function guardOffHonoured(name, files) {
   const v = process.env[name];
   if (typeof v !== "string" || !/^(1|true|yes|on)$/i.test(v.trim())) return false;
+  // the host's own start first: a switch it did not start with needs no file read
+  if (!guardStartedWith(name)) return false;
   for (const f of files) {
-    let text;
-    try { text = fs.readFileSync(f, "utf8"); } catch (e) { if (e && (e.code === "ENOENT" || e.code === "ENOTDIR")) continue; return false; }
-    if (text.includes(name)) return false;
+    const text = guardRegularText(f);
+    if (text === undefined) continue;
+    if (text === null || text.includes(name)) return false;
     let data;
     try { data = JSON.parse(text); } catch (e) { return false; }
     const env = data && typeof data === "object" ? data.env : undefined;
     if (env && typeof env === "object" && Object.keys(env).some((k) => k.toUpperCase() === name.toUpperCase())) return false;
   }
-  return guardStartedWith(name);
+  return true;
+}
+// A file's text (settings, .env, a worktree record), undefined when there is none, null when it is not a regular file of at most
+// 4 MB (a FIFO there would hold the hook until the host's timeout, which some hosts read as allow).
+function guardRegularText(f) {
+  let fd;
+  try { fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0)); }
+  catch (e) { return e && (e.code === "ENOENT" || e.code === "ENOTDIR") ? undefined : null; }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > 4194304) return null;
+    return fs.readFileSync(fd, "utf8");
+  } catch (e) { return null; } finally { try { fs.closeSync(fd); } catch (e) { /* closed */ } }
 }
 // Linux: the host process (the first ancestor that is not a shell) was started with name set. Elsewhere: true.
 const GUARD_SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);

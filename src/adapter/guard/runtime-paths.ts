@@ -59,7 +59,10 @@ function guardWorktreeOf(ctx, real) {
       const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
       const rel = path.relative(base, gitdir);
       if (rel === "" || guardOutside(rel) || rel.includes(path.sep)) return null;
-      const back = fs.readFileSync(path.join(gitdir, "gitdir"), "utf8").trim();
+      // a regular file only: a FIFO there would hold the hook until the host's timeout
+      const text = guardRegularText(path.join(gitdir, "gitdir"));
+      if (typeof text !== "string") return null;
+      const back = text.trim();
       if (fs.realpathSync.native(path.resolve(gitdir, back)) !== fs.realpathSync.native(dotgit)) return null;
       return d;
     } catch (e) { return null; }
@@ -92,12 +95,15 @@ const guardReCache = new Map();
 function guardGlobHit(policy, list, rel, fold) {
   const f = fold && (process.platform === "darwin" || process.platform === "win32");
   if (f && process.platform === "win32") rel = rel.split("/").map((c) => c === "." || c === ".." ? c : c.replace(/[. ]+$/, "")).join("/");
+  // what folds onto ASCII there too (the Kelvin sign is K in NFD, long s upper-cases to S), matched
+  // in every form: a never-write list only refuses more
+  const forms = f && /[^\x00-\x7f]/.test(rel) ? [rel, rel.normalize("NFD"), rel.normalize("NFC"), rel.normalize("NFD").toUpperCase()] : [rel];
   for (const k of list) {
     const g = policy.globs[k];
     const key = f ? -1 - k : k;
     let re = guardReCache.get(key);
     if (!re) { re = new RegExp(g.re, f ? "i" : ""); guardReCache.set(key, re); }
-    if (re.test(rel)) return g;
+    if (forms.some((r) => re.test(r))) return g;
   }
   return null;
 }

@@ -75,14 +75,20 @@ function guardReadTool(tool, argv, from, t) {
   }
   const spec = GUARD_TOOL_SPECS[tool];
   if (spec === undefined || tool === "script" || tool === "cargo --") return guardUnknown(argv, from, t);
+  // pytest (8.2+, argparse fromfile_prefix_chars) reads a word starting with @ as more arguments from
+  // that file, wherever it stands: an option's value and after -- too
+  if (tool === "pytest") { const at = argv.slice(Math.max(from, t)).find((w) => w.startsWith("@")); if (at !== undefined) return at; }
   const r = guardReadOpts(spec, argv, from, t);
   if (r.bad !== null) return r.bad;
   if (tool === "tsc" && !r.seen.has("-noemit")) { const p = r.pos.find((k) => k >= t); if (p !== undefined) return argv[p]; }
   if (tool === "vitest") {
     for (const k of r.seen) if (k.startsWith("--reporter=") && !GUARD_VITEST_REPORTERS.has(k.slice(11))) return k;
-    const p = r.pos.filter((k) => k >= t);
-    // vitest's first word may be a command: run (once) or a filter; watch, dev, bench, init, serve… are not
-    if (p.length && p[0] === from && /^(watch|dev|bench|init|list|related|typecheck|serve)$/.test(argv[from])) return argv[from];
+    // vitest's command is run (once) or a filter; watch, dev, bench, init, serve… are not. cac takes the
+    // command from the first positional word after the options it parsed, wherever that stands, and an
+    // option with an optional value (--changed [since]) may take the word the guard reads as positional:
+    // no positional word may name another command
+    const cmd = r.pos.find((k) => k >= t && GUARD_VITEST_COMMANDS.test(argv[k]));
+    if (cmd !== undefined) return argv[cmd];
   }
   return null;
 }
@@ -91,8 +97,13 @@ function guardUnknown(argv, from, t) {
   for (let i = Math.max(from, t); i < argv.length; i++) if (argv[i].startsWith("-") && argv[i] !== "-") return argv[i];
   return null;
 }
+const GUARD_VITEST_COMMANDS = /^(watch|dev|bench|init|list|related|typecheck|serve)$/;
 // npm, pnpm, yarn: their own options, then what they pass on to the project's script.
 function guardReadScripts(name, argv, from, t) {
+  // every word after the script's name reaches the script (npm test init browser runs vitest init
+  // browser): none may name a vitest command other than run
+  const cmd = argv.slice(Math.max(from, t)).find((w) => GUARD_VITEST_COMMANDS.test(w));
+  if (cmd !== undefined) return cmd;
   const r = guardReadOpts(GUARD_TOOL_SPECS[name], argv, from, t, true);
   if (r.bad !== null) return r.bad;
   // pnpm and yarn pass every word after the script's name on to it, options included: only the

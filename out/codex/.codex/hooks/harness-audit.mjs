@@ -18,6 +18,7 @@
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
 //   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
+//   - a git configuration in the home (~/.gitconfig, ~/.config/git/config) that code replaces with a FIFO holds every git call, the audit's own included, until the host's hook timeout: the stage's end is then not audited, and the FIFO stays until the next boundary that completes; no layer catches it
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
 //   - changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it
 //   - processes a stage leaves behind are found only on Linux (/proc) and only when they work in the repository (their folder or an open file there); the stop waits 3 s for them, then fails the stage by name; what they write later is restored at the next boundary of the session
@@ -280,8 +281,18 @@ const POLICY = {
     },
     {
       "flags": "s",
+      "glob": "AGENTS.override.md",
+      "re": "^(?:^(?:AGENTS\\.override\\.md)$)$"
+    },
+    {
+      "flags": "s",
       "glob": "CHANGELOG.md",
       "re": "^(?:^(?:CHANGELOG\\.md)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "CLAUDE.local.md",
+      "re": "^(?:^(?:CLAUDE\\.local\\.md)$)$"
     },
     {
       "flags": "s",
@@ -984,6 +995,16 @@ const POLICY = {
     },
     {
       "flags": "s",
+      "glob": "**/AGENTS.override.md",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)AGENTS\\.override\\.md)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/CLAUDE.local.md",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)CLAUDE\\.local\\.md)$"
+    },
+    {
+      "flags": "s",
       "glob": "**/CLAUDE.md",
       "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)CLAUDE\\.md)$"
     },
@@ -1149,6 +1170,16 @@ const POLICY = {
     },
     {
       "flags": "s",
+      "glob": "AGENTS.override.md",
+      "re": "^(?:^(?:AGENTS\\.override\\.md)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "CLAUDE.local.md",
+      "re": "^(?:^(?:CLAUDE\\.local\\.md)$)$"
+    },
+    {
+      "flags": "s",
       "glob": "CLAUDE.md",
       "re": "^(?:^(?:CLAUDE\\.md)$)$"
     },
@@ -1218,14 +1249,16 @@ const POLICY = {
         44,
         45,
         46,
-        48,
-        52,
+        47,
+        49,
+        50,
         54,
-        72,
-        73,
-        76,
-        77,
-        78
+        56,
+        74,
+        75,
+        78,
+        79,
+        80
       ],
       "write": [
         42
@@ -1260,14 +1293,16 @@ const POLICY = {
         44,
         45,
         46,
-        48,
-        52,
+        47,
+        49,
+        50,
         54,
-        72,
-        73,
-        76,
-        77,
-        78
+        56,
+        74,
+        75,
+        78,
+        79,
+        80
       ],
       "write": [
         41
@@ -1338,25 +1373,25 @@ const POLICY = {
         44,
         45,
         46,
-        48,
+        47,
+        49,
         50,
-        51,
         52,
         53,
         54,
+        55,
         56,
-        57,
         58,
         59,
+        60,
         61,
         63,
-        64,
+        65,
         66,
-        67,
         68,
         69,
+        70,
         71,
-        72,
         73,
         74,
         75,
@@ -1364,22 +1399,24 @@ const POLICY = {
         77,
         78,
         79,
-        82,
-        83,
+        80,
+        81,
         84,
         85,
         86,
         87,
         88,
-        89
+        89,
+        90,
+        91
       ],
       "write": [
         7,
-        47,
-        49,
-        55,
-        62,
-        65
+        48,
+        51,
+        57,
+        64,
+        67
       ]
     },
     "coral": {
@@ -1420,22 +1457,24 @@ const POLICY = {
         44,
         45,
         46,
-        48,
-        52,
+        47,
+        49,
+        50,
         54,
         56,
-        66,
-        72,
-        73,
+        58,
+        68,
         74,
+        75,
         76,
-        77,
         78,
         79,
-        84,
-        85,
+        80,
+        81,
+        86,
         87,
-        88
+        89,
+        90
       ],
       "write": [
         4,
@@ -1444,24 +1483,24 @@ const POLICY = {
         21,
         31,
         32,
-        50,
-        51,
+        52,
         53,
-        57,
-        58,
+        55,
         59,
+        60,
         61,
         63,
-        64,
-        67,
-        68,
+        65,
+        66,
         69,
+        70,
         71,
-        75,
-        82,
-        83,
-        86,
-        89
+        73,
+        77,
+        84,
+        85,
+        88,
+        91
       ]
     },
     "jade": {
@@ -1501,24 +1540,26 @@ const POLICY = {
         44,
         45,
         46,
-        48,
-        52,
+        47,
+        49,
+        50,
         54,
-        66,
-        72,
-        73,
-        76,
-        77,
+        56,
+        68,
+        74,
+        75,
         78,
-        84,
-        87,
-        88
+        79,
+        80,
+        86,
+        89,
+        90
       ],
       "write": [
-        56,
-        74,
-        79,
-        85
+        58,
+        76,
+        81,
+        87
       ]
     },
     "mica": {
@@ -1550,14 +1591,16 @@ const POLICY = {
         44,
         45,
         46,
-        48,
-        52,
+        47,
+        49,
+        50,
         54,
-        72,
-        73,
-        76,
-        77,
-        78
+        56,
+        74,
+        75,
+        78,
+        79,
+        80
       ],
       "write": [
         2,
@@ -1568,16 +1611,16 @@ const POLICY = {
         10,
         11,
         12,
-        60,
-        66,
-        70,
-        80,
-        81,
-        84,
-        87,
-        88,
+        62,
+        68,
+        72,
+        82,
+        83,
+        86,
+        89,
         90,
-        91
+        92,
+        93
       ]
     },
     "quartz": {
@@ -1609,14 +1652,16 @@ const POLICY = {
         44,
         45,
         46,
-        48,
-        52,
+        47,
+        49,
+        50,
         54,
-        72,
-        73,
-        76,
-        77,
-        78
+        56,
+        74,
+        75,
+        78,
+        79,
+        80
       ],
       "write": [
         43
@@ -1651,14 +1696,16 @@ const POLICY = {
         44,
         45,
         46,
-        48,
-        52,
+        47,
+        49,
+        50,
         54,
-        72,
-        73,
-        76,
-        77,
-        78
+        56,
+        74,
+        75,
+        78,
+        79,
+        80
       ],
       "write": [
         40

@@ -95,6 +95,8 @@ set -- \
   --deny-tool 'write(.pi/**)' \
   --deny-tool 'write(.qwen/**)' \
   --deny-tool 'write(AGENTS.md)' \
+  --deny-tool 'write(AGENTS.override.md)' \
+  --deny-tool 'write(CLAUDE.local.md)' \
   --deny-tool 'write(CLAUDE.md)' \
   --deny-tool 'write(Dockerfile)' \
   --deny-tool 'write(Dockerfile.*)' \

@@ -89,6 +89,8 @@ set -- \
   --deny-tool 'write(.pi/**)' \
   --deny-tool 'write(.qwen/**)' \
   --deny-tool 'write(AGENTS.md)' \
+  --deny-tool 'write(AGENTS.override.md)' \
+  --deny-tool 'write(CLAUDE.local.md)' \
   --deny-tool 'write(CLAUDE.md)' \
   --deny-tool 'write(GEMINI.md)' \
   --deny-tool 'write(QWEN.md)' \

@@ -421,14 +421,20 @@ function guardReadTool(tool, argv, from, t) {
   }
   const spec = GUARD_TOOL_SPECS[tool];
   if (spec === undefined || tool === "script" || tool === "cargo --") return guardUnknown(argv, from, t);
+  // pytest (8.2+, argparse fromfile_prefix_chars) reads a word starting with @ as more arguments from
+  // that file, wherever it stands: an option's value and after -- too
+  if (tool === "pytest") { const at = argv.slice(Math.max(from, t)).find((w) => w.startsWith("@")); if (at !== undefined) return at; }
   const r = guardReadOpts(spec, argv, from, t);
   if (r.bad !== null) return r.bad;
   if (tool === "tsc" && !r.seen.has("-noemit")) { const p = r.pos.find((k) => k >= t); if (p !== undefined) return argv[p]; }
   if (tool === "vitest") {
     for (const k of r.seen) if (k.startsWith("--reporter=") && !GUARD_VITEST_REPORTERS.has(k.slice(11))) return k;
-    const p = r.pos.filter((k) => k >= t);
-    // vitest's first word may be a command: run (once) or a filter; watch, dev, bench, init, serve… are not
-    if (p.length && p[0] === from && /^(watch|dev|bench|init|list|related|typecheck|serve)$/.test(argv[from])) return argv[from];
+    // vitest's command is run (once) or a filter; watch, dev, bench, init, serve… are not. cac takes the
+    // command from the first positional word after the options it parsed, wherever that stands, and an
+    // option with an optional value (--changed [since]) may take the word the guard reads as positional:
+    // no positional word may name another command
+    const cmd = r.pos.find((k) => k >= t && GUARD_VITEST_COMMANDS.test(argv[k]));
+    if (cmd !== undefined) return argv[cmd];
   }
   return null;
 }
@@ -437,8 +443,13 @@ function guardUnknown(argv, from, t) {
   for (let i = Math.max(from, t); i < argv.length; i++) if (argv[i].startsWith("-") && argv[i] !== "-") return argv[i];
   return null;
 }
+const GUARD_VITEST_COMMANDS = /^(watch|dev|bench|init|list|related|typecheck|serve)$/;
 // npm, pnpm, yarn: their own options, then what they pass on to the project's script.
 function guardReadScripts(name, argv, from, t) {
+  // every word after the script's name reaches the script (npm test init browser runs vitest init
+  // browser): none may name a vitest command other than run
+  const cmd = argv.slice(Math.max(from, t)).find((w) => GUARD_VITEST_COMMANDS.test(w));
+  if (cmd !== undefined) return cmd;
   const r = guardReadOpts(GUARD_TOOL_SPECS[name], argv, from, t, true);
   if (r.bad !== null) return r.bad;
   // pnpm and yarn pass every word after the script's name on to it, options included: only the
@@ -640,7 +651,10 @@ function guardWorktreeOf(ctx, real) {
       const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
       const rel = path.relative(base, gitdir);
       if (rel === "" || guardOutside(rel) || rel.includes(path.sep)) return null;
-      const back = fs.readFileSync(path.join(gitdir, "gitdir"), "utf8").trim();
+      // a regular file only: a FIFO there would hold the hook until the host's timeout
+      const text = guardRegularText(path.join(gitdir, "gitdir"));
+      if (typeof text !== "string") return null;
+      const back = text.trim();
       if (fs.realpathSync.native(path.resolve(gitdir, back)) !== fs.realpathSync.native(dotgit)) return null;
       return d;
     } catch (e) { return null; }
@@ -673,12 +687,15 @@ const guardReCache = new Map();
 function guardGlobHit(policy, list, rel, fold) {
   const f = fold && (process.platform === "darwin" || process.platform === "win32");
   if (f && process.platform === "win32") rel = rel.split("/").map((c) => c === "." || c === ".." ? c : c.replace(/[. ]+$/, "")).join("/");
+  // what folds onto ASCII there too (the Kelvin sign is K in NFD, long s upper-cases to S), matched
+  // in every form: a never-write list only refuses more
+  const forms = f && /[^\x00-\x7f]/.test(rel) ? [rel, rel.normalize("NFD"), rel.normalize("NFC"), rel.normalize("NFD").toUpperCase()] : [rel];
   for (const k of list) {
     const g = policy.globs[k];
     const key = f ? -1 - k : k;
     let re = guardReCache.get(key);
     if (!re) { re = new RegExp(g.re, f ? "i" : ""); guardReCache.set(key, re); }
-    if (re.test(rel)) return g;
+    if (forms.some((r) => re.test(r))) return g;
   }
   return null;
 }
@@ -976,16 +993,30 @@ function guardDecidePaths(policy, parsed) {
 function guardOffHonoured(name, files) {
   const v = process.env[name];
   if (typeof v !== "string" || !/^(1|true|yes|on)$/i.test(v.trim())) return false;
+  // the host's own start first: a switch it did not start with needs no file read
+  if (!guardStartedWith(name)) return false;
   for (const f of files) {
-    let text;
-    try { text = fs.readFileSync(f, "utf8"); } catch (e) { if (e && (e.code === "ENOENT" || e.code === "ENOTDIR")) continue; return false; }
-    if (text.includes(name)) return false;
+    const text = guardRegularText(f);
+    if (text === undefined) continue;
+    if (text === null || text.includes(name)) return false;
     let data;
     try { data = JSON.parse(text); } catch (e) { return false; }
     const env = data && typeof data === "object" ? data.env : undefined;
     if (env && typeof env === "object" && Object.keys(env).some((k) => k.toUpperCase() === name.toUpperCase())) return false;
   }
-  return guardStartedWith(name);
+  return true;
+}
+// A file's text (settings, .env, a worktree record), undefined when there is none, null when it is not a regular file of at most
+// 4 MB (a FIFO there would hold the hook until the host's timeout, which some hosts read as allow).
+function guardRegularText(f) {
+  let fd;
+  try { fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0)); }
+  catch (e) { return e && (e.code === "ENOENT" || e.code === "ENOTDIR") ? undefined : null; }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > 4194304) return null;
+    return fs.readFileSync(fd, "utf8");
+  } catch (e) { return null; } finally { try { fs.closeSync(fd); } catch (e) { /* closed */ } }
 }
 // Linux: the host process (the first ancestor that is not a shell) was started with name set. Elsewhere: true.
 const GUARD_SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
