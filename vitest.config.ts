@@ -8,6 +8,9 @@ export default defineConfig({
     // fast loop (vitest.slow.config.ts, `npm run test:slow`; CI runs both).
     exclude: ["test/hosts/**", "node_modules/**", "test/**/*.slow.test.ts"],
     testTimeout: 30_000,
+    // Set-up and clean-up write and remove scratch projects: on a loaded 2-core machine the default
+    // 10 s ran out removing one (test/adapters/pi.test.ts, while the real-host suite ran beside it).
+    hookTimeout: 60_000,
     // One module graph per worker, not one per test file: importing the compiler (and transforming
     // it) for each of ~50 files was a large part of the suite's time. Test files restore what they
     // change (cwd, spies, env).
