@@ -19,6 +19,8 @@
 //   ask   -> refused like deny: under --auto high nobody would be asked
 //   none  -> exit 0, no output (Droid's own permission flow)
 // argv[2]: "repository" under policies.scope repository (every unbound main session is the orchestrator).
+import { preToolFinishRuntime } from "../../src/adapter/guard/runtime-pretool.js";
+
 export const DROID_GUARD_CALL = String.raw`
 const DR_WRITE = { Create: ["file_path"], Edit: ["file_path"], MultiEdit: ["file_path"], ApplyPatch: [] };
 const DR_READ = new Set(["Read", "LS", "Grep", "Glob", "WebSearch", "FetchUrl", "ToolSearch", "TaskOutput", "TodoWrite"]);
@@ -64,28 +66,7 @@ function drCall(raw, as, project) {
 `;
 
 /** The script's main code: kill switch, the session's binding, stdin, exit codes. */
-export const DROID_GUARD_MAIN = String.raw`
-let drDone = false;
-function drFinish(d) {
-  if (drDone) return;
-  drDone = true;
-  let code = 2;
-  try {
-    if (d.kind === "allow") {
-      fs.writeSync(1, JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } }) + "\n");
-      code = 0;
-    } else if (d.kind === "none") {
-      code = 0;
-    } else {
-      const why = d.reason || "harness guard: refused (no reason given; fail closed).";
-      fs.writeSync(2, (d.kind === "ask" ? why + " (Droid cannot be trusted to ask here: refused.)" : why) + "\n");
-    }
-  } catch (e) { code = 2; }
-  process.exit(code);
-}
-function drFail(why) { drFinish({ kind: "deny", reason: "harness guard: " + why + "; refusing (fail closed)." }); }
-process.on("uncaughtException", (e) => drFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"));
-
+export const DROID_GUARD_MAIN = preToolFinishRuntime("dr", "Droid") + String.raw`
 // The droid process that runs this hook (the first ancestor that is not a shell): its pid, its
 // parent's pid and its starting environment. null where /proc cannot be read.
 function drHost() {

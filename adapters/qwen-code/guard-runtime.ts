@@ -16,6 +16,8 @@
 // argv[3] "repository" under policies.scope repository).
 // The orchestrator's hook binds the main thread only in a session its launcher started
 // (HARNESS_PIPELINE_RUN in the environment Qwen Code started with); an ordinary session is unbound.
+import { preToolFinishRuntime } from "../../src/adapter/guard/runtime-pretool.js";
+
 export const QWEN_GUARD_CALL = String.raw`
 const QW_WRITE = { write_file: ["file_path"], edit: ["file_path"], notebook_edit: ["notebook_path", "file_path"] };
 const QW_READ = new Set(["read_file", "grep_search", "glob", "list_directory", "web_fetch", "web_search", "todo_write", "ask_user_question", "list_agents", "tool_search", "get_goal", "task_list", "cron_list", "lsp"]);
@@ -49,28 +51,7 @@ function qwCall(raw, env, as, scriptProject) {
 `;
 
 /** The script's main code: kill switch, launcher binding, stdin, exit codes. */
-export const QWEN_GUARD_MAIN = String.raw`
-let qwDone = false;
-function qwFinish(d) {
-  if (qwDone) return;
-  qwDone = true;
-  let code = 2;
-  try {
-    if (d.kind === "allow") {
-      fs.writeSync(1, JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } }) + "\n");
-      code = 0;
-    } else if (d.kind === "none") {
-      code = 0;
-    } else {
-      const why = d.reason || "harness guard: refused (no reason given; fail closed).";
-      fs.writeSync(2, (d.kind === "ask" ? why + " (Qwen Code cannot be trusted to ask here: refused.)" : why) + "\n");
-    }
-  } catch (e) { code = 2; }
-  process.exit(code);
-}
-function qwFail(why) { qwFinish({ kind: "deny", reason: "harness guard: " + why + "; refusing (fail closed)." }); }
-process.on("uncaughtException", (e) => qwFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"));
-
+export const QWEN_GUARD_MAIN = preToolFinishRuntime("qw", "Qwen Code") + String.raw`
 // Qwen Code loads .env files (the project's, .qwen/.env, the user's) and its settings' env into its
 // environment, and code a role's test run executes could write any of them. The off switch counts
 // only when no .env file names it (a dotenv key is literal text) and guardOffHonoured (runtime-off)
