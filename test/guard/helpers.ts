@@ -5,7 +5,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CLAUDE_GUARD_CALL } from "../../adapters/claude-code/guard-runtime.js";
-import { GUARD_PATH, compileClaudePolicy, renderGuard } from "../../adapters/claude-code/guard.js";
+import { GUARD_PATH, ORCHESTRATOR, compileClaudePolicy, renderGuard } from "../../adapters/claude-code/guard.js";
+import { afterAll } from "vitest";
 import { GUARD_RUNTIME } from "../../src/adapter/guard/render.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 
@@ -153,4 +154,25 @@ export function runUnderHost(script: string, input: unknown, env: NodeJS.Process
   const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}${as ? ` ${as}` : ""}; exit $?`;
   const dir = env.CLAUDE_PROJECT_DIR ?? env.COPILOT_PROJECT_DIR;
   return runProcess(process.execPath, ["-e", host, hook, JSON.stringify(env)], text, hostEnv, dir && fs.existsSync(dir) ? dir : undefined);
+}
+
+/**
+ * The Pebble guard and a scratch project (`P`, with src/ and a package.json) for shell commands:
+ * `kind(role, argv)` is the guard's answer to that role's Bash call (argv words quoted for sh).
+ * Made at once (so its paths are plain constants); removed after the file's tests.
+ */
+export function bashScene(pipeline: PipelineIR): { root: string; P: string; decide: Decide; kind: (as: string, argv: string[] | string) => string } {
+  const decide = inProcess(pipeline);
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "harness-options-")));
+  const P = path.join(root, "proj");
+  fs.mkdirSync(path.join(P, "src"), { recursive: true });
+  fs.writeFileSync(path.join(P, "package.json"), "{}\n");
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+  const quote = (w: string) => (/^[A-Za-z0-9_./=:@+%,-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`);
+  const kind = (as: string, argv: string[] | string): string => {
+    const command = typeof argv === "string" ? argv : argv.map(quote).join(" ");
+    const role = as === ORCHESTRATOR ? {} : { role: as };
+    return decide(JSON.stringify(payload({ tool: "Bash", input: { command }, ...role, cwd: P })), { CLAUDE_PROJECT_DIR: P }, as).kind;
+  };
+  return { root, P, decide, kind };
 }

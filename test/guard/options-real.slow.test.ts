@@ -4,33 +4,15 @@
 // spelling: npm run test:slow. The red team's tables and vitest's parser are options.test.ts.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ORCHESTRATOR } from "../../adapters/claude-code/guard.js";
+import { describe, expect, it } from "vitest";
 import { PEBBLE_ROLES } from "../helpers/cli.js";
 import { readRoles } from "../helpers/compile.js";
-import { inProcess, payload } from "./helpers.js";
+import { bashScene } from "./helpers.js";
 
 const pipeline = readRoles(PEBBLE_ROLES);
-const decide = inProcess(pipeline);
-let root: string;
-let P: string;
-beforeAll(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "harness-options-")));
-  P = path.join(root, "proj");
-  fs.mkdirSync(path.join(P, "src"), { recursive: true });
-  fs.writeFileSync(path.join(P, "package.json"), "{}\n");
-});
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-
-const quote = (w: string) => (/^[A-Za-z0-9_./=:@+%,-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`);
-function kind(as: string, argv: string[] | string): string {
-  const command = typeof argv === "string" ? argv : argv.map(quote).join(" ");
-  const role = as === ORCHESTRATOR ? {} : { role: as };
-  return decide(JSON.stringify(payload({ tool: "Bash", input: { command }, ...role, cwd: P })), { CLAUDE_PROJECT_DIR: P }, as).kind;
-}
+const { root, kind } = bashScene(pipeline);
 
 // ---------------------------------------------------------------- real parsers
 

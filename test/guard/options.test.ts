@@ -4,33 +4,16 @@
 // never allows a spelling it reads as an option outside the safe list. The real programs' parsers
 // (GNU sort/uniq/file/xxd, tsc, npm: a process per spelling) are options-real.slow.test.ts.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ORCHESTRATOR } from "../../adapters/claude-code/guard.js";
 import { PEBBLE_ROLES } from "../helpers/cli.js";
 import { readRoles } from "../helpers/compile.js";
-import { inProcess, payload } from "./helpers.js";
+import { bashScene, inProcess, payload } from "./helpers.js";
 
 const pipeline = readRoles(PEBBLE_ROLES);
-const decide = inProcess(pipeline);
-let root: string;
-let P: string;
-beforeAll(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "harness-options-")));
-  P = path.join(root, "proj");
-  fs.mkdirSync(path.join(P, "src"), { recursive: true });
-  fs.writeFileSync(path.join(P, "package.json"), "{}\n");
-});
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-
-const quote = (w: string) => (/^[A-Za-z0-9_./=:@+%,-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`);
-function kind(as: string, argv: string[] | string): string {
-  const command = typeof argv === "string" ? argv : argv.map(quote).join(" ");
-  const role = as === ORCHESTRATOR ? {} : { role: as };
-  return decide(JSON.stringify(payload({ tool: "Bash", input: { command }, ...role, cwd: P })), { CLAUDE_PROJECT_DIR: P }, as).kind;
-}
+const { P, decide, kind } = bashScene(pipeline);
 const CALLERS = ["jade", "mica", "quartz", "onyx", "coral", ORCHESTRATOR];
 
 describe("spellings the red team used are never allowed", () => {
