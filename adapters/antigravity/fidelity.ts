@@ -50,7 +50,7 @@ export function antigravityFidelity(pipeline: PipelineIR, modelFor: (p: Pipeline
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `the ${cmd} skill stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `the ${cmd} skill runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `the ${cmd} skill caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
-  out.push(...instructedProcessRecords(pipeline, "antigravity", `the ${cmd} skill`));
+  out.push(...instructedProcessRecords(pipeline, `the ${cmd} skill`, "Antigravity has no CLI here, so no process hook can be proven on the real host"));
   if (pipeline.policies.shellDeny.length)
     out.push({ role: null, constraint: "git-deny", level: "instructed", how: `the ${cmd} skill, .agents/rules and AGENTS.md; the orchestrating main agent has no command rules in the repository`, loss: "L_SHELL_INSTRUCTED" });
   return out;

@@ -163,7 +163,7 @@ export function codexFidelity(input: CodexFidelityInput): FidelityRecord[] {
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `${skill} stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `${skill} runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `${skill} caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
-  out.push(...instructedProcessRecords(pipeline, "codex", `${skill}`));
+  out.push(...instructedProcessRecords(pipeline, `${skill}`));
   const forbidden = rules.rules.filter((r) => r.decision === "forbidden").length;
   const allowed = rules.rules.filter((r) => r.decision === "allow");
   out.push({

@@ -69,7 +69,7 @@ export function copilotFidelity(input: CopilotFidelityInput): FidelityRecord[] {
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `${agent} stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `${agent} runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `${agent} caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
-  out.push(...instructedProcessRecords(pipeline, "copilot", `${agent}`));
+  out.push(...instructedProcessRecords(pipeline, `${agent}`));
   const orchHook = `${GUARD_PATH} (preToolUse hook in .github/agents/${input.orchestrator}.agent.md, started via ${pl} or copilot --agent ${input.orchestrator})`;
   out.push({ role: null, constraint: "git-deny", level: "guard", how: `${orchHook}: shell_deny on normalised argv, read-only git and policies.orchestrator_shell only` });
   const subs = pipeline.roles.filter((r) => r.isolation === "subagent").map((r) => r.id);

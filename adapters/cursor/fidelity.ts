@@ -78,7 +78,7 @@ export function cursorFidelity(pipeline: PipelineIR, perms: CursorPermissions, m
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `${cmd} stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `${cmd} runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `${cmd} caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
-  out.push(...instructedProcessRecords(pipeline, "cursor", `${cmd}`));
+  out.push(...instructedProcessRecords(pipeline, `${cmd}`, "Cursor has no CLI here, so no process hook can be proven on the real host"));
   const shellDenies = perms.deny.filter((d) => d.startsWith("Shell("));
   if (shellDenies.length) out.push({ role: null, constraint: "git-deny", level: "native", how: `${shellDenies.join(", ")} in ${CLI_ONLY}` });
   if (perms.unwritableCommands.length)

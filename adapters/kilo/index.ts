@@ -27,6 +27,7 @@ const HOST: V1Host = {
   config: "kilo.json",
   // Kilo keeps OpenCode's steps handling (real-host test "kilo: steps only tells subagent jade to stop").
   steps: (cap) => `steps: ${cap} (at the cap Kilo adds a "tools are disabled" message but keeps offering and running tools)`,
+  noController: "Kilo plugins (OpenCode's) hang offline, so no process hook can be proven on the real host",
 };
 
 const TREE: V1Tree = { hostId: HOST_ID, dir: ".kilo", config: { file: "kilo.json", schema: CONFIG_SCHEMA }, host: HOST };

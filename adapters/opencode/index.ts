@@ -24,6 +24,7 @@ const HOST: V1Host = {
   // 1.18.33 adds a "MAXIMUM STEPS REACHED … tools are disabled" message at the cap but keeps
   // offering and running tools (real-host test "opencode: steps only tells subagent jade to stop").
   steps: (cap) => `steps: ${cap} (at the cap OpenCode adds a "tools are disabled" message but keeps offering and running tools)`,
+  noController: "OpenCode plugins hang offline, so no process hook can be proven on the real host",
 };
 
 const TREE: V1Tree = { hostId: HOST_ID, dir: ".opencode", config: { file: "opencode.json", schema: CONFIG_SCHEMA }, host: HOST };

@@ -13,6 +13,8 @@ export interface V1Host {
   config: string; // the project config file: "opencode.json"
   /** how `steps:` behaves at the cap (checked per host by a real-host test) */
   steps(cap: number): string;
+  /** why no run controller holds the process on this host (MAPPING.md's order and hop-cap rows) */
+  noController: string;
 }
 
 const texts = (ns: readonly Narrowing[], c: Narrowing["constraint"]) => ns.filter((n) => n.constraint === c).map((n) => n.text);
@@ -103,7 +105,7 @@ export function v1Fidelity(
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `the ${orchestrator} agent (${cmd}) stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `the ${orchestrator} agent (${cmd}) runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `the ${orchestrator} agent (${cmd}) caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
-  out.push(...instructedProcessRecords(pipeline, host.name === "Kilo" ? "kilo" : "opencode", `the ${orchestrator} agent (${cmd})`));
+  out.push(...instructedProcessRecords(pipeline, `the ${orchestrator} agent (${cmd})`, host.noController));
   out.push({
     role: null,
     constraint: "git-deny",
