@@ -142,11 +142,14 @@ function scanKeys(text: string, lineOffset: number): Record<string, Position> | 
   const out: Record<string, Position> = {};
   // open collections; `path` is the dotted prefix of a mapping reached through mappings only
   const stack: { kind: "map" | "seq"; indent: number; path: string | null; depth: number }[] = [];
-  let pending: { indent: number; path: string | null; depth: number } | null = null; // "key:" or "-" with nothing after
+  let pending: { indent: number; path: string | null; depth: number; dash?: true } | null = null; // "key:" or "-" with nothing after
   let skipAbove = -1; // lines indented more than this continue the previous scalar
   let rooted = false;
   const open = (kind: "map" | "seq", indent: number): boolean => {
     const top = stack[stack.length - 1];
+    // A sequence as an item of a sequence: js-yaml 4 reads "-", then a deeper "- ", then "- v" back at
+    // the outer indent as one inner list (yaml: [[null], "v"]); found by the differential property test.
+    if (pending?.dash && kind === "seq" && indent > pending.indent) return false;
     if (pending && (indent > pending.indent || (kind === "seq" && indent === pending.indent && top?.kind === "map"))) {
       stack.push({ kind, indent, path: kind === "map" ? pending.path : null, depth: pending.depth + 1 });
       pending = null;
@@ -194,12 +197,12 @@ function scanKeys(text: string, lineOffset: number): Record<string, Position> | 
       const after = rest.slice(1);
       const gap = after.length - after.trimStart().length;
       if (after.trim() === "" || after.trim()[0] === "#") {
-        pending = { indent, path: null, depth: stack[stack.length - 1]!.depth };
+        pending = { indent, path: null, depth: stack[stack.length - 1]!.depth, dash: true };
         rest = "";
         break;
       }
       if (after.includes("\t")) return null;
-      pending = { indent, path: null, depth: stack[stack.length - 1]!.depth }; // the item's content nests in it
+      pending = { indent, path: null, depth: stack[stack.length - 1]!.depth, dash: true }; // the item's content nests in it
       indent += 1 + gap;
       rest = after.slice(gap);
     }
