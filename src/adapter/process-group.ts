@@ -25,29 +25,70 @@ export interface ProcessOptions {
   stdoutFile?: string;
 }
 
-/**
- * The processes of the session or process group `leader` heads (Linux: from /proc; elsewhere
- * none). A host may start helpers in a process group of their own inside the session (Codex's
- * sandbox helper does), which a signal to the group alone does not reach.
- */
-export function sessionMembers(leader: number): number[] {
-  const out: number[] = [];
+interface Proc {
+  ppid: number;
+  pgid: number;
+  sid: number;
+  /** start time in clock ticks since boot: a pid reused by another process has another */
+  start: string;
+}
+
+/** Add what `leader` heads now to `known` (a running child's tree, sampled while its parents live). */
+export function trackMembers(leader: number, known: Map<number, string>): void {
+  for (const [m, start] of members(leader, processTable(), known)) known.set(m, start);
+}
+
+/** Every process this user can see (Linux: from /proc; elsewhere none). */
+function processTable(): Map<number, Proc> {
+  const table = new Map<number, Proc>();
   let pids: string[];
   try {
     pids = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d));
   } catch {
-    return out;
+    return table;
   }
   for (const d of pids) {
     try {
       const stat = fs.readFileSync(`/proc/${d}/stat`, "utf8");
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(f[2]) === leader || Number(f[3]) === leader) out.push(Number(d));
+      // a zombie has ended: only its parent's wait is left, and it holds nothing open
+      if (f[0] !== "Z") table.set(Number(d), { ppid: Number(f[1]), pgid: Number(f[2]), sid: Number(f[3]), start: f[19] ?? "" });
     } catch {
       /* gone */
     }
   }
-  return out;
+  return table;
+}
+
+/**
+ * The processes `leader` heads: its process group, its session, and every descendant of the
+ * leader or of `known`. A host may start helpers in a group of their own inside the session, or
+ * in a new session (Codex 0.171's sandbox runs its fs helper under `bwrap --new-session`), which
+ * neither a signal to the group nor a session scan reaches; the parent tree does, while the
+ * parents live, so a caller that kills keeps what it found in `known` across its rounds.
+ */
+function members(leader: number, table: Map<number, Proc>, known: ReadonlyMap<number, string> = new Map()): Map<number, string> {
+  const found = new Map<number, string>();
+  const children = new Map<number, number[]>();
+  for (const [pid, p] of table) {
+    if (p.pgid === leader || p.sid === leader) found.set(pid, p.start);
+    children.set(p.ppid, [...(children.get(p.ppid) ?? []), pid]);
+  }
+  const roots = [leader, ...[...known].filter(([pid, start]) => table.get(pid)?.start === start).map(([pid]) => pid)];
+  const queue = [...roots, ...found.keys()];
+  for (let i = 0; i < queue.length; i++) {
+    for (const c of children.get(queue[i]!) ?? []) {
+      if (found.has(c)) continue;
+      found.set(c, table.get(c)!.start);
+      queue.push(c);
+    }
+  }
+  return found;
+}
+
+/** The processes of the session, process group or process tree `leader` heads (Linux; elsewhere none). */
+export function sessionMembers(leader: number): number[] {
+  return [...members(leader, processTable()).keys()];
 }
 
 const signal = (pid: number, sig: NodeJS.Signals | 0) => {
@@ -59,11 +100,21 @@ const signal = (pid: number, sig: NodeJS.Signals | 0) => {
   }
 };
 
-/** Kill a process group and its session: TERM, then KILL after a grace period if anything in it is still alive. */
-export function killGroup(pid: number, graceMs = 2000): Promise<void> {
+/**
+ * Kill a process group, its session and its process tree: TERM, then KILL after a grace period
+ * if anything of it is still alive. What was found once stays targeted (by pid and start time),
+ * so a helper whose parent exits first is still reached after it is re-parented.
+ */
+export function killGroup(pid: number, graceMs = 2000, known = new Map<number, string>()): Promise<void> {
   const all = (sig: NodeJS.Signals | 0) => {
+    const table = processTable();
+    for (const [m, start] of members(pid, table, known)) known.set(m, start);
     let any = signal(-pid, sig);
-    for (const m of sessionMembers(pid)) any = signal(m, sig) || any;
+    for (const [m, start] of known) {
+      const now = table.get(m);
+      if (now === undefined || now.start !== start) known.delete(m);
+      else any = signal(m, sig) || any;
+    }
     return any;
   };
   if (!all("SIGTERM")) return Promise.resolve();
@@ -108,26 +159,40 @@ export function runProcess(bin: string, args: readonly string[], o: ProcessOptio
     let stderr = "";
     let interrupted = false;
     let killing: Promise<void> | null = null;
+    // the tree is sampled while the child runs: a helper in a new session whose parent exits is
+    // re-parented away from it, and would otherwise outlive the stage unseen
+    const known = new Map<number, string>();
+    const track = group === undefined ? null : setInterval(() => trackMembers(group, known), 500);
+    track?.unref();
     child.stdout?.setEncoding("utf8").on("data", (c: string) => (stdout += c));
     child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     if (o.input !== undefined) child.stdin!.end(o.input);
     const onAbort = () => {
       interrupted = true;
-      if (child.pid !== undefined) killing = killGroup(child.pid);
+      if (child.pid !== undefined) killing = killGroup(child.pid, 2000, known);
     };
     if (o.signal?.aborted) onAbort();
     else o.signal?.addEventListener("abort", onAbort, { once: true });
     const done = (exit: number | null, signal: NodeJS.Signals | null) => {
       o.signal?.removeEventListener("abort", onAbort);
+      if (track !== null) clearInterval(track);
       if (group !== undefined && live.delete(group)) changed();
-      // the leader may exit before its children: make sure nothing of the group outlives the stage
-      const settle = interrupted && child.pid !== undefined ? (killing ?? killGroup(child.pid)) : Promise.resolve();
+      // the leader may exit before its children, interrupted or not: nothing of its group, session
+      // or tree outlives the step (a detached child left running could write after the audit)
+      const settle = child.pid === undefined ? Promise.resolve() : (killing ?? sweep ?? killGroup(child.pid, 2000, known));
       if (o.stdoutFile !== undefined) stdout = fs.existsSync(o.stdoutFile) ? fs.readFileSync(o.stdoutFile, "utf8") : "";
       void settle.then(() => resolve({ exit, signal, stdout, stderr, interrupted, durationMs: Date.now() - started }));
     };
     child.on("error", (e) => {
       stderr += `${e.message}\n`;
       done(127, null);
+    });
+    // the step ends when its leader exits: what it left holds the output pipes open (so "close"
+    // would wait for it) and could write after the audit, so it is stopped now
+    let sweep: Promise<void> | null = null;
+    child.on("exit", () => {
+      if (track !== null) clearInterval(track);
+      if (child.pid !== undefined && killing === null) sweep = killGroup(child.pid, 2000, known);
     });
     child.on("close", done);
   });
