@@ -46,8 +46,20 @@ function stageHow(pipeline: PipelineIR, stage: StageIR, vocab: HostVocabulary): 
 }
 
 function routeText(pipeline: PipelineIR, onFailure: string, retries: number): string {
-  const where = onFailure === "human" ? "stop and hand the work to the human with what failed" : `send the work back to stage \`${onFailure}\` with the failure output`;
+  const repair = pipeline.stages.find((s) => s.id === onFailure)?.repairFor;
+  const where =
+    onFailure === "human"
+      ? "stop and hand the work to the human with what failed"
+      : repair
+        ? `send the work to the repair stage \`${onFailure}\` with the failure output, then run \`${repair}\` again`
+        : `send the work back to stage \`${onFailure}\` with the failure output`;
   return retries > 0 ? `${where}, then check again; after ${retries} ${retries === 1 ? "retry" : "retries"} stop and hand to the human.` : `${where}.`;
+}
+
+/** A repair stage's line: when it runs (a check routes there) and what follows it. */
+function repairText(stage: StageIR): string {
+  if (!stage.repairFor) return "";
+  return `A repair stage: run it only when a check after \`${stage.repairFor}\` sends the work here, with that check's failure output in the brief; then run \`${stage.repairFor}\` again, and its checks. Otherwise it is no step of the run: go on past it.`;
 }
 
 export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary): string {
@@ -75,6 +87,7 @@ export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary):
       parallelNote: siblings.length ? `in parallel with ${list(siblings.map((s) => s.id))}` : "",
       description: stage.description ?? "",
       condition: stage.when ? stage.when.text : "",
+      repair: repairText(stage),
       how: stageHow(pipeline, stage, vocab),
       reads: role.reads.length ? artifactPaths(pipeline, role.reads) : "",
       writes: role.writes.length ? artifactPaths(pipeline, role.writes) : "",
@@ -125,7 +138,7 @@ function renderControlledOrchestrator(pipeline: PipelineIR, vocab: HostVocabular
     const held = checks.filter((c) => c.command).map((c) => c.id);
     const atEnd = [
       ...(held.length ? [`the controller runs the checks ${list(held)}`] : []),
-      ...(doc && judged.length ? [`the \`Verdict:\` line of ${code(doc.paths[0]!)} decides ${list(judged.map((c) => c.id))}: pass, fail (back to ${code(judged[0]!.onFailure)}) or needs-human (the run stops)`] : []),
+      ...(doc && judged.length ? [`the \`Verdict:\` line of ${code(doc.paths[0]!)} decides ${list(judged.map((c) => c.id))}: pass, fail (${pipeline.stages.some((x) => x.id === judged[0]!.onFailure && x.repairFor) ? "to the repair stage" : "back to"} ${code(judged[0]!.onFailure)}) or needs-human (the run stops)`] : []),
     ];
     return {
       number: stage.index + 1,
@@ -135,6 +148,7 @@ function renderControlledOrchestrator(pipeline: PipelineIR, vocab: HostVocabular
       description: stage.description ?? "",
       condition: stage.when ? stage.when.text : "",
       skip: stage.when ? `record it skipped with the shell step \`: harness skip ${stage.id} <reason>\`.` : "",
+      repair: repairText(stage),
       how: stageHow(pipeline, stage, vocab),
       // documents by path; a glob artifact by name (its paths are in the role's own prompt)
       reads: role.reads.length ? documentPaths(pipeline, role.reads) : "",

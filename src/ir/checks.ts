@@ -84,6 +84,32 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
     wk.stages.forEach((s, i) => stageRef(s, ["work_kinds", kind, "stages", i], "work kind stage"));
   for (const [id, cmd] of Object.entries(pipeline.commands))
     cmd.after.forEach((s, i) => stageRef(s, ["commands", id, "after", i], "command runs after"));
+  // Repair stages: each repairs one earlier plain stage, on its own (no group, no condition).
+  const repairOf = new Map<string, string>(); // repair stage id → the stage it repairs
+  for (const { stage, path } of flat) {
+    if (!stage.repair_for) continue;
+    const at = [...path, "repair_for"];
+    const target = flat.find((f) => f.stage.id === stage.repair_for);
+    if (!target) {
+      stageRef(stage.repair_for, at, "repair_for");
+      continue;
+    }
+    repairOf.set(stage.id, stage.repair_for);
+    const problem =
+      stageIds.indexOf(stage.repair_for) >= stageIds.indexOf(stage.id)
+        ? `"${stage.id}" repairs "${stage.repair_for}", which does not run before it. List the repair stage after "${stage.repair_for}"; to send work back to an earlier stage, name that stage in on_failure with no repair_for`
+        : target.stage.repair_for
+          ? `"${stage.id}" repairs "${stage.repair_for}", which is a repair stage itself. Name the stage the checks judge`
+          : path.includes("parallel")
+            ? `a repair stage runs on its own, not in a parallel group. Move "${stage.id}" out of the group`
+            : stage.when
+              ? `a repair stage runs when a check sends work to it, so it takes no "when". Remove when from "${stage.id}"`
+              : roleById.get(stage.role)?.data.isolation === "main"
+                ? `a repair stage runs in a session of its own, but role "${stage.role}" runs in the orchestrator's (isolation: main). Use a role with isolation: subagent`
+                : null;
+    if (problem) err("E_REPAIR_STAGE", locate(src, at), fp(path, "repair_for"), `${problem}.`);
+  }
+  const routedRepairs = new Set<string>();
   pipeline.checks.forEach((check, i) => {
     stageRef(check.after, ["checks", i, "after"], "check runs after");
     if (check.command && !(check.command in pipeline.commands))
@@ -92,10 +118,18 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
       stageRef(check.on_failure, ["checks", i, "on_failure"], "on_failure route");
       const from = stageIds.indexOf(check.after);
       const to = stageIds.indexOf(check.on_failure);
-      if (from >= 0 && to > from)
-        err("E_ROUTE_FORWARD", locate(src, ["checks", i, "on_failure"]), `checks[${i}].on_failure`, `on_failure sends work forward to "${check.on_failure}", past the failed stage. Route to "${check.after}" or an earlier stage, or to "human".`);
+      const repairs = repairOf.get(check.on_failure);
+      if (repairs !== undefined) {
+        routedRepairs.add(check.on_failure);
+        if (repairs !== check.after)
+          err("E_ROUTE_FORWARD", locate(src, ["checks", i, "on_failure"]), `checks[${i}].on_failure`, `on_failure sends work to the repair stage "${check.on_failure}", which repairs "${repairs}", not "${check.after}". Route to a repair stage with repair_for: ${check.after}, to "${check.after}" or an earlier stage, or to "human".`);
+      } else if (from >= 0 && to > from)
+        err("E_ROUTE_FORWARD", locate(src, ["checks", i, "on_failure"]), `checks[${i}].on_failure`, `on_failure sends work forward to "${check.on_failure}", past the failed stage. Route to "${check.after}" or an earlier stage, or to "human"; for a stage that fixes what "${check.after}" found, add repair_for: ${check.after} to stage "${check.on_failure}".`);
     }
   });
+  for (const { stage, path } of flat)
+    if (repairOf.has(stage.id) && !routedRepairs.has(stage.id))
+      warn("W_REPAIR_UNUSED", locate(src, [...path, "repair_for"]), fp(path, "repair_for"), `no check sends work to the repair stage "${stage.id}", so it never runs. Set on_failure: ${stage.id} on a check after "${stage.repair_for}", or remove the stage.`);
   if (pipeline.loop) {
     pipeline.loop.stages.forEach((s, i) => stageRef(s, ["loop", "stages", i], "loop stage"));
     const idx = pipeline.loop.stages.map((s) => stageIds.indexOf(s));
@@ -105,6 +139,14 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
 
   // Artifacts: known names, and never read before a stage writes them.
   const loopStages = new Set(pipeline.loop?.stages ?? []);
+  // A repaired stage runs again after its repair stage, so it may read what the repair stage writes.
+  const writtenByRepairOf = new Map<string, Set<string>>(); // repaired stage → artifacts its repairs write
+  for (const [repair, target] of repairOf) {
+    const f = flat.find((x) => x.stage.id === repair)!;
+    const set = writtenByRepairOf.get(target) ?? new Set<string>();
+    for (const a of roleById.get(f.stage.role)?.data.writes ?? []) set.add(a);
+    writtenByRepairOf.set(target, set);
+  }
   const written = new Map<string, number>(); // artifact → group that first writes it
   const writtenInLoop = new Set<string>(); // artifacts some loop stage writes
   for (const { stage, group } of flat) {
@@ -135,7 +177,8 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
       const w = written.get(a);
       // A stage inside the loop may read what a later loop stage wrote in the previous round.
       const loopBack = inLoop && writtenInLoop.has(a);
-      if (artifacts.includes(a) && w !== undefined && w >= firstGroup && !loopBack)
+      const repairBack = ownStages.length > 0 && ownStages.every((o) => writtenByRepairOf.get(o.stage.id)?.has(a));
+      if (artifacts.includes(a) && w !== undefined && w >= firstGroup && !loopBack && !repairBack)
         err("E_READ_BEFORE_WRITE", locate(rs, ["reads", i]), `reads[${i}]`, `"${a}" is read before any stage writes it (it is first written in a later or parallel stage). Move the stage that writes it earlier, or drop it from reads.`);
     });
     const granted = roleTools(data.tools).tools;

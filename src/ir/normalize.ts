@@ -48,6 +48,7 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
         ...(s.description ? { description: s.description } : {}),
         ...(s.when ? { when: { id: s.when, text: p.conditions[s.when]! } } : {}),
         ...(s.gate ? { gate: { approve: s.gate.approve, ask: s.gate.ask } } : {}),
+        ...(s.repair_for ? { repairFor: s.repair_for } : {}),
         group,
         index: stages.length,
       });

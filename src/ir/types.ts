@@ -98,6 +98,11 @@ export interface StageIR {
   description?: string;
   when?: { id: string; text: string };
   gate?: GateIR;
+  /**
+   * A repair stage: it runs only when a check after this stage id fails and names it in on_failure;
+   * then that stage runs again. Outside a repair it is no step of the run.
+   */
+  repairFor?: string;
   /** Stages sharing a group number run in parallel. */
   group: number;
   index: number; // position in the flattened order

@@ -31,11 +31,12 @@ export function newRecord(o: { id: string; host: string; pipeline: PipelineIR; r
 
 export const pendingEntry = (s: StageIR, round: number): StageRecord => ({ stage: s.id, role: s.role, status: "pending", started: null, ended: null, retries: 0, round, session: null, files: [], checks: [], verdict: null, tokens: null, reason: null });
 
-/** Plan the run for a work kind: one pending entry per stage, in the kind's order. */
+/** Plan the run for a work kind: one pending entry per stage, in the kind's order. A repair stage is
+ *  no step of the plan: a failing check inserts it (src/run/runner.ts). */
 export function planKind(r: RunRecord, p: PipelineIR, kind: string): void {
   const k = p.workKinds.find((w) => w.id === kind)!;
   r.kind = kind;
-  r.stages = k.stages.map((id) => pendingEntry(p.stages.find((s) => s.id === id)!, 1));
+  r.stages = k.stages.map((id) => p.stages.find((s) => s.id === id)!).filter((s) => !s.repairFor).map((s) => pendingEntry(s, 1));
 }
 
 /** Ask a short session for the work kind; null (with the answer) when it is not one of the kinds. */

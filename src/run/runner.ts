@@ -283,6 +283,8 @@ export class Runner {
     if (cap.used >= cap.max) return this.stop(e, "failed", `check ${c.id} still fails after ${cap.max} retr${cap.max === 1 ? "y" : "ies"}`);
     cap.used++;
     if (c.onFailure === e.stage) return "retry";
+    const repair = this.p.stages.find((s) => s.id === c.onFailure && s.repairFor === e.stage);
+    if (repair) return this.toRepair(e, c, repair, output, intoLoop ? ++caps.loop!.used : e.round);
     // back to an earlier stage: it and every stage up to this one run again
     const plan = this.r.kind ? this.p.workKinds.find((k) => k.id === this.r.kind)!.stages : [];
     const from = plan.indexOf(c.onFailure);
@@ -306,6 +308,21 @@ export class Runner {
     this.r.stages.splice(this.r.stages.indexOf(e) + 1, 0, ...again);
     // the loop's stages still ahead run in the new round too
     if (intoLoop) for (const s of this.r.stages.slice(this.r.stages.indexOf(e) + 1 + again.length)) if (s.status === "pending" && loop!.stages.includes(s.stage)) s.round = round;
+    this.save();
+    return null;
+  }
+
+  /** A repair stage after the failed one: it runs with the failure output, then the failed stage runs again. */
+  private toRepair(e: StageRecord, c: CheckIR, repair: StageIR, output: string, round: number): null {
+    e.status = "failed";
+    e.reason = `check ${c.id} failed; to the repair stage ${repair.id}, then ${e.stage} again${round !== e.round ? ` (round ${round})` : ""}`;
+    e.ended = this.now();
+    this.ctx.io.event({ event: "stage", stage: e.stage, role: e.role, status: "failed", round: e.round, reason: e.reason });
+    const fix = pendingEntry(repair, round);
+    // a second repair continues the repair stage's own session
+    fix.session = [...this.r.stages].reverse().find((s) => s.stage === repair.id)?.session ?? null;
+    fix.note = `The check "${c.id}" failed after the ${e.stage} stage (${c.description.trim()}):\n${output}\nRepair what it found within your scope, then report; ${e.stage} runs again after you.`;
+    this.r.stages.splice(this.r.stages.indexOf(e) + 1, 0, fix, pendingEntry(this.stageOf(e), round));
     this.save();
     return null;
   }

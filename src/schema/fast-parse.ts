@@ -168,6 +168,7 @@ const stage = fields([
     ]),
     "optional",
   ],
+  ["repair_for", id, "optional"],
 ]);
 const parallelGroup = fields([["parallel", array(stage, 2)]]);
 // The two shapes are disjoint (both strict; only a group has "parallel"), so zod's union picks the same one.

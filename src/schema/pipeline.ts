@@ -35,6 +35,8 @@ export const pipelineSchemas = once(() => {
       /** A condition name from `conditions`; the stage runs only when it holds. */
       when: Id.optional(),
       gate: Gate.optional(),
+      /** A repair stage: runs only when a check after the named stage sends work to it, then that stage runs again. */
+      repair_for: Id.optional(),
     })
     .strict();
 

@@ -27,6 +27,8 @@ export interface ControllerStage {
   group: number;
   /** the condition name when the stage is conditional (it may be skipped, with a reason) */
   when?: string;
+  /** a repair stage: the stage it repairs; it runs only when a check of that stage routes to it, then that stage runs again */
+  repair?: string;
   /** the gate after this stage: its name (the artifact) and the artifact's path */
   gate?: { name: string; path: string };
   /** the single-document artifacts the role writes: each must exist and be non-empty at stage end */
@@ -67,6 +69,7 @@ export function compileControllerModel(pipeline: PipelineIR, entry = `/${pipelin
       ...(role.isolation === "main" ? { main: 1 as const } : {}),
       group: s.group,
       ...(s.when ? { when: s.when.id } : {}),
+      ...(s.repairFor ? { repair: s.repairFor } : {}),
       ...(s.gate && gateDoc?.document ? { gate: { name: s.gate.approve, path: gateDoc.paths[0]! } } : {}),
       docs,
       ...(judged && docs.length ? { verdictDoc: docs[0]! } : {}),
@@ -86,7 +89,8 @@ export function compileControllerModel(pipeline: PipelineIR, entry = `/${pipelin
     entry,
     stateDir: HARNESS_STATE_DIR,
     stages,
-    kinds: Object.fromEntries(pipeline.workKinds.map((k) => [k.id, [...k.stages]])),
+    // a kind that runs a stage runs its repair stages too (they are no step unless a check routes there)
+    kinds: Object.fromEntries(pipeline.workKinds.map((k) => [k.id, [...k.stages, ...pipeline.stages.filter((s) => s.repairFor && k.stages.includes(s.repairFor) && !k.stages.includes(s.id)).map((s) => s.id)]])),
     loop: pipeline.loop ? { stages: [...pipeline.loop.stages], max: pipeline.loop.maxRounds, onExhausted: pipeline.loop.onExhausted } : null,
     maxHops: pipeline.policies.maxHops,
   };

@@ -13,7 +13,7 @@ function ctlNewRun(M, env, call, request) {
   const kinds = Object.keys(M.kinds);
   const record = { version: 1, id: ctlRunId(now), source: "controller", host: env.host, session: call.sid, pipeline: M.pipeline, request: request, kind: kinds.length ? null : "all", status: "running", ending: null, started: now, ended: null, stages: [], gates: [], caps: { loop: { used: 0, max: M.loop ? M.loop.max : 0 }, hops: { used: 0, max: M.maxHops }, retries: {} }, budget: null };
   const data = { record: record, agents: {}, prompts: {} };
-  if (!kinds.length) for (const s of M.stages) record.stages.push(ctlNewEntry(s, 1));
+  if (!kinds.length) for (const s of M.stages) record.stages.push(ctlPlanEntry(s));
   return data;
 }
 function ctlDeclare(M, env, data, cmd) {
@@ -23,7 +23,7 @@ function ctlDeclare(M, env, data, cmd) {
     if (r.kind !== null) return { deny: "harness: the work kind is already " + r.kind + "; it is declared once per run. Next: " + ctlNext(M, env, data) + "." };
     if (!M.kinds[m[1]]) return { deny: "harness: no work kind " + m[1] + " (kinds: " + Object.keys(M.kinds).join(", ") + ")." };
     r.kind = m[1];
-    for (const id of M.kinds[m[1]]) r.stages.push(ctlNewEntry(ctlStage(M, id), 1));
+    for (const id of M.kinds[m[1]]) r.stages.push(ctlPlanEntry(ctlStage(M, id)));
     return { deny: "harness: recorded work kind " + r.kind + " (stages: " + M.kinds[r.kind].join(", ") + "); this step runs nothing. Next: " + ctlNext(M, env, data) + "." };
   }
   m = /^:\s+harness\s+skip\s+([a-z][a-z0-9-]*)\s+(\S.*)$/.exec(cmd);
@@ -52,14 +52,19 @@ function ctlSpawn(M, env, data, call) {
   if (call.spawn.background) return refuse(s, "pipeline stages run in the foreground, so their verdict reaches you (run_in_background: false)");
   const e = ctlEntry(data, s.id);
   if (e.status === "running") return refuse(s, "it is already running");
+  // after a check routed to a repair stage, that stage runs first; it runs at no other time
+  const open = ctlRepairOpen(M, data);
+  if (open && open !== s) return refuse(s, "the repair stage " + ctlName(open) + " runs first (a check after " + open.repair + " sent the work to it)");
+  const repair = Boolean(s.repair) && open === s;
+  if (s.repair && !repair) return refuse(s, "it is a repair stage: it runs only when a check after " + s.repair + " sends the work to it");
   let round = null;
-  const again = e.status === "failed" && data.allow === s.id;
-  if (e.status === "done" || (e.status === "failed" && !again)) {
+  const again = !repair && e.status === "failed" && data.allow === s.id;
+  if (!repair && (e.status === "done" || (e.status === "failed" && !again))) {
     round = ctlRound(M, env, data, s);
     if (!round) return refuse(s, "it already ran (" + e.status + ")");
   }
   if (round && round.over) { ctlRefuse(data, env, s, role, round.over); ctlHalt(data, env, "stopped", round.over); return { deny: "harness: stage " + ctlName(s) + " refused: " + round.over }; }
-  const why = ctlBlocked(M, env, data, s);
+  const why = repair ? null : ctlBlocked(M, env, data, s);
   if (why) return refuse(s, why);
   if (r.caps.hops.used >= r.caps.hops.max) {
     const over = "hop cap reached: " + r.caps.hops.used + " of " + r.caps.hops.max + " delegations used." + (M.loop ? " " + M.loop.onExhausted : "");
@@ -68,7 +73,7 @@ function ctlSpawn(M, env, data, call) {
   }
   r.caps.hops.used++;
   let cur = ctlEntry(data, s.id);
-  if (again) { r.stages.push(ctlNewEntry(s, cur.round)); cur = ctlEntry(data, s.id); data.allow = null; }
+  if (again || repair) { r.stages.push(ctlNewEntry(s, repair ? ctlEntry(data, s.repair).round : cur.round)); cur = ctlEntry(data, s.id); data.allow = null; }
   cur.status = "running"; cur.started = env.now(); cur.reason = null;
   if (cur.round > r.caps.loop.used && M.loop && M.loop.stages.indexOf(s.id) >= 0) r.caps.loop.used = cur.round;
   return null;

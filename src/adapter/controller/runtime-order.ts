@@ -53,6 +53,8 @@ function ctlNext(M, env, data) {
   const r = data.record;
   if (r.status === "stopped" || r.status === "failed") return "nothing: the run is stopped for the human (" + ctlLine(r.ending || "", 200) + ")";
   if (r.kind === null) return "the work kind: declare it with the shell step \u0060: harness kind <kind>\u0060 (kinds: " + Object.keys(M.kinds).join(", ") + ")";
+  const repair = ctlRepairOpen(M, data);
+  if (repair) return "stage " + ctlName(repair) + ", the repair of stage " + repair.repair + " (which runs again after it)";
   for (const slot of ctlSlots(M, data)) {
     const open = slot.filter(function (p) { return !ctlFinished(ctlEntry(data, p.id)); });
     if (open.length) return open.map(function (p) { return "stage " + ctlName(p) + (p.main ? " in this session" : ""); }).join(" or ");
@@ -84,6 +86,21 @@ function ctlRound(M, env, data, s) {
   for (const x of after) data.record.stages.push(ctlNewEntry(x, round));
   data.record.caps.loop.used = Math.max(data.record.caps.loop.used, round);
   return { round: round };
+}
+/** a stage's first entry in a run: a repair stage's is skipped until a check routes to it */
+function ctlPlanEntry(s) {
+  const e = ctlNewEntry(s, 1);
+  if (s.repair) { e.status = "skipped"; e.reason = "a repair stage: it runs only when a check after " + s.repair + " sends the work to it"; }
+  return e;
+}
+/** the repair stage a failed check sent the work to (it must run next), or the one running */
+function ctlRepairOpen(M, data) {
+  for (const s of ctlKindStages(M, data)) {
+    if (!s.repair) continue;
+    const e = ctlEntry(data, s.id);
+    if (data.allow === s.id || (e && e.status === "running")) return s;
+  }
+  return null;
 }
 function ctlNewEntry(s, round) { return { stage: s.id, role: s.role, status: "pending", started: null, ended: null, retries: 0, round: round, session: null, files: [], checks: [], verdict: null, tokens: null, reason: null }; }
 `;

@@ -62,7 +62,12 @@ function ctlJudge(M, env, data, s, e, r, canSendBack) {
     ctlHalt(data, env, "stopped", "stage " + ctlName(s) + ": " + e.reason + "; the run goes to the human");
     return null;
   }
-  if (!r.problems.length && r.verdict !== "fail") { e.status = "done"; e.reason = null; return null; }
+  if (!r.problems.length && r.verdict !== "fail") {
+    e.status = "done"; e.reason = null;
+    // a repair done: the stage it repaired runs again, and its checks with it
+    if (s.repair) rec.stages.push(ctlNewEntry(ctlStage(M, s.repair), e.round));
+    return null;
+  }
   // the judgement checks of a verdict "fail" count as failed (their on_failure target may run next)
   const failing = r.failed.length ? r.failed : s.checks.filter(function (c) { return !c.run; });
   const first = failing[0] || { id: s.id + "-artifacts", retries: 1, onFailure: s.id };
