@@ -4,6 +4,7 @@
 import type { PipelineIR, RoleIR, StageIR } from "../ir/types.js";
 import { artifactByName, parallelSiblings, roleById } from "../ir/lookup.js";
 import { agentsMd, orchestrator, roleLimits } from "./templates.gen.js";
+import { verdictInMessage } from "../adapter/controller/model.js";
 
 export interface HostVocabulary {
   /** How the orchestrator hands a stage to a subagent role. */
@@ -27,17 +28,32 @@ const code = (s: string) => `\`${s}\``;
 export const list = (items: readonly string[]) => items.map(code).join(", ");
 
 /** artifact names, with the path of each single-document artifact */
-function documentPaths(pipeline: PipelineIR, names: readonly string[]): string {
-  return names.map((n) => { const a = artifactByName(pipeline, n); return a?.document ? `${n} (${code(a.paths[0]!)})` : n; }).join("; ");
+function documentPaths(pipeline: PipelineIR, names: readonly string[], side: Side): string {
+  return names.map((n) => { const a = artifactByName(pipeline, n); return a?.message ? messageNote(pipeline, n, side) : a?.document ? `${n} (${code(a.paths[0]!)})` : n; }).join("; ");
 }
 
-export function artifactPaths(pipeline: PipelineIR, names: readonly string[]): string {
+export function artifactPaths(pipeline: PipelineIR, names: readonly string[], side: Side = "reads"): string {
   return names
     .map((n) => {
       const a = artifactByName(pipeline, n);
-      return a ? `${n} (${list(a.paths)})` : n;
+      return a?.message ? messageNote(pipeline, n, side) : a ? `${n} (${list(a.paths)})` : n;
     })
     .join("; ");
+}
+
+type Side = "reads" | "writes";
+/** the ids of the stages whose role reads (or writes) artifact `name`, in pipeline order */
+function stagesThat(pipeline: PipelineIR, side: Side, name: string): string[] {
+  return pipeline.stages.filter((s) => roleById(pipeline, s.role)?.[side].includes(name)).map((s) => s.id);
+}
+
+/** A message artifact has no file: the orchestrator carries it from the stage that hands it back to the stages that read it. */
+function messageNote(pipeline: PipelineIR, name: string, side: Side): string {
+  if (side === "writes") {
+    const readers = stagesThat(pipeline, "reads", name);
+    return `${name} (handed back in its final message, no file${readers.length ? `: keep it whole and pass it on in the brief of ${list(readers)}` : ""})`;
+  }
+  return `${name} (the final message of ${list(stagesThat(pipeline, "writes", name))}: put it whole into this stage's brief)`;
 }
 
 function stageHow(pipeline: PipelineIR, stage: StageIR, vocab: HostVocabulary): string {
@@ -54,6 +70,12 @@ function routeText(pipeline: PipelineIR, onFailure: string, retries: number): st
         ? `send the work to the repair stage \`${onFailure}\` with the failure output, then run \`${repair}\` again`
         : `send the work back to stage \`${onFailure}\` with the failure output`;
   return retries > 0 ? `${where}, then check again; after ${retries} ${retries === 1 ? "retry" : "retries"} stop and hand to the human.` : `${where}.`;
+}
+
+/** The briefing rule for message artifacts: they are work product, passed on whole. */
+function messageBriefing(pipeline: PipelineIR): string {
+  const names = pipeline.artifacts.filter((a) => a.message).map((a) => a.name);
+  return names.length ? `A message artifact (${list(names)}) is work product with no file: the final message of the stage that hands it back. Pass it on whole, in a section named after it, in the brief of every stage that reads it.` : "";
 }
 
 /** A repair stage's line: when it runs (a check routes there) and what follows it. */
@@ -89,8 +111,8 @@ export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary):
       condition: stage.when ? stage.when.text : "",
       repair: repairText(stage),
       how: stageHow(pipeline, stage, vocab),
-      reads: role.reads.length ? artifactPaths(pipeline, role.reads) : "",
-      writes: role.writes.length ? artifactPaths(pipeline, role.writes) : "",
+      reads: role.reads.length ? artifactPaths(pipeline, role.reads, "reads") : "",
+      writes: role.writes.length ? artifactPaths(pipeline, role.writes, "writes") : "",
       commands: pipeline.commands.filter((c) => c.after.includes(stage.id)).map((c) => ({ run: c.run, description: c.description })),
       checks: pipeline.checks
         .filter((c) => c.after === stage.id)
@@ -112,6 +134,7 @@ export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary):
     stages: stages.map((x) => ({ ...x, atEnd: "", skip: "", gateNote: "" })),
     loop,
     briefing: pipeline.briefing,
+    messageNote: messageBriefing(pipeline),
   });
 }
 
@@ -136,9 +159,10 @@ function renderControlledOrchestrator(pipeline: PipelineIR, vocab: HostVocabular
     const doc = role.worktree ? undefined : role.writes.map((a) => artifactByName(pipeline, a)).find((a) => a?.document);
     const judged = checks.filter((c) => !c.command);
     const held = checks.filter((c) => c.command).map((c) => c.id);
+    const inMessage = !doc && judged.length > 0 && verdictInMessage(pipeline, stage.role);
     const atEnd = [
       ...(held.length ? [`the controller runs the checks ${list(held)}`] : []),
-      ...(doc && judged.length ? [`the \`Verdict:\` line of ${code(doc.paths[0]!)} decides ${list(judged.map((c) => c.id))}: pass, fail (${pipeline.stages.some((x) => x.id === judged[0]!.onFailure && x.repairFor) ? "to the repair stage" : "back to"} ${code(judged[0]!.onFailure)}) or needs-human (the run stops)`] : []),
+      ...((doc || inMessage) && judged.length ? [`the \`Verdict:\` line of ${doc ? code(doc.paths[0]!) : "its final message"} decides ${list(judged.map((c) => c.id))}: pass, fail (${judged[0]!.onFailure === "human" ? "the run stops for the human" : `${pipeline.stages.some((x) => x.id === judged[0]!.onFailure && x.repairFor) ? "to the repair stage" : "back to"} ${code(judged[0]!.onFailure)}`}) or needs-human (the run stops)`] : []),
     ];
     return {
       number: stage.index + 1,
@@ -151,11 +175,11 @@ function renderControlledOrchestrator(pipeline: PipelineIR, vocab: HostVocabular
       repair: repairText(stage),
       how: stageHow(pipeline, stage, vocab),
       // documents by path; a glob artifact by name (its paths are in the role's own prompt)
-      reads: role.reads.length ? documentPaths(pipeline, role.reads) : "",
-      writes: role.writes.length ? documentPaths(pipeline, role.writes) : "",
+      reads: role.reads.length ? documentPaths(pipeline, role.reads, "reads") : "",
+      writes: role.writes.length ? documentPaths(pipeline, role.writes, "writes") : "",
       commands: [],
       atEnd: atEnd.length ? `At stage end ${atEnd.join("; ")}.` : "",
-      checks: (doc ? [] : judged).map((c) => ({ id: c.id, description: c.description, command: "", expect: c.expect, onFailure: routeText(pipeline, c.onFailure, c.retries) })),
+      checks: (doc || inMessage ? [] : judged).map((c) => ({ id: c.id, description: c.description, command: "", expect: c.expect, onFailure: routeText(pipeline, c.onFailure, c.retries) })),
       gate: stage.gate ? `${vocab.askHuman} ${stage.gate.ask} (artifact: ${artifactPaths(pipeline, [stage.gate.approve])})` : "",
       gateNote: stage.gate ? `Only the human's own reply \`approve ${stage.gate.approve}\` counts (headless, the controller prints the resume command); a change to the artifact after that voids the approval.` : "",
     };
@@ -173,6 +197,7 @@ function renderControlledOrchestrator(pipeline: PipelineIR, vocab: HostVocabular
     stages,
     loop: pipeline.loop ? `The stages ${list(pipeline.loop.stages)} form a loop: findings go back to ${code(pipeline.loop.stages[0]!)} with exact fixes. The controller refuses round ${pipeline.loop.maxRounds + 1} and says what to hand over.` : "",
     briefing: pipeline.briefing,
+    messageNote: messageBriefing(pipeline),
   });
 }
 
@@ -204,7 +229,18 @@ function limitsOf(pipeline: PipelineIR, role: RoleIR): Record<string, unknown> {
     shellDeny: list(role.shell?.deny ?? pipeline.policies.shellDeny),
     canSpawn: role.canSpawn,
     starts: role.starts?.length ? list(role.starts) : "",
+    handsBack: messages(pipeline, role.writes),
+    receives: messages(pipeline, role.reads),
   };
+}
+
+/** The role's message artifacts among `names`, each with its description. */
+function messages(pipeline: PipelineIR, names: readonly string[]): string {
+  return names
+    .map((n) => artifactByName(pipeline, n))
+    .filter((a) => a?.message)
+    .map((a) => `${a!.name} (${a!.description.replace(/\.$/, "")})`)
+    .join("; ");
 }
 
 /**

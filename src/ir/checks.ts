@@ -63,7 +63,9 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
         err("E_UNKNOWN_ARTIFACT", locate(src, gatePath), fp(path, "gate.approve"), `the gate approves "${stage.gate.approve}", which is no artifact. ${suggest(stage.gate.approve, artifacts)}Name one of: ${artifacts.join(", ")}.`);
       else {
         const role = roleById.get(stage.role);
-        if (role && !role.data.writes.includes(stage.gate.approve))
+        if (pipeline.artifacts[stage.gate.approve]?.kind === "message")
+          err("E_GATE_NOTHING", locate(src, gatePath), fp(path, "gate.approve"), `the gate approves "${stage.gate.approve}", a message artifact: it is handed back in a final message, so there is no file for the human to read and approve. Approve a file artifact, or make "${stage.gate.approve}" one with paths.`);
+        else if (role && !role.data.writes.includes(stage.gate.approve))
           err("E_GATE_NOTHING", locate(src, gatePath), fp(path, "gate.approve"), `the gate approves "${stage.gate.approve}", but role "${stage.role}" does not write it, so there is nothing to approve. Approve an artifact this stage writes, or add it to the role's "writes".`);
       }
     }
@@ -168,6 +170,8 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
         const ref = ARTIFACT_REF.exec(entry);
         if (ref && !artifacts.includes(ref[1]!))
           err("E_UNKNOWN_ARTIFACT", locate(rs, ["permissions", key, i]), `permissions.${key}[${i}]`, `no artifact "${ref[1]}". ${suggest(ref[1]!, artifacts)}Artifacts: ${artifacts.join(", ")}.`);
+        else if (ref && pipeline.artifacts[ref[1]!]?.kind === "message")
+          err("E_UNKNOWN_ARTIFACT", locate(rs, ["permissions", key, i]), `permissions.${key}[${i}]`, `"${ref[1]}" is a message artifact: it has no paths, so artifact:${ref[1]} names no file. Remove the entry, or give "${ref[1]}" paths.`);
       }),
     );
     const ownStages = stagesByRole.get(loaded.id) ?? [];
@@ -178,7 +182,9 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
       // A stage inside the loop may read what a later loop stage wrote in the previous round.
       const loopBack = inLoop && writtenInLoop.has(a);
       const repairBack = ownStages.length > 0 && ownStages.every((o) => writtenByRepairOf.get(o.stage.id)?.has(a));
-      if (artifacts.includes(a) && w !== undefined && w >= firstGroup && !loopBack && !repairBack)
+      if (pipeline.artifacts[a]?.kind === "message" && w === undefined)
+        err("E_READ_BEFORE_WRITE", locate(rs, ["reads", i]), `reads[${i}]`, `"${a}" is a message artifact that no stage hands back, so there is nothing to pass on. Add "${a}" to the writes of the role of an earlier stage, or drop it from reads.`);
+      else if (artifacts.includes(a) && w !== undefined && w >= firstGroup && !loopBack && !repairBack)
         err("E_READ_BEFORE_WRITE", locate(rs, ["reads", i]), `reads[${i}]`, `"${a}" is read before any stage writes it (it is first written in a later or parallel stage). Move the stage that writes it earlier, or drop it from reads.`);
     });
     const granted = roleTools(data.tools).tools;
@@ -195,7 +201,9 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
     if (data.permissions.shell && !granted.includes("bash"))
       err("E_POLICY_CONFLICT", locate(rs, ["permissions", "shell"]), "permissions.shell", `shell rules for a role without the "bash" tool. Add "bash" to tools or remove permissions.shell.`);
     const canWrite = granted.includes("edit") || granted.includes("write");
-    if (!canWrite && (data.writes.length > 0 || data.permissions.write.length > 0))
+    // a message is handed back in the final reply: no tool writes it
+    const writesFiles = data.writes.some((a) => pipeline.artifacts[a]?.kind !== "message");
+    if (!canWrite && (writesFiles || data.permissions.write.length > 0))
       warn("W_WRITE_WITHOUT_TOOL", locate(rs, ["tools"]), "tools", `the role writes artifacts but has neither "edit" nor "write"; it can only write through the shell. Add "write" or "edit" to tools.`);
     // A document the role must write but may never write: the scope cannot match.
     const never = data.permissions.never_write.flatMap((e) => expandEntry(e, pipeline.artifacts)).concat(pipeline.policies.never_write);
@@ -243,7 +251,7 @@ export function checkProgram(ctx: CheckContext): Diagnostic[] {
   return out;
 }
 
-export function expandEntry(entry: string, artifacts: Record<string, { paths: string[] }>): string[] {
+export function expandEntry(entry: string, artifacts: Record<string, { paths?: string[] }>): string[] {
   const ref = ARTIFACT_REF.exec(entry);
   return ref ? [...(artifacts[ref[1]!]?.paths ?? [])] : [entry];
 }

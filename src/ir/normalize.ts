@@ -134,7 +134,10 @@ export function normalize(project: ValidProject, pipelineFields: Record<string, 
     description: p.description,
     argumentHint: p.argument_hint,
     artifacts: Object.entries(p.artifacts)
-      .map(([name, a]) => ({ name, description: a.description, paths: [...a.paths], document: a.paths.length === 1 && !/[*?[\]{}]/.test(a.paths[0]!) }))
+      .map(([name, a]) => {
+        const paths = a.paths ?? [];
+        return { name, description: a.description, paths: [...paths], document: paths.length === 1 && !/[*?[\]{}]/.test(paths[0]!), ...(a.kind === "message" ? { message: true as const } : {}) };
+      })
       .sort((a, b) => byCodeUnit(a.name, b.name)),
     conditions: { ...p.conditions },
     roles,

@@ -31,7 +31,7 @@ export function pathWarnings(project: ValidProject, pipelineSource: YamlSource, 
     });
   };
   for (const [name, artifact] of Object.entries(project.pipeline.artifacts))
-    artifact.paths.forEach((p, i) => check(p, pipelineSource, ["artifacts", name, "paths", i], `artifacts.${name}.paths[${i}]`));
+    (artifact.paths ?? []).forEach((p, i) => check(p, pipelineSource, ["artifacts", name, "paths", i], `artifacts.${name}.paths[${i}]`));
   project.pipeline.policies.never_write.forEach((p, i) => check(p, pipelineSource, ["policies", "never_write", i], `policies.never_write[${i}]`));
   for (const role of project.roles)
     (["write", "never_write"] as const).forEach((key) =>

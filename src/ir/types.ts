@@ -21,9 +21,11 @@ export interface SourceRef {
 export interface ArtifactIR {
   name: string;
   description: string;
-  paths: readonly string[]; // globs in harness's dialect (picomatch)
+  paths: readonly string[]; // globs in harness's dialect (picomatch); none for a message
   /** One literal path: a single document the role writes whole. */
   document: boolean;
+  /** `kind: message`: handed back in the writing stage's final message, passed on in later briefs; no file. */
+  message?: true;
 }
 
 export interface ShellPolicyIR {

@@ -12,10 +12,13 @@ export interface BriefInput {
   reports: readonly { stage: string; role: string; report: string }[];
   /** the role asks the human (ask-human tool) but the session is headless */
   asksHuman: boolean;
+  /** the message artifacts the role reads: the latest final message of the stage that handed each back */
+  messages?: readonly { artifact: string; stage: string; text: string }[];
 }
 
 const artifactLine = (p: PipelineIR, name: string) => {
   const a = p.artifacts.find((x) => x.name === name);
+  if (a?.message) return `- ${name}: no file; ${a.description}`;
   return a ? `- ${name}: ${a.paths.join(", ")} (${a.description})` : `- ${name}`;
 };
 
@@ -28,11 +31,19 @@ export function stageBrief(b: BriefInput): string {
   out.push("", "## Read");
   if (role.reads.length) out.push(...role.reads.map((n) => artifactLine(p, n)));
   else out.push("- no earlier artifact; read what the request needs in the repository");
+  for (const name of role.reads.filter((n) => p.artifacts.find((a) => a.name === n)?.message)) {
+    const m = b.messages?.find((x) => x.artifact === name);
+    out.push("", `### ${name} (the final message of the ${m ? m.stage : "earlier"} stage, passed on by harness)`, m ? m.text : "(no stage of this run has handed it back yet)");
+  }
   if (b.reports.length) {
     out.push("", "Reports of the earlier stages (latest of each):");
     for (const r of b.reports) out.push("", `### ${r.stage} (${r.role})`, r.report);
   }
-  out.push("", "## Done", role.done, "Write:", ...(role.writes.length ? role.writes.map((n) => artifactLine(p, n)) : ["- nothing"]));
+  const isMessage = (n: string) => p.artifacts.find((a) => a.name === n)?.message === true;
+  const files = role.writes.filter((n) => !isMessage(n));
+  const handBack = role.writes.filter(isMessage);
+  out.push("", "## Done", role.done, "Write:", ...(files.length ? files.map((n) => artifactLine(p, n)) : ["- nothing"]));
+  if (handBack.length) out.push("Hand back in your final reply, not in a file (harness passes it on to the stages that read it):", ...handBack.map((n) => artifactLine(p, n)));
   out.push("End your reply with your report. Its first line is `Status: done | blocked | needs-human`; a stage that gives a verdict adds a `Verdict:` line.");
   if (b.asksHuman)
     out.push(

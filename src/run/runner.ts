@@ -1,7 +1,7 @@
 // The control flow of `harness run`: which stage runs next, the checks between stages, retries,
 // caps, verdicts, gates and the budget. Every decision comes from this process's memory (the record
 // object it holds) and from exit codes; the record on disk is only written, never read back here.
-import type { CheckIR, PipelineIR, StageIR } from "../ir/types.js";
+import type { CheckIR, PipelineIR, RoleIR, StageIR } from "../ir/types.js";
 import type { CheckRecord, RunRecord, StageRecord } from "../runs/record.js";
 import { stageBrief } from "./brief.js";
 import type { HostDriver } from "../adapter/runner.js";
@@ -177,10 +177,11 @@ export class Runner {
     if (budget && budget.tokens.used >= budget.tokens.max) return this.stop(e, "refused", `token budget spent (${budget.tokens.used}/${budget.tokens.max}, pipeline.yaml budget.tokens)`);
     const loop = this.p.loop;
     if (loop && caps.loop && loop.stages.includes(e.stage) && caps.loop.used === 0) caps.loop.used = 1;
-    const reports = this.reports(e);
+    const handsBack = role.writes.some((n) => this.p.artifacts.find((a) => a.name === n)?.message);
     const asksHuman = role.tools.includes("ask-human");
-    let prompt = e.note ?? stageBrief({ pipeline: this.p, stage, role, request: this.r.request, kind: this.r.kind ?? "", reports, asksHuman });
-    if (e.note && !e.session) prompt = `${stageBrief({ pipeline: this.p, stage, role, request: this.r.request, kind: this.r.kind ?? "", reports, asksHuman })}\n${e.note}\n`;
+    const brief = () => stageBrief({ pipeline: this.p, stage, role, request: this.r.request, kind: this.r.kind ?? "", reports: this.reports(e), asksHuman, messages: this.messages(e, role) });
+    let prompt = e.note ?? brief();
+    if (e.note && !e.session) prompt = `${brief()}\n${e.note}\n`;
     let resume = e.note ? e.session : null;
     for (;;) {
       caps.hops.used++;
@@ -199,6 +200,8 @@ export class Runner {
         addTokens(this.r, result, e);
         if (result.error || result.exit !== 0) return this.stop(e, "failed", result.error ?? `the ${this.ctx.driver.program} session exited ${result.exit}`, "failed");
         e.report = shortReport(result.text);
+        // a message artifact is passed on whole (capped only so a runaway reply cannot bloat the record)
+        if (handsBack) e.message = shortReport(result.text, 64 * 1024);
         if (!(asksHuman && declaredStatus(result.text) === "needs-human" && round < MAX_QUESTION_ROUNDS)) break;
         // a role that asks the human, headless: its questions go to whoever runs the runner
         const q = questions(result.text);
@@ -244,6 +247,15 @@ export class Runner {
     const latest = new Map<string, StageRecord>();
     for (const s of this.r.stages.slice(0, this.r.stages.indexOf(e))) if (s.report && s.stage !== e.stage) latest.set(s.stage, s);
     return [...latest.values()].map((s) => ({ stage: s.stage, role: s.role, report: s.report! }));
+  }
+
+  /** Each message artifact the role reads: the whole final reply of the latest earlier stage whose role hands it back. */
+  private messages(e: StageRecord, role: RoleIR) {
+    const before = this.r.stages.slice(0, this.r.stages.indexOf(e)).reverse();
+    return role.reads.flatMap((artifact) => {
+      const from = before.find((s) => s.message !== undefined && this.roleOf(s).writes.includes(artifact));
+      return from ? [{ artifact, stage: from.stage, text: from.message! }] : [];
+    });
   }
 
   /** Run the stage's checks in order; the first failing one (with its output), or null when all pass. */

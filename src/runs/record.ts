@@ -42,6 +42,8 @@ export interface StageRecord {
   reason: string | null;
   /** optional: the stage's short report (its final reply, capped), briefed to later stages */
   report?: string;
+  /** optional (runner): the stage's whole final reply, kept when its role hands back a message artifact (`kind: message`), for the briefs of the stages that read it */
+  message?: string;
   /** optional (runner): what the next session of this pending stage is told (a failed check's output, gate feedback) */
   note?: string;
 }
@@ -108,6 +110,7 @@ function orderedStage(s: StageRecord): StageRecord {
     reason: s.reason,
   };
   if (s.report !== undefined) o.report = s.report;
+  if (s.message !== undefined) o.message = s.message;
   if (s.note !== undefined) o.note = s.note;
   return o;
 }

@@ -47,7 +47,8 @@ export function diagnoseZod(error: z.ZodError, source: YamlSource, code: string,
     const at = valueAt(source.data, path);
     const missing = !at.present && path.length > 0;
     let message: string;
-    if (missing) {
+    // a refinement's own message names the fix (an artifact with neither paths nor kind: message)
+    if (missing && issue.code !== "custom") {
       const name = String(path.at(-1));
       const typo = (unknown.get(fieldPath(path.slice(0, -1))) ?? []).find((k) => closest(k, [name]) === name);
       message = typo ? `missing required field ("${typo}" below looks like a misspelling of "${name}").` : `missing required field. Add "${name}" here.`;

@@ -9,7 +9,7 @@ import { LOSS_CODES } from "../adapter/fidelity.js";
 import type { PipelineFileData } from "./pipeline.js";
 import type { RoleFrontMatterData } from "./role.js";
 import { globProblem, oneLine, tidySpaces } from "./rules.js";
-import { ARTIFACT_REF, CONSTRAINTS, EFFORTS, ID_PATTERN, ISOLATIONS, MEMORIES, MODEL_TIERS, SHELL_ACTIONS, TEMPERATURES } from "./vocabulary.js";
+import { ARTIFACT_KINDS, ARTIFACT_REF, CONSTRAINTS, EFFORTS, ID_PATTERN, ISOLATIONS, MEMORIES, MODEL_TIERS, SHELL_ACTIONS, TEMPERATURES } from "./vocabulary.js";
 import { modelProblem, toolProblem } from "./role-rules.js";
 
 const NOT_FAST = Symbol("not fast");
@@ -174,6 +174,17 @@ const parallelGroup = fields([["parallel", array(stage, 2)]]);
 // The two shapes are disjoint (both strict; only a group has "parallel"), so zod's union picks the same one.
 const stageEntry: Parse = (v) => (typeof v === "object" && v !== null && has(v as Data, "parallel") ? parallelGroup(v) : stage(v));
 
+const artifactFields = fields([
+  ["description", text],
+  ["kind", oneOf(ARTIFACT_KINDS), "optional"],
+  ["paths", array(glob, 1), "optional"],
+]);
+/** pipeline.ts's refinement: a message has no paths, a file has some. */
+const artifact: Parse<Data> = (v) => {
+  const a = artifactFields(v);
+  return (a.kind === "message") === (a.paths === undefined) ? a : no();
+};
+
 const pipeline = fields([
   ["name", id],
   ["title", text],
@@ -181,13 +192,7 @@ const pipeline = fields([
   ["argument_hint", text, () => "<request>"],
   [
     "artifacts",
-    record(
-      id,
-      fields([
-        ["description", text],
-        ["paths", array(glob, 1)],
-      ]),
-    ),
+    record(id, artifact),
   ],
   ["conditions", record(id, text), () => ({})],
   [

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { commonSchemas, once } from "./common.js";
 import { LOSS_CODES } from "../adapter/fidelity.js";
-import { CONSTRAINTS, ID_PATTERN, MODEL_TIERS, TEMPERATURES } from "./vocabulary.js";
+import { ARTIFACT_KINDS, CONSTRAINTS, ID_PATTERN, MODEL_TIERS, TEMPERATURES } from "./vocabulary.js";
 
 export const pipelineSchemas = once(() => {
   const { CommandPattern, Glob, Id, NonEmptyText } = commonSchemas();
@@ -14,10 +14,18 @@ export const pipelineSchemas = once(() => {
   const Artifact = z
     .object({
       description: NonEmptyText,
+      /** `message`: the stage hands it back in its final message (no file); the orchestrator passes it on. */
+      kind: z.enum(ARTIFACT_KINDS).optional(),
       /** One literal path makes a document; several paths or globs make a set of files. */
-      paths: z.array(Glob).min(1, { message: "an artifact needs at least one path" }),
+      paths: z.array(Glob).min(1, { message: "an artifact needs at least one path" }).optional(),
     })
-    .strict();
+    .strict()
+    .superRefine((a, ctx) => {
+      if (a.kind === "message" && a.paths)
+        ctx.addIssue({ code: "custom", path: ["paths"], message: "a message artifact has no paths: the stage hands it back in its final message. Remove paths, or remove kind: message to make it a file" });
+      if (a.kind !== "message" && !a.paths)
+        ctx.addIssue({ code: "custom", path: ["paths"], message: "an artifact needs at least one path; for a result the stage hands back in its final message, write kind: message instead" });
+    });
 
   const Gate = z
     .object({

@@ -40,6 +40,10 @@ export const INHERIT = "inherit";
 /** Tools that change files: a role with none of them cannot write anything. */
 export const WRITE_TOOLS: readonly CanonicalTool[] = ["edit", "write"];
 
+/** `file` (the default): written at its paths; `message`: handed back in the stage's final message. */
+export const ARTIFACT_KINDS = ["file", "message"] as const;
+export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
+
 export const ISOLATIONS = ["subagent", "main"] as const;
 export type Isolation = (typeof ISOLATIONS)[number];
 

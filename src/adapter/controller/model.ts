@@ -35,6 +35,8 @@ export interface ControllerStage {
   docs: string[];
   /** the document whose `Verdict:` line decides the stage's judgement checks */
   verdictDoc?: string;
+  /** no document, but the role hands back a message artifact: its final message's `Verdict:` line decides them */
+  verdictMsg?: 1;
   checks: ControllerCheck[];
   /** pipeline commands to run after the stage that no check judges (logged, never a verdict) */
   steps: { id: string; run: string }[];
@@ -72,7 +74,7 @@ export function compileControllerModel(pipeline: PipelineIR, entry = `/${pipelin
       ...(s.repairFor ? { repair: s.repairFor } : {}),
       ...(s.gate && gateDoc?.document ? { gate: { name: s.gate.approve, path: gateDoc.paths[0]! } } : {}),
       docs,
-      ...(judged && docs.length ? { verdictDoc: docs[0]! } : {}),
+      ...(judged && docs.length ? { verdictDoc: docs[0]! } : judged && verdictInMessage(pipeline, s.role) ? { verdictMsg: 1 as const } : {}),
       checks: checks.map((c) => ({
         id: c.id,
         ...(c.command ? { run: c.command.run, cmd: c.command.id } : {}),
@@ -94,6 +96,13 @@ export function compileControllerModel(pipeline: PipelineIR, entry = `/${pipelin
     loop: pipeline.loop ? { stages: [...pipeline.loop.stages], max: pipeline.loop.maxRounds, onExhausted: pipeline.loop.onExhausted } : null,
     maxHops: pipeline.policies.maxHops,
   };
+}
+
+/** A subagent stage with no document whose role hands back a message artifact: the controller reads its verdict from the final message. */
+export function verdictInMessage(pipeline: PipelineIR, roleId: string): boolean {
+  const role = roleById(pipeline, roleId)!;
+  const docs = role.worktree ? [] : role.writes.filter((n) => pipeline.artifacts.find((a) => a.name === n)?.document);
+  return role.isolation === "subagent" && !docs.length && role.writes.some((n) => pipeline.artifacts.find((a) => a.name === n)?.message);
 }
 
 /** The shell step through which the orchestrator declares the work kind (the controller records it and refuses the call). */

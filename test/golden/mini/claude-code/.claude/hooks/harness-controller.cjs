@@ -255,6 +255,11 @@ function ctlStageEnd(M, env, data, s, e, report) {
     const m = /^\s*\**Verdict:?\**:?\s*\**\s*([A-Za-z-]+)/im.exec(text);
     verdict = m ? (CTL_VERDICT[m[1].toLowerCase()] || null) : null;
     if (!verdict) problems.push(s.verdictDoc + " has no verdict line (\"Verdict: pass | fail | needs-human\")");
+  } else if (s.verdictMsg && report !== null) {
+    // the stage hands its result back in its final message (a message artifact): no file to read
+    const m = /^\s*\**Verdict:?\**:?\s*\**\s*([A-Za-z-]+)/im.exec(String(report || ""));
+    verdict = m ? (CTL_VERDICT[m[1].toLowerCase()] || null) : null;
+    if (!verdict) problems.push("its final message has no verdict line (\"Verdict: pass | fail | needs-human\")");
   }
   const n = data.record.stages.filter(function (x) { return x.stage === s.id; }).length + "-" + (e.retries + 1);
   const ran = {};
@@ -294,7 +299,7 @@ function ctlJudge(M, env, data, s, e, r, canSendBack) {
   const failing = r.failed.length ? r.failed : s.checks.filter(function (c) { return !c.run; });
   const first = failing[0] || { id: s.id + "-artifacts", retries: 1, onFailure: s.id };
   const cap = rec.caps.retries[first.id] || (rec.caps.retries[first.id] = { used: 0, max: first.retries });
-  const why = r.verdict === "fail" && !r.problems.length ? "the verdict in " + s.verdictDoc + " is fail" : r.problems.join("; ");
+  const why = r.verdict === "fail" && !r.problems.length ? "the verdict in " + (s.verdictDoc || "its final message") + " is fail" : r.problems.join("; ");
   if (cap.used < cap.max && first.onFailure !== "human") {
     cap.used++;
     if (canSendBack && first.onFailure === s.id) { e.retries++; return "harness: stage " + ctlName(s) + " is not done (retry " + cap.used + " of " + cap.max + "): " + why + ". Fix it, then finish again."; }
