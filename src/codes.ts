@@ -27,6 +27,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, string>> = {
   E_OUT_DIR: "build refused an output folder: files harness did not write, a folder of another host, generated files edited by hand (--force overwrites those), or a file where the folder should be. Nothing was written.",
   E_DRIFT: "check found out/ different from what a build would write: changed (run harness build), edited by hand (move the edit into roles, then build --force), missing (build), stray (delete it: harness never deletes what it did not write), or an orphaned host folder (harness build removes it when it holds only harness's files).",
   E_FIDELITY: "Under --strict, a constraint listed in required_enforcement is only instructed or lost on a host. Accepting the loss does not satisfy --strict.",
+  E_IMPORT_PARSE: "harness import cannot parse a host's shared config whose agent entries it reads (opencode.json, kilo.jsonc …), at this line and column. Fix the file, or leave that host out with --from; nothing was written.",
   E_INSTALL_PARSE: "harness install cannot parse a shared file it must merge into (settings.json, opencode.json, config.toml …), at this line and column. Fix the file and install again; nothing was written.",
   E_INSTALL_PATH: "harness install needs a path inside the project root, and a folder where a file stands. Move the file away; nothing was written.",
   E_INSTALL_SYMLINK: "harness install never writes through a symbolic link (or out of the project through one). Replace the link with a regular file or folder; nothing was written.",

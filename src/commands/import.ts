@@ -11,7 +11,9 @@ import { InputError, UsageError } from "../errors.js";
 import { readPipeline } from "../ir/normalize.js";
 import { collectLosses, isBlocking } from "../losses.js";
 import { displayPath } from "../load/load.js";
-import { IMPORT_SOURCES, findAgentFiles } from "../import/sources.js";
+import { IMPORT_SOURCES, findAgentFiles, type FoundFile } from "../import/sources.js";
+import { CONFIG_FILES, readConfigAgents } from "../import/config.js";
+import type { ImportedAgent } from "../import/types.js";
 import { IMPORT_RECORD, importRecord, pipelineFile, roleFile, roleId, temperatureClasses, type ImportedRole } from "../import/write.js";
 import { hostFieldProblems } from "../adapter/host-fields.js";
 import { protectedConflicts } from "../adapter/protected.js";
@@ -31,13 +33,20 @@ export interface ImportOptions {
 async function plan(options: ImportOptions, root: string): Promise<{ files: Map<string, string>; roles: ImportedRole[] }> {
   const known = Object.keys(IMPORT_SOURCES);
   for (const h of options.from ?? []) if (!known.includes(h)) throw new UsageError(`harness import reads ${known.join(", ")}; not "${h}".`);
-  const found = findAgentFiles(root, options.from?.length ? [...new Set(options.from)] : known);
-  if (!found.length) throw new UsageError(`no agent files found in ${displayPath(root)} (${known.map((h) => IMPORT_SOURCES[h]!.dirs.join(", ")).join("; ")}). Pass --into with the project root, or write roles with \`harness init\`.`);
+  const files = findAgentFiles(root, options.from?.length ? [...new Set(options.from)] : known);
+  // agents inside a shared config (opencode.json `agent`), each with the file it came from
+  const fromConfig = new Map<FoundFile, ImportedAgent[]>();
+  for (const f of files.filter((x) => x.config))
+    fromConfig.set(f, readConfigAgents(f.host as "opencode" | "kilo", f.path, f.bytes.toString("utf8"), (rel) => readInside(root, rel)));
+  const found = files.filter((f) => !f.config || fromConfig.get(f)!.length);
+  if (!found.length) throw new UsageError(`no agent files found in ${displayPath(root)} (${known.map((h) => [...IMPORT_SOURCES[h]!.dirs, ...(CONFIG_FILES[h] ?? []).map((c) => `${c} agent`)].join(", ")).join("; ")}). Pass --into with the project root, or write roles with \`harness init\`.`);
   const taken = new Set<string>(["pipeline"]);
-  const roles: ImportedRole[] = found.map((f) => {
-    const agent = IMPORT_SOURCES[f.host]!.read(f.path, f.bytes.toString("utf8"));
-    if (f.bytes.includes(0)) agent.report.push({ field: "body", status: "not representable", to: "NUL bytes" });
-    return { id: roleId(agent.name, taken, f.host), agent, report: agent.report };
+  const roles: ImportedRole[] = found.flatMap((f) => {
+    const agents = fromConfig.get(f) ?? [IMPORT_SOURCES[f.host]!.read(f.path, f.bytes.toString("utf8"))];
+    return agents.map((agent) => {
+      if (!f.config && f.bytes.includes(0)) agent.report.push({ field: "body", status: "not representable", to: "NUL bytes" });
+      return { id: roleId(agent.name, taken, f.host), agent, report: agent.report };
+    });
   });
   for (const r of roles) if (r.agent.description !== undefined) r.report.unshift({ field: "description", status: "mapped", to: "description" });
   for (const r of roles) r.report.unshift(r.id === r.agent.name ? { field: "name", status: "mapped", to: `the file name roles/${r.id}.md` } : { field: "name", status: "mapped", to: `the file name roles/${r.id}.md (${JSON.stringify(r.agent.name)} is not a plain role id, or another agent has it)` });
@@ -90,6 +99,24 @@ async function plan(options: ImportOptions, root: string): Promise<{ files: Map<
   }
 }
 
+/** A project file for a `{file:…}` prompt: a regular file inside the root (no symbolic link followed), or null. */
+function readInside(root: string, rel: string): string | null {
+  let at = root;
+  for (const part of rel.split("/")) {
+    at = path.join(at, part);
+    try {
+      if (fs.lstatSync(at).isSymbolicLink()) return null;
+    } catch {
+      return null;
+    }
+  }
+  try {
+    return fs.statSync(at).isFile() ? fs.readFileSync(at, "utf8") : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function importAgents(options: ImportOptions): Promise<number> {
   const root = path.resolve(options.into);
   const dir = path.resolve(options.roles);
@@ -125,7 +152,7 @@ export async function importAgents(options: ImportOptions): Promise<number> {
 
 function printReport(roles: readonly ImportedRole[], dir: string): void {
   for (const r of roles) {
-    out(`${color.bold(r.agent.path)} → ${displayPath(path.join(dir, `${r.id}.md`))}`);
+    out(`${color.bold(r.agent.key ? `${r.agent.path} ${r.agent.key.join(".")}` : r.agent.path)} → ${displayPath(path.join(dir, `${r.id}.md`))}`);
     for (const f of r.report) {
       const line = `  ${f.status.padEnd(17)} ${f.field} → ${f.to}`;
       if (f.status === "not representable") err(color.yellow(line));

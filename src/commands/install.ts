@@ -11,7 +11,7 @@ import { displayPath } from "../load/load.js";
 import { collectLosses, findings, isBlocking } from "../losses.js";
 import { applyWrites, type ApplyHooks, type Write } from "../install/apply.js";
 import { LOCK_FILE, LOCK_VERSION, readLock, sourceDigest, type Lock } from "../install/lock.js";
-import { pending, planInstall, planUninstall, type FileChange, type HostFiles, type Plan } from "../install/plan.js";
+import { pending, planInstall, planUninstall, type AdoptedKey, type FileChange, type HostFiles, type Plan } from "../install/plan.js";
 import { readCurrent, shownRoot } from "../install/safe-path.js";
 import { color, err, out } from "../ui.js";
 import { isGitRoot } from "../project-root.js";
@@ -64,19 +64,24 @@ interface Compiled {
   header: Omit<Lock, "files" | "hosts">;
   adopt: ReadonlyMap<string, string>;
   adoptHosts: ReadonlyMap<string, string>;
+  adoptKeys: ReadonlyMap<string, readonly AdoptedKey[]>;
 }
 
 /** The agent files `harness import` read into this roles folder (roles/.harness-import.json): path → SHA-256. */
-function importedOriginals(rolesDir: string): { adopt: Map<string, string>; adoptHosts: Map<string, string> } {
-  const out = { adopt: new Map<string, string>(), adoptHosts: new Map<string, string>() };
-  let record: { files?: { path?: unknown; sha256?: unknown; host?: unknown }[] };
+function importedOriginals(rolesDir: string): { adopt: Map<string, string>; adoptHosts: Map<string, string>; adoptKeys: Map<string, AdoptedKey[]> } {
+  const out = { adopt: new Map<string, string>(), adoptHosts: new Map<string, string>(), adoptKeys: new Map<string, AdoptedKey[]>() };
+  let record: { files?: { path?: unknown; sha256?: unknown; host?: unknown; key?: unknown }[] };
   try {
     record = JSON.parse(fs.readFileSync(path.join(rolesDir, IMPORT_RECORD), "utf8")) as typeof record;
   } catch {
     return out;
   }
   for (const f of Array.isArray(record.files) ? record.files : [])
-    if (typeof f.path === "string" && typeof f.sha256 === "string") {
+    if (typeof f.path === "string" && typeof f.sha256 === "string" && f.key !== undefined) {
+      // an agent entry inside a shared config (opencode.json agent.<name>): that key only, never the file
+      if (Array.isArray(f.key) && f.key.length && f.key.every((k) => typeof k === "string") && typeof f.host === "string")
+        out.adoptKeys.set(f.path, [...(out.adoptKeys.get(f.path) ?? []), { key: f.key as string[], sha256: f.sha256, host: f.host }]);
+    } else if (typeof f.path === "string" && typeof f.sha256 === "string") {
       out.adopt.set(f.path, f.sha256);
       if (typeof f.host === "string") out.adoptHosts.set(f.path, f.host);
     }
@@ -201,7 +206,7 @@ export async function install(options: InstallOptions): Promise<number> {
       err(color.red(`${compiled.blocking} unaccepted error-level loss(es); nothing was installed. Run \`harness build\` to see them, then accept each in pipeline.yaml or change the role.`));
       return 1;
     }
-    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: options.force ?? false, header: compiled.header, adopt: compiled.adopt, adoptHosts: compiled.adoptHosts });
+    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: options.force ?? false, header: compiled.header, adopt: compiled.adopt, adoptHosts: compiled.adoptHosts, adoptKeys: compiled.adoptKeys });
     const writes = writesFor(root, plan);
     const hosts = compiled.outputs.map((o) => o.host);
     if (!options.json) warnOutsideGit(root);
@@ -266,7 +271,7 @@ export async function checkInstalled(options: InstallOptions): Promise<number> {
   return located(root, async () => {
     const lock = readLock(root);
     const compiled = await compile(options, root, lock, true);
-    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: false, header: compiled.header, adopt: compiled.adopt, adoptHosts: compiled.adoptHosts });
+    const plan = planInstall({ root, outputs: compiled.outputs, lock, force: false, header: compiled.header, adopt: compiled.adopt, adoptHosts: compiled.adoptHosts, adoptKeys: compiled.adoptKeys });
     const code = driftReport(root, plan, lock, compiled.outputs.map((o) => o.host), compiled.blocking, options, compiled.roles);
     if (!options.json) for (const o of compiled.outputs) for (const w of (await options.registry[o.host]!()).installedWarnings?.(o.files.map((f) => f.path), process.env) ?? []) err(`${color.yellow("W_HOST_HOME_OVERRIDE")} ${w}`);
     return code;

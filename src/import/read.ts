@@ -40,7 +40,7 @@ export function frontMatter(text: string): { data: Data; body: string; problem?:
   }
 }
 
-class Reader {
+export class Reader {
   readonly role: Data = {};
   readonly report: FieldReport[] = [];
   readonly tools = new Set<string>();
@@ -182,6 +182,12 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
   const r = new Reader(host);
   if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
   if (repaired) r.note("front matter", `${repaired} (as written it is not YAML)`);
+  return openCodeAgent(r, path, path.replace(/^.*\//, "").replace(/\.md$/, ""), data, body);
+}
+
+/** An agent's ConfigAgentV1 fields (Markdown front matter, or an `agent` entry of opencode.json / kilo.json) read by `r`. */
+export function openCodeAgent(r: Reader, path: string, name: string, data: Data, body: string, skip: readonly string[] = []): ImportedAgent {
+  const host = r.host as "opencode" | "kilo";
   // OpenCode gives an agent every tool unless its tools map or permission turns one off
   // (todowrite is denied to subagents: hosts note §3.4)
   const granted = new Set(["read", "grep", "glob", "edit", "write", "bash", "web-fetch"]);
@@ -228,6 +234,7 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
     r.note(key, "tools and permissions (write, never_write, shell)");
   };
   for (const [key, value] of Object.entries(data)) {
+    if (skip.includes(key)) continue;
     switch (key) {
       case "description":
         break;
@@ -272,6 +279,9 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
       case "variant":
         r.native(key, value);
         break;
+      case "options":
+        r.lost(key, "provider options the host passes to the model as they are: harness has no field for them");
+        break;
       case "disable":
         if (value === false) r.note(key, "nothing (false is the default)");
         else r.lost(key, "the agent is switched off; harness has no off switch for a role: remove the role and its stage to keep it off");
@@ -288,7 +298,6 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
   if (granted.has("bash") && (shell.allow.length || shell.ask.length || shell.deny.length || shell.default))
     perms.shell = { ...(shell.allow.length ? { allow: shell.allow } : {}), ...(shell.ask.length ? { ask: shell.ask } : {}), ...(shell.deny.length ? { deny: shell.deny } : {}), default: shell.default ?? "ask" };
   if (Object.keys(perms).length) r.role.permissions = perms;
-  const name = path.replace(/^.*\//, "").replace(/\.md$/, "");
   return { ...r.finish({ path, name, description: typeof data.description === "string" ? data.description : undefined, body }), ...(temperature !== undefined ? { temperature } : {}) };
 }
 

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { readClaudeAgent, readCodexAgent, readMarkdownAgent, readOpenCodeAgent } from "./read.js";
 import type { ImportedAgent } from "./types.js";
+import { CONFIG_FILES } from "./config.js";
 
 interface Source {
   dirs: readonly string[];
@@ -26,6 +27,8 @@ export interface FoundFile {
   host: string;
   path: string; // relative to the project root, POSIX
   bytes: Buffer;
+  /** a shared config file (opencode.json …) whose `agent` entries are agents: the file itself is never adopted */
+  config?: true;
 }
 
 /** Every agent file of the given hosts under `root`, in host then path order (symbolic links are not followed). */
@@ -44,6 +47,14 @@ export function findAgentFiles(root: string, hosts: readonly string[]): FoundFil
       }
       for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
         if (e.isFile() && source.match(e.name)) out.push({ host, path: `${dir}/${e.name}`, bytes: fs.readFileSync(path.join(abs, e.name)) });
+    }
+    for (const rel of CONFIG_FILES[host] ?? []) {
+      const abs = path.join(root, rel);
+      try {
+        if (fs.lstatSync(abs).isFile()) out.push({ host, path: rel, bytes: fs.readFileSync(abs), config: true });
+      } catch {
+        // no such file
+      }
     }
   }
   return out;

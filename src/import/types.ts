@@ -21,4 +21,7 @@ export interface ImportedAgent {
   /** a temperature value the original set (OpenCode, Gemini CLI): the pipeline maps it to a class */
   temperature?: number;
   report: FieldReport[];
+  /** an entry inside a shared config file (opencode.json `agent.<name>`): its key there, and the SHA-256 of its value */
+  key?: [string, string];
+  valueSha?: string;
 }

@@ -101,10 +101,15 @@ export function pipelineFile(p: PipelineParts): string {
 }
 
 export function importRecord(found: readonly FoundFile[], roles: readonly ImportedRole[]): string {
-  const byPath = new Map(roles.map((r) => [r.agent.path, r] as const));
+  const byPath = new Map(roles.filter((r) => !r.agent.key).map((r) => [r.agent.path, r] as const));
   return renderJson({
     version: 1,
-    files: found.map((f) => ({ host: f.host, path: f.path, role: byPath.get(f.path)?.id, sha256: createHash("sha256").update(f.bytes).digest("hex") })),
+    // an agent inside a shared config is its key there (install takes away that key only, never the file)
+    files: found.flatMap((f): Record<string, unknown>[] =>
+      f.config
+        ? roles.filter((r) => r.agent.key && r.agent.path === f.path).map((r) => ({ host: f.host, path: f.path, key: r.agent.key, role: r.id, sha256: r.agent.valueSha }))
+        : [{ host: f.host, path: f.path, role: byPath.get(f.path)?.id, sha256: createHash("sha256").update(f.bytes).digest("hex") }],
+    ),
     fields: Object.fromEntries(roles.map((r) => [r.id, r.report])),
   });
 }

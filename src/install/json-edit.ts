@@ -92,6 +92,20 @@ export function jsonEdit(text: string, before: Data, after: Data, unit: string, 
     else edits.push({ start: spans[0]!.start, end: spans[1]!.start, text: "" });
   };
 
+  /** Cut the children at `removed` (ascending), each run of neighbours as one span, so no two cuts overlap. */
+  const cutRuns = (node: Node, spans: { start: number; end: number }[], removed: readonly number[]) => {
+    if (removed.length === spans.length) return void (removed.length && cut(node, spans, 0, true));
+    for (let r = 0; r < removed.length; ) {
+      let last = r;
+      while (last + 1 < removed.length && removed[last + 1] === removed[last]! + 1) last++;
+      const from = removed[r]!;
+      const to = removed[last]!;
+      if (from > 0) edits.push({ start: spans[from - 1]!.end, end: spans[to]!.end, text: "" });
+      else edits.push({ start: spans[0]!.start, end: spans[to + 1]!.start, text: "" });
+      r = last + 1;
+    }
+  };
+
   /** Insert rendered children at the end of a container, in its own style. */
   const append = (node: Node, spans: { start: number; end: number }[], parts: ((indent: string, multi: boolean) => string)[]) => {
     if (!parts.length) return;
@@ -108,10 +122,13 @@ export function jsonEdit(text: string, before: Data, after: Data, unit: string, 
     if (node.kind !== "object") return void (ok = false);
     const spans = node.entries.map((e) => ({ start: e.start, end: e.value.end }));
     const kept = node.entries.filter((e) => Object.hasOwn(a, e.key));
+    const removed: number[] = [];
     node.entries.forEach((e, k) => {
-      if (!Object.hasOwn(a, e.key)) cut(node, spans, k, kept.length === 0 && !Object.keys(a).length);
+      if (!Object.hasOwn(a, e.key)) removed.push(k);
       else if (!deepEqual(b[e.key], a[e.key])) walkValue(e.value, b[e.key], a[e.key]);
     });
+    // every entry gone and others put in their place: the walk below gives up (re-serialized instead)
+    if (removed.length < node.entries.length || Object.keys(a).length === 0) cutRuns(node, spans, removed);
     if (kept.length === 0 && node.entries.length && Object.keys(a).length) return void (ok = false);
     const added = Object.keys(a).filter((k) => !Object.hasOwn(b, k));
     append(node, kept.length === node.entries.length ? spans : [], kept.length === node.entries.length ? added.map((k) => (ind: string, multi: boolean) => `${JSON.stringify(k)}: ${render(a[k], ind, multi)}`) : []);
@@ -135,8 +152,7 @@ export function jsonEdit(text: string, before: Data, after: Data, unit: string, 
     const drop: number[] = [];
     b.forEach((x, k) => (j < a.length && deepEqual(x, a[j]) ? j++ : drop.push(k)));
     if (j !== a.length) return void (ok = false);
-    if (drop.length === b.length) return void cut(node, spans, 0, true);
-    for (const k of drop) cut(node, spans, k, false); // overlapping cuts (two leading entries) fall back below
+    cutRuns(node, spans, drop);
   };
 
   const walkValue = (node: Node, b: unknown, a: unknown) => {

@@ -12,7 +12,9 @@ export type Data = Record<string, unknown>;
 export type OwnedItem =
   | { kind: "set"; path: string[]; value: unknown; replaced?: { value: unknown }; hosts: string[] }
   | { kind: "add"; path: string[]; value: unknown; hosts: string[] }
-  | { kind: "create"; path: string[]; container: "object" | "array"; hosts: string[] };
+  | { kind: "create"; path: string[]; container: "object" | "array"; hosts: string[] }
+  /** `take`: the team's own key harness took away (an agent `harness import` adopted: opencode.json `agent.<name>`); uninstall puts `value` back. */
+  | { kind: "take"; path: string[]; value: unknown; hosts: string[] };
 
 export interface Conflict {
   path: string[];
@@ -185,6 +187,7 @@ export function modifiedItems(root: Data, items: readonly OwnedItem[], marks: re
     const at = valueAt(root, item.path);
     if (item.kind === "set") return !at.found || !deepEqual(at.value, item.value);
     if (item.kind === "add") return found.get(item)?.edited !== false;
+    if (item.kind === "take") return at.found; // the key is back: someone wrote it again
     return false; // a created container the project added to is still fine
   });
 }
@@ -210,6 +213,12 @@ export function unmergeData(root: Data, items: readonly OwnedItem[], force: bool
   for (const item of [...items].reverse()) {
     const parent = parentOf(root, item.path);
     const key = item.path[item.path.length - 1]!;
+    if (item.kind === "take") {
+      // the team's key comes back, unless a key of that name stands there again (theirs: kept)
+      if (parent && !Object.hasOwn(parent, key)) setKey(parent, key, clone(item.value));
+      else if (parent) kept.push(item);
+      continue;
+    }
     if (!parent || !Object.hasOwn(parent, key) || item.kind === "add") continue;
     if (item.kind === "create") {
       const v = parent[key];

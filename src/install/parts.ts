@@ -40,6 +40,7 @@ const brief = (v: unknown) => {
 
 function describe(item: OwnedItem, edited: boolean): string {
   const where = formatPath(item.path);
+  if (item.kind === "take") return `${where} was taken away by install (an agent harness import adopted into roles/) and is there again`;
   if (item.kind === "add") return edited ? `harness's entry in ${where} was edited: harness wrote ${brief(item.value)}` : `harness's entry ${brief(item.value)} in ${where} was removed or changed`;
   return `${where} was changed or removed${item.kind === "set" ? ` (harness wrote ${JSON.stringify(item.value)})` : ""}`;
 }

@@ -12,6 +12,7 @@ import { isExecutable, readCurrent } from "./safe-path.js";
 import { Targets } from "./targets.js";
 import { problemAt, type Problem } from "./locate.js";
 import { byCodeUnit } from "../compare.js";
+import { configValueSha } from "../import/config.js";
 
 /** ok: as harness left it; the rest are what `check --installed` reports as drift. */
 export type FileState = "ok" | "missing" | "modified" | "outdated" | "unrecorded" | "orphaned";
@@ -84,7 +85,7 @@ const brief = (v: unknown) => {
 };
 
 /** The file with harness's new part placed into the project's own text `base`. */
-function place(path: string, w: Wanted, base: string | null, force: boolean, installed?: { text: string; entry: LockEntry }, name?: string, adopt?: ReadonlyMap<string, string>): { text: string; entry: LockEntry } | { problems: Problem[] } {
+function place(path: string, w: Wanted, base: string | null, force: boolean, installed?: { text: string; entry: LockEntry }, name?: string, adopt?: ReadonlyMap<string, string>, adoptKeys?: readonly AdoptedKey[]): { text: string; entry: LockEntry } | { problems: Problem[] } {
   const hosts = w.contributions.map((c) => c.host).sort();
   const created = (installed ? installed.entry.created : base === null) ? { created: true as const } : {};
   if (w.mode.mode === "whole") {
@@ -111,6 +112,9 @@ function place(path: string, w: Wanted, base: string | null, force: boolean, ins
   const data = base === null ? {} : parseData(format, base, path);
   const owned: OwnedItem[] = [];
   const problems: Problem[] = [];
+  // first, so a key harness writes where an adopted agent stood is no conflict with the team's
+  for (const k of takeAdopted(data, adoptKeys ?? [], hosts, owned))
+    problems.push(problemAt("W_NOT_OWNED", path, base, `${formatPath(k.key)} changed since harness import read it, so install does not take it away, and ${k.host} would merge it into the generated agent. Run harness import --force again, or remove the key`, [...k.key]));
   for (const c of w.contributions) {
     const ours = parseData(format, c.file.content, `${c.host}: ${path}`);
     for (const k of mergeData(data, ours, { host: c.host, ...mergeRules(w), force, owned }))
@@ -120,6 +124,28 @@ function place(path: string, w: Wanted, base: string | null, force: boolean, ins
   const text = renderData(format, data, base, base === null ? null : baseData, path);
   const entry: LockEntry = { mode: "merge", format, hosts, sha256: sha256(text), owned, ...created };
   return { text, entry: withOriginal(path, text, entry, base) };
+}
+
+/**
+ * The team's agents inside this shared file that `harness import` read (opencode.json `agent.<name>`):
+ * each key whose value is still what the import read is taken out, so the host does not merge the
+ * unguarded original into the generated agent; the lock keeps the value, uninstall puts it back.
+ */
+function takeAdopted(data: Data, keys: readonly AdoptedKey[], hosts: readonly string[], owned: OwnedItem[]): AdoptedKey[] {
+  const changed: AdoptedKey[] = [];
+  for (const k of keys) {
+    if (!hosts.includes(k.host)) continue;
+    const parent = parentOf(data, k.key);
+    const last = k.key[k.key.length - 1]!;
+    if (!parent || !Object.hasOwn(parent, last)) continue; // the team took it out themselves
+    if (configValueSha(parent[last]) !== k.sha256) {
+      changed.push(k);
+      continue;
+    }
+    owned.push({ kind: "take", path: [...k.key], value: clone(parent[last]), hosts: [k.host] });
+    delete parent[last];
+  }
+  return changed;
 }
 
 /** Keep the project's bytes in the lock only when taking harness's part out would not give them back. */
@@ -181,11 +207,21 @@ export interface InstallInput {
   adopt?: ReadonlyMap<string, string>;
   /** path → the host `harness import` read that original for. */
   adoptHosts?: ReadonlyMap<string, string>;
+  /** shared config path → the agent entries `harness import` read from it (never the whole file). */
+  adoptKeys?: ReadonlyMap<string, readonly AdoptedKey[]>;
+}
+
+/** One agent entry of a shared config file that `harness import` read: its key, value SHA-256 and host. */
+export interface AdoptedKey {
+  key: readonly string[];
+  sha256: string;
+  host: string;
 }
 
 export function planInstall(input: InstallInput): Plan {
   const { root, lock, force } = input;
   const want = wanted(input.outputs, root, lock);
+  adoptedConfigs(input, want);
   const marks = harnessFiles(lock, [...want].filter(([, w]) => w.mode.mode === "whole").map(([p]) => p));
   const files: Record<string, LockEntry> = {};
   const changes: FileChange[] = [];
@@ -208,7 +244,7 @@ export function planInstall(input: InstallInput): Plan {
     // --force puts harness's edited parts back where they stand and drops copies: one entry, in place.
     const fixed = old && edits.length ? repair(path, current, old, marks) : current;
     const base = old ? strip(path, fixed, old, true, old.hosts, marks).text : current;
-    const placed = place(path, w, base, force, old && fixed !== null ? { text: fixed, entry: old } : undefined, name, input.adopt);
+    const placed = place(path, w, base, force, old && fixed !== null ? { text: fixed, entry: old } : undefined, name, input.adopt, input.adoptKeys?.get(path));
     if ("problems" in placed) {
       keep(placed.problems);
       continue;
@@ -230,6 +266,21 @@ export function planInstall(input: InstallInput): Plan {
   }
   disk.settle(changes).sort(byPath);
   return { ...finish(lock, Object.keys(files).length ? { ...input.header, hosts: hostsOf(files), files } : null), changes };
+}
+
+/**
+ * A shared config holding adopted agent entries that no host of this install merges into (OpenCode's
+ * `.opencode/opencode.json` beside the root opencode.json harness writes): planned as a merge with
+ * nothing of harness's in it, so its adopted keys are taken away (and given back) all the same.
+ */
+function adoptedConfigs(input: InstallInput, want: Map<string, Wanted>): void {
+  const installing = new Set(input.outputs.map((o) => o.host));
+  for (const [path, keys] of input.adoptKeys ?? []) {
+    const hosts = [...new Set(keys.map((k) => k.host))].filter((h) => installing.has(h)).sort(byCodeUnit);
+    if (want.has(path) || !hosts.length) continue;
+    const install = { mode: "merge" as const, jsonc: true as const };
+    want.set(path, { mode: install, contributions: hosts.map((host) => ({ host, file: { path, content: "{}", executable: false, install } })) });
+  }
 }
 
 /**
@@ -290,7 +341,11 @@ function removalOf(current: string | null, path: string, old: LockEntry, force: 
   if (remaining.length === 0) {
     const { text, kept } = strip(path, current, old, force, old.hosts, marks);
     if (kept.length) files[path] = { ...old, owned: kept, sha256: sha256(text ?? "") } as LockEntry;
-    return { ...base, after: text, state: edits.length ? "modified" : base.state, problems: kept.map((k) => problemAt("W_HAND_EDIT", path, current, `${formatPath(k.path)} was edited by hand; kept (--force removes it)`, k.path)) };
+    const why = (k: OwnedItem) =>
+      k.kind === "take"
+        ? problemAt("W_NOT_OWNED", path, current, `${formatPath(k.path)} was taken away by install (an agent harness import read) and a new value stands there now; kept, and the original stays in the lock`, k.path)
+        : problemAt("W_HAND_EDIT", path, current, `${formatPath(k.path)} was edited by hand; kept (--force removes it)`, k.path);
+    return { ...base, after: text, state: edits.length ? "modified" : base.state, problems: kept.map(why) };
   }
   // Another installed host still shares this file: drop only what the leaving hosts own.
   if (old.mode === "whole") {

@@ -1,6 +1,7 @@
 // JSON edited in place: the project's layout stays around harness's additions, which come out exactly.
 import { describe, expect, it } from "vitest";
 import { jsonEdit } from "../../src/install/json-edit.js";
+import { parseJsonc } from "../../src/install/jsonc.js";
 import type { Data } from "../../src/install/merge.js";
 
 const round = (text: string, after: Data) => {
@@ -28,9 +29,15 @@ describe("jsonEdit", () => {
     round('{\n  "permission": {\n    "edit": "ask"\n  }\n}\n', { permission: { edit: { "*": "ask", ".env": "deny" } } });
   });
 
-  it("returns null rather than guess: CRLF, one-line files, cuts that would overlap", () => {
+  it("returns null rather than guess: CRLF, one-line files", () => {
     expect(jsonEdit('{\r\n  "a": 1\r\n}\r\n', { a: 1 }, { a: 1, b: 2 }, "  ")).toBeNull();
     expect(jsonEdit('{"a":1}', { a: 1 }, { a: 1, b: 2 }, "")).toBeNull();
-    expect(jsonEdit('{\n  "l": [1, 2, 3]\n}\n', { l: [1, 2, 3] }, { l: [3] }, "  ")).toBeNull();
+  });
+
+  it("cuts neighbouring entries as one span (install taking two adopted agents out of opencode.json), comments kept", () => {
+    expect(jsonEdit('{\n  "l": [1, 2, 3]\n}\n', { l: [1, 2, 3] }, { l: [3] }, "  ")).toBe('{\n  "l": [3]\n}\n');
+    const text = '{\n  // mine\n  "agent": {\n    "a": { "x": 1 },\n    "b": { "y": 2 }\n  },\n  "m": 1\n}\n';
+    expect(jsonEdit(text, { agent: { a: { x: 1 }, b: { y: 2 } }, m: 1 }, { agent: {}, m: 1 }, "  ", parseJsonc)).toBe('{\n  // mine\n  "agent": {},\n  "m": 1\n}\n');
+    expect(jsonEdit(text, { agent: { a: { x: 1 }, b: { y: 2 } }, m: 1 }, { agent: { b: { y: 2 } }, m: 1 }, "  ", parseJsonc)).toBe('{\n  // mine\n  "agent": {\n    "b": { "y": 2 }\n  },\n  "m": 1\n}\n');
   });
 });
