@@ -83,6 +83,7 @@ describe("message handoffs (kind: message)", () => {
     for (const brief of [coder!.prompt, judge!.prompt]) {
       expect(brief).toContain(`### findings (the final message of the scout stage, passed on by harness)\n${long}`);
       expect(brief).toContain("- findings: no file; What the scout found");
+      expect(brief).not.toContain("### scout (scout)"); // not twice: no capped copy among the reports
     }
     expect(long.length).toBeGreaterThan(2000); // more than the capped short report
     expect(end.stages.find((s) => s.stage === "scout")!.message).toBe(long);

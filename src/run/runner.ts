@@ -179,7 +179,12 @@ export class Runner {
     if (loop && caps.loop && loop.stages.includes(e.stage) && caps.loop.used === 0) caps.loop.used = 1;
     const handsBack = role.writes.some((n) => this.p.artifacts.find((a) => a.name === n)?.message);
     const asksHuman = role.tools.includes("ask-human");
-    const brief = () => stageBrief({ pipeline: this.p, stage, role, request: this.r.request, kind: this.r.kind ?? "", reports: this.reports(e), asksHuman, messages: this.messages(e, role) });
+    const brief = () => {
+      const messages = this.messages(e, role);
+      // a stage whose whole final message is passed on needs no second, capped copy as its report
+      const reports = this.reports(e).filter((x) => !messages.some((m) => m.stage === x.stage));
+      return stageBrief({ pipeline: this.p, stage, role, request: this.r.request, kind: this.r.kind ?? "", reports, asksHuman, messages });
+    };
     let prompt = e.note ?? brief();
     if (e.note && !e.session) prompt = `${brief()}\n${e.note}\n`;
     let resume = e.note ? e.session : null;
