@@ -1,6 +1,7 @@
 // The prompt of each stage session, built by the runner from the pipeline's briefing items, the
 // artifacts and the earlier stages' short reports (never their transcripts).
 import type { PipelineIR, RoleIR, StageIR } from "../ir/types.js";
+import type { StageRecord } from "../runs/record.js";
 
 export interface BriefInput {
   pipeline: PipelineIR;
@@ -55,6 +56,24 @@ export function stageBrief(b: BriefInput): string {
   out.push("Never commit, push or start other agents. harness runs the pipeline's commands and checks after you finish.");
   out.push("", "The pipeline briefs every stage on:", ...p.briefing.map((x) => `- ${x}`));
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * What the earlier stages hand on to `e` (the run's entries before it): the latest short report of each
+ * stage, and each message artifact the role reads as the whole final reply of the latest stage whose
+ * role hands it back. A stage whose message is passed on is not briefed a second time as a report.
+ */
+export function handedOn(p: PipelineIR, stages: readonly StageRecord[], e: StageRecord, role: RoleIR): Pick<BriefInput, "reports" | "messages"> {
+  const before = stages.slice(0, stages.indexOf(e));
+  const writes = (s: StageRecord, artifact: string) => p.roles.find((r) => r.id === s.role)?.writes.includes(artifact) === true;
+  const messages = role.reads.flatMap((artifact) => {
+    const from = [...before].reverse().find((s) => s.message !== undefined && writes(s, artifact));
+    return from ? [{ artifact, stage: from.stage, text: from.message! }] : [];
+  });
+  const latest = new Map<string, StageRecord>();
+  for (const s of before) if (s.report && s.stage !== e.stage) latest.set(s.stage, s);
+  const reports = [...latest.values()].filter((s) => !messages.some((m) => m.stage === s.stage)).map((s) => ({ stage: s.stage, role: s.role, report: s.report! }));
+  return { reports, messages };
 }
 
 export function classifyBrief(p: PipelineIR, request: string): string {

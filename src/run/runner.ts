@@ -1,9 +1,9 @@
 // The control flow of `harness run`: which stage runs next, the checks between stages, retries,
 // caps, verdicts, gates and the budget. Every decision comes from this process's memory (the record
 // object it holds) and from exit codes; the record on disk is only written, never read back here.
-import type { CheckIR, PipelineIR, RoleIR, StageIR } from "../ir/types.js";
+import type { CheckIR, PipelineIR, StageIR } from "../ir/types.js";
 import type { CheckRecord, RunRecord, StageRecord } from "../runs/record.js";
-import { stageBrief } from "./brief.js";
+import { handedOn, stageBrief } from "./brief.js";
 import type { HostDriver } from "../adapter/runner.js";
 import { addTokens, pendingEntry } from "./plan.js";
 import { declaredCondition, declaredStatus, declaredVerdict, PASSING_VERDICTS, questions, shortReport } from "./report.js";
@@ -179,12 +179,7 @@ export class Runner {
     if (loop && caps.loop && loop.stages.includes(e.stage) && caps.loop.used === 0) caps.loop.used = 1;
     const handsBack = role.writes.some((n) => this.p.artifacts.find((a) => a.name === n)?.message);
     const asksHuman = role.tools.includes("ask-human");
-    const brief = () => {
-      const messages = this.messages(e, role);
-      // a stage whose whole final message is passed on needs no second, capped copy as its report
-      const reports = this.reports(e).filter((x) => !messages.some((m) => m.stage === x.stage));
-      return stageBrief({ pipeline: this.p, stage, role, request: this.r.request, kind: this.r.kind ?? "", reports, asksHuman, messages });
-    };
+    const brief = () => stageBrief({ pipeline: this.p, stage, role, request: this.r.request, kind: this.r.kind ?? "", asksHuman, ...handedOn(this.p, this.r.stages, e, role) });
     let prompt = e.note ?? brief();
     if (e.note && !e.session) prompt = `${brief()}\n${e.note}\n`;
     let resume = e.note ? e.session : null;
@@ -245,22 +240,6 @@ export class Runner {
       prompt = `The check "${failure.check.id}" failed after your stage (${failure.check.description.trim()}):\n${failure.output}\nFix it within your scope, then report again.`;
       resume = e.session;
     }
-  }
-
-  /** The latest short report of each stage that ran before `e`. */
-  private reports(e: StageRecord) {
-    const latest = new Map<string, StageRecord>();
-    for (const s of this.r.stages.slice(0, this.r.stages.indexOf(e))) if (s.report && s.stage !== e.stage) latest.set(s.stage, s);
-    return [...latest.values()].map((s) => ({ stage: s.stage, role: s.role, report: s.report! }));
-  }
-
-  /** Each message artifact the role reads: the whole final reply of the latest earlier stage whose role hands it back. */
-  private messages(e: StageRecord, role: RoleIR) {
-    const before = this.r.stages.slice(0, this.r.stages.indexOf(e)).reverse();
-    return role.reads.flatMap((artifact) => {
-      const from = before.find((s) => s.message !== undefined && this.roleOf(s).writes.includes(artifact));
-      return from ? [{ artifact, stage: from.stage, text: from.message! }] : [];
-    });
   }
 
   /** Run the stage's checks in order; the first failing one (with its output), or null when all pass. */
