@@ -80,6 +80,7 @@ describe("harness import: agents inside opencode.json and kilo.jsonc", () => {
     const role = read(dir, "roles/code-reviewer.md");
     expect(frontMatter(role)).toMatchObject({ description: "Reviews code for best practices and potential issues", isolation: "subagent", tools: ["read", "grep", "glob", "bash", "web-fetch"], permissions: { shell: { allow: ["git diff*"], default: "deny" } }, hosts: { opencode: { model: "anthropic/claude-sonnet-4-20250514" } } });
     expect(role).toContain("\nYou are a code reviewer.\nFocus on security.\n");
+    expect(frontMatter(read(dir, "roles/builder.md")).forbidden).toBe("Nothing beyond the limits below (imported from opencode.json agent.builder; say what this role must never do).");
     expect(record.files.map((f) => `${f.path} ${f.key?.join(".")} ${f.role}`)).toEqual(["opencode.json agent.code-reviewer code-reviewer", "opencode.json agent.builder builder"]);
     expect(harness(["build"], dir).code).toBe(0);
   });

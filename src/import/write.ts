@@ -48,8 +48,9 @@ const ORDER = ["isolation", "worktree", "model", "temperature", "tools", "reads"
 
 export function roleFile(r: ImportedRole, classes: Record<string, number>): string {
   const a = r.agent;
-  const fm: Record<string, unknown> = { title: titleOf(r.id), description: a.description?.trim() || `Imported from ${a.path}.` };
-  if (!a.description?.trim()) r.report.push({ field: "description", status: "added", to: `"Imported from ${a.path}." (the original has none)` });
+  const from = a.key ? `${a.path} ${a.key.join(".")}` : a.path; // an entry of a shared config: its key too
+  const fm: Record<string, unknown> = { title: titleOf(r.id), description: a.description?.trim() || `Imported from ${from}.` };
+  if (!a.description?.trim()) r.report.push({ field: "description", status: "added", to: `"Imported from ${from}." (the original has none)` });
   const role: Record<string, unknown> = { isolation: "subagent", ...a.role };
   if (a.temperature !== undefined) {
     role.temperature = classOf(classes, a.temperature);
@@ -66,8 +67,8 @@ export function roleFile(r: ImportedRole, classes: Record<string, number>): stri
     r.report.push({ field: "permissions.write", status: "added", to: '["**"]: the original has no path limit; narrow it to what the role writes' });
   }
   for (const k of ORDER) if (role[k] !== undefined) fm[k] = role[k];
-  fm.forbidden = `Nothing beyond the limits below (imported from ${a.path}; say what this role must never do).`;
-  fm.done = `The task it was given is complete (imported from ${a.path}; say what done means for this role).`;
+  fm.forbidden = `Nothing beyond the limits below (imported from ${from}; say what this role must never do).`;
+  fm.done = `The task it was given is complete (imported from ${from}; say what done means for this role).`;
   r.report.push({ field: "forbidden, done", status: "added", to: "placeholders to edit (harness roles state both)" });
   const body = a.body.trim() ? a.body : `You are ${titleOf(r.id)}.\n`;
   if (!a.body.trim()) r.report.push({ field: "body", status: "added", to: "a one-line prompt (the original has none)" });
