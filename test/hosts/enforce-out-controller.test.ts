@@ -9,31 +9,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readPipeline } from "../../src/ir/normalize.js";
-import { HOST_IDS } from "../../adapters/index.js";
 import { emittedTree, hostBin } from "./helpers.js";
-import { buildEmitted, EMITTED_ROOT, ROLES_DIR } from "./lib/emitted.js";
+import { lowHopTree, MARKER, SCENE } from "./lib/controller-scene.js";
 import { createHostEnv, type HostEnv } from "./lib/env.js";
 import { run, type RunResult } from "./lib/run.js";
 import { prepareCopilotHome, runCopilotScripted, warmCopilot } from "./lib/copilot.js";
 import { startAnthropicStub, startChatStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
-
-const PEBBLE = readPipeline(ROLES_DIR, { knownHosts: HOST_IDS }).pipeline;
-/** a line only this role's own prompt holds: the stub picks the role's conversation by it */
-const MARKER = Object.fromEntries(PEBBLE.roles.map((r) => [r.id, r.body.split("\n").map((l) => l.trim()).find((l) => l.length > 8)!]));
-
-const RUNNER = `import { readdirSync, existsSync } from "node:fs";
-import { pathToFileURL } from "node:url";
-const files = existsSync("tests") ? readdirSync("tests").filter((f) => f.endsWith(".test.mjs")) : [];
-let failed = 0;
-for (const f of files) { try { await import(pathToFileURL("tests/" + f).href); } catch (e) { failed++; console.log("FAIL " + f + ": " + e.message); } }
-console.log("SCENE-TESTS " + (failed ? "FAILED" : "PASSED") + " " + (files.length - failed) + "/" + files.length);
-process.exit(failed ? 1 : 0);
-`;
-const SCENE: Record<string, string> = {
-  "package.json": JSON.stringify({ name: "scene", private: true, type: "module", scripts: { test: "node run-tests.mjs" } }),
-  "run-tests.mjs": RUNNER,
-};
 
 interface Scene {
   env: HostEnv;
@@ -333,26 +314,6 @@ throw new Error("fix() is missing");
     }
   }, 300_000);
 });
-
-/** the bundled roles with policies.max_hops 2, built once per run */
-let lowHop: Promise<string> | undefined;
-async function lowHopTree(host = "claude-code"): Promise<string> {
-  return path.join(path.dirname(await lowHopRoot()), host);
-}
-function lowHopRoot(): Promise<string> {
-  lowHop ??= (async () => {
-    const base = path.join(EMITTED_ROOT, `max-hops-2-${process.pid}`);
-    const roles = path.join(base, "roles");
-    fs.rmSync(base, { recursive: true, force: true });
-    fs.cpSync(ROLES_DIR, roles, { recursive: true });
-    const yml = path.join(roles, "pipeline.yaml");
-    fs.writeFileSync(yml, fs.readFileSync(yml, "utf8").replace(/^policies:\n/m, "policies:\n  max_hops: 2\n"));
-    const built = await buildEmitted(path.join(base, "out"), roles);
-    if (!built.root) throw new Error(built.error);
-    return path.join(built.root, "claude-code");
-  })();
-  return lowHop;
-}
 
 // ---------------------------------------------------------------- Codex
 
