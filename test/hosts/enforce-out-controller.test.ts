@@ -708,6 +708,49 @@ describe("copilot: the run controller holds the process", () => {
     }
   }, 600_000);
 
+  it("copilot: controller refuses a third round of the loop", async () => {
+    // onyx's review is its own session (main-session role): the test writes its document between turns
+    const s = await copilotScene(await emittedTree("copilot"), (p) => [
+      { name: "jade", when: MARKER.jade!, steps: [cpCreate(p, "src/fix.mjs", "export const fixed = true;\n")], final: "Status: done (implemented)" },
+      { name: "quartz", when: MARKER.quartz!, steps: [cpCreate(p, ".pebble/verification.md", "# Verification\nVerdict: fail\n")], final: "Status: done (verified)" },
+      {
+        name: "main",
+        steps: [
+          /* 0 */ cpSh(": harness kind typo"),
+          /* 1 */ cpTask("jade"),
+          // turn 2: onyx asked for changes
+          /* 2 */ (req) => (cpTyped(req, "the review is written") ? cpTask("quartz") : { text: "WAITING for onyx's review" }),
+          /* 3 */ cpTask("jade"),
+          // turn 3: onyx approved round 2
+          /* 4 */ (req) => (cpTyped(req, "the review is written again") ? cpTask("quartz") : { text: "WAITING for onyx's review" }),
+          /* 5 */ cpTask("jade"),
+        ],
+        final: "ORCHESTRATOR: handing over to the human",
+      },
+    ]);
+    try {
+      await s.turn("fix a typo");
+      s.put(".pebble/review.md", "# Review\nVerdict: changes-required\n");
+      await s.turn("the review is written");
+      s.put(".pebble/review.md", "# Review\nVerdict: approve\n");
+      await s.turn("the review is written again");
+      const why = cpExplain(s);
+      const saw = s.saw("main");
+      const rec = s.record();
+      const at = (stage: string) => rec.stages.filter((x: { stage: string }) => x.stage === stage);
+      expect(saw, why).toMatch(/stage verify \(quartz\) refused: stage review \(onyx\) must come first \(it is failed: the verdict in .pebble\/review.md is fail\)/);
+      expect(saw, why).toMatch(/stage verify \(quartz\) failed: the verdict in .pebble\/verification.md is fail/);
+      expect(saw, why).toMatch(/stage implement \(jade\) refused: loop cap reached: stage implement \(jade\) already ran 2 of 2 rounds\. Stop after the second round/);
+      expect(s.stub.log.filter((l) => l.conversation === "jade" && l.step === 0).length, why).toBe(2);
+      expect(at("implement").map((x: { round: number; status: string }) => `${x.round} ${x.status}`), why).toEqual(["1 done", "2 done"]);
+      expect(at("review").map((x: { status: string; verdict: string }) => `${x.status} ${x.verdict}`), why).toEqual(["failed fail", "done pass"]);
+      expect(rec.caps.loop, why).toEqual({ used: 2, max: 2 });
+      expect(rec.status, why).toBe("stopped");
+    } finally {
+      await s.dispose();
+    }
+  }, 900_000);
+
   it("copilot: controller detects the run state rewritten by test code and stops the run", async () => {
     const forge = `import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 const dir = ".harness/controller";
