@@ -75,6 +75,18 @@ describe("gemini-cli run controller", () => {
     expect(s.invoke("jade").out).toBeNull();
   });
 
+  it("a stage whose AfterTool never came (refused after the hook, or cancelled) runs again after the turn", () => {
+    const s = geminiScene();
+    s.hook("BeforeAgent", { prompt: `${ENTRY}fix it\n` });
+    s.sh(": harness kind bug-fix");
+    expect(s.invoke("mica").out).toBeNull();
+    expect(why(s.invoke("mica"))).toContain("it is already running");
+    s.hook("AfterAgent", { prompt: "x", prompt_response: "done", stop_hook_active: false });
+    // nothing runs now: the orchestrator's own calls are its again
+    expect(why(s.sh(": harness kind feature"))).toContain("already bug-fix");
+    expect(s.invoke("mica").out).toBeNull();
+  });
+
   it("approves from the human's prompt and prints the resume command at a gate", () => {
     const s = geminiScene();
     s.hook("BeforeAgent", { prompt: `${ENTRY}add impl\n` });

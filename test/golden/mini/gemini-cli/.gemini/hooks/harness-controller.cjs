@@ -515,6 +515,7 @@ function ctlDecide(M, env, call, loaded) {
 
 const ENTRY_TEXT = {"length":4119,"sha256":"d38b2af93797b310b08627f75926e6f6937a1eec66db1c4f354a502045f1d137"};
 const LAUNCH = "gemini --policy .gemini/policies";
+const GM_LOST = "its end never reached the controller (the invoke_agent call was refused after the controller allowed it, or cancelled)";
 const GM_EVENTS = { BeforeAgent: "prompt", BeforeTool: "pre", AfterTool: "post", AfterAgent: "end" };
 const GM_WRITE = { write_file: "file_path", replace: "file_path" };
 const gmEvent = process.argv[2];
@@ -548,8 +549,19 @@ function gmRetryNote(data, role) {
   if (!s) return null;
   const all = data.record.stages.filter(function (x) { return x.stage === s.id; });
   const cur = all[all.length - 1], prev = all[all.length - 2];
-  if (!prev || prev.status !== "failed" || prev.round !== cur.round) return null;
+  if (!prev || prev.status !== "failed" || prev.round !== cur.round || prev.reason === GM_LOST) return null;
   return "harness: the run controller sent stage " + ctlName(s) + " back: " + ctlLine(prev.reason || "", 1200) + ". Fix it, then finish again.";
+}
+/** A subagent stage still running when the turn ends or a new prompt comes never reached its AfterTool
+ *  (the call was refused after the hook, by the policy or a confirmation, or cancelled): it runs again. */
+function gmSettleLost(env, data) {
+  if (!data || ctlStopped(data) || data.record.kind === null) return;
+  for (const s of ctlKindStages(MODEL, data)) {
+    const e = ctlEntry(data, s.id);
+    if (s.main || !e || e.status !== "running") continue;
+    e.status = "failed"; e.reason = GM_LOST; e.ended = env.now();
+    data.allow = s.id;
+  }
 }
 function gmMain() {
   const event = GM_EVENTS[gmEvent];
@@ -593,6 +605,7 @@ function gmMain() {
     resume: function (s, text) { return LAUNCH + " --resume " + s + " -p " + JSON.stringify(text); },
     origin: null,
   };
+  if (event === "prompt" || event === "end") gmSettleLost(env, data0);
   let res;
   if (event === "post") {
     // the stage end: the subagent's result is its report; then the verdict for the orchestrator
