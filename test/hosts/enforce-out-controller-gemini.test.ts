@@ -243,6 +243,31 @@ throw new Error("fix() is missing");
     }
   }, 600_000);
 
+  it("gemini-cli: controller stops the run when test code deletes its state", async () => {
+    const wipe = `import { rmSync } from "node:fs";
+rmSync(".harness/controller", { recursive: true, force: true });
+throw new Error("fix() is missing");
+`;
+    const s = await geminiScene(await emittedTree("gemini-cli"), () => [
+      byCalls("mica", [write("tests/fix.test.mjs", wipe), sh("npm run test --if-present"), finish("Status: done (tests)")], "Status: done (tests)", MARKER.mica!),
+      byCalls("chalk", [finish("Status: done (docs)")], "Status: done", MARKER.chalk!),
+      byCalls("main", [sh(": harness kind bug-fix"), invoke("mica"), invoke("chalk")], "ORCHESTRATOR: handing over"),
+    ]);
+    try {
+      await s.turn("/pebble fix the bug");
+      const why = explain(s);
+      expect(s.saw("mica"), why).toContain("SCENE-TESTS FAILED");
+      // the hook line's early exit still runs node: the controller's record outside the project names the session
+      expect(s.saw("main"), why).toMatch(/harness: tampering: the run state \S+ was deleted/);
+      expect(s.stub.log.some((l) => l.conversation === "chalk"), why).toBe(false);
+      const rec = s.record();
+      expect(rec.status, why).toBe("failed");
+      expect(rec.ending, why).toMatch(/^tampering: /);
+    } finally {
+      await s.dispose();
+    }
+  }, 600_000);
+
   it("gemini-cli: controller leaves an ordinary session unbound", async () => {
     const s = await geminiScene(await emittedTree("gemini-cli"), () => [
       byCalls("jade", [write("src/x.mjs", "export const x = 1;\n"), finish("Status: done")], "Status: done", MARKER.jade!),
