@@ -646,9 +646,12 @@ describe("copilot: the run controller holds the process", () => {
           /* 3 */ (req) => (cpTyped(req, "approve spec") ? cpTask("slate", "approve blueprint") : { text: "WAITING for the human: approve spec" }),
           /* 4 */ cpTask("mica"),
           // turn 4
+          // turn 4: the spec was edited after its approval (flint's session, between the turns)
           /* 5 */ (req) => (cpTyped(req, "approve blueprint") ? cpTask("mica") : { text: "WAITING for the human: approve blueprint" }),
-          /* 6 */ cpSh("npm run test --if-present"),
-          /* 7 */ cpTask("quartz"),
+          // turn 5: the human approves the edited spec
+          /* 6 */ (req) => (cpTyped(req, "approve spec") ? cpTask("mica") : { text: "WAITING for the human: approve spec" }),
+          /* 7 */ cpSh("npm run test --if-present"),
+          /* 8 */ cpTask("quartz"),
         ],
         final: "ORCHESTRATOR: handing over to the human",
       },
@@ -658,7 +661,9 @@ describe("copilot: the run controller holds the process", () => {
       s.put(".pebble/spec.md", "# Spec\n1. add(a, b) returns a + b\n");
       await s.turn("the spec is written");
       await s.turn("approve spec");
+      s.put(".pebble/spec.md", "# Spec\n1. add(a, b) returns a + b\n2. and more\n");
       await s.turn("approve blueprint");
+      await s.turn("approve spec");
       const why = cpExplain(s);
       const saw = s.saw("main");
       const rec = s.record();
@@ -669,7 +674,8 @@ describe("copilot: the run controller holds the process", () => {
       expect(saw, why).toMatch(new RegExp(`\\.github/copilot/bin/pebble\\.sh (\\\\)*"approve spec(\\\\)*" --resume=${s.sid()}`));
       expect(saw, why).toMatch(/stage blueprint \(slate\) done/);
       expect(saw, why).toMatch(/stage tests \(mica\) refused: the blueprint at .pebble\/blueprint.md needs the human's approval first/);
-      expect(rec.gates.map((g: { gate: string; decision: string }) => `${g.gate} ${g.decision}`), why).toEqual(["spec approved", "blueprint approved"]);
+      expect(saw, why).toMatch(/stage tests \(mica\) refused: the spec at .pebble\/spec.md changed after the human approved it/);
+      expect(rec.gates.map((g: { gate: string; decision: string }) => `${g.gate} ${g.decision}`), why).toEqual(["spec approved", "blueprint approved", "spec void", "spec approved"]);
       expect(s.saw("slate"), why).toContain("approve blueprint");
       // checks: the controller ran npm test at mica's stage end (the orchestrator's own run was refused) and sent mica back with its output
       expect(s.saw("mica"), why).toMatch(/check new-tests-fail: `npm run test --if-present` exited 0, expected to fail: .*SCENE-TESTS PASSED 1\/1/);
