@@ -208,7 +208,8 @@ export function withGeminiController(pipeline: PipelineIR, entryText: string, la
     ...CONTROLLER_GAPS.map((g) => `controller: ${g}`),
     "controller: Gemini CLI 0.61 has no SubagentStop: a subagent whose checks fail has already ended, so the controller refuses every stage but its re-invocation (within the check's retries) and adds its output to that invocation's prompt",
     "controller: BeforeTool names no agent: while a subagent stage runs, every tool call is counted as that subagent's (a main-session document is refused until the stage ends); the policy (--policy) keeps each subagent to its own scope",
-    `controller: project hooks run only in a trusted folder, and hooksConfig in the user's settings can switch them off; the run binds to /${pipeline.name}'s exact expanded text, so a changed command file binds no run`,
+    `controller: the hooks are project settings, which Gemini CLI loads only in a trusted folder; the user's own settings (hooksConfig.enabled, or hooksConfig.disabled naming harness-controller) can switch them off, outside what the policy guards; the run binds to /${pipeline.name}'s exact expanded text, so a changed command file binds no run`,
+    "controller: an answer the human gives through ask_user is a tool result, not a prompt: it approves no gate (the human types approve <gate>)",
   ];
   return {
     ...lowered,
