@@ -29,6 +29,7 @@ export const COPILOT_CONTROLLER_PROOFS = {
   order: CONTROLLER_RUN,
   gates: CONTROLLER_RUN,
   checks: CONTROLLER_RUN,
+  "loop-cap": "copilot: controller refuses a third round of the loop",
   "hop-cap": "copilot: controller refuses a delegation past the hop cap",
 } as const;
 
@@ -152,18 +153,20 @@ export function controllerHooks(): Record<string, unknown[]> {
 /** Adds the controller script and its fidelity records; the orchestrator agent carries its hooks (index.ts). */
 export function withCopilotController(pipeline: PipelineIR, orchestrator: string, launcher: string, lowered: Lowered): Lowered {
   const how = `${COPILOT_CONTROLLER_PATH} (hooks in .github/agents/${orchestrator}.agent.md: the orchestrator's session only, started via ${launcher} or copilot --agent ${orchestrator})`;
-  const replaced = new Set(["order", "gates", "checks", "hop-cap"]);
+  const replaced = new Set(["order", "gates", "checks", "loop-cap", "hop-cap"]);
   const records: FidelityRecord[] = [
     { role: null, constraint: "order", level: "guard", how: `${how}: preToolUse refuses a task out of the declared kind's order; a main-session stage (its own session) counts once the run reached it and its documents are there` },
     ...(pipeline.stages.some((s) => s.gate) ? [{ role: null, constraint: "gates" as const, level: "guard" as const, how: `${how}: approval only from the orchestrator session's own userPromptSubmitted (never fired for a subagent's prompt), bound to the artifact's sha256` }] : []),
     ...(pipeline.checks.length ? [{ role: null, constraint: "checks" as const, level: "guard" as const, how: `${how}: subagentStop runs each check's command (exit vs expect, log under .harness/runs/) and sends the agent back within its retries; the verdict is added to the task result (postToolUse); judgement checks read the stage document's Verdict line`, ...(pipeline.checks.some((c) => !c.command) ? { loss: "L_CHECKS_INSTRUCTED" as const } : {}) }] : []),
+    // the rounds are counted in the run state: a loop stage that already ran starts a new round at its
+    // next task, a main-session stage's new round needs documents that changed since the round before
+    ...(pipeline.loop ? [{ role: null, constraint: "loop-cap" as const, level: "guard" as const, how: `${how}: preToolUse refuses the task of round ${pipeline.loop.maxRounds + 1} with on_exhausted` }] : []),
     { role: null, constraint: "hop-cap", level: "guard", how: `${how}: delegation ${pipeline.policies.maxHops + 1} refused` },
   ];
   const gaps = [
     ...CONTROLLER_GAPS.map((g) => `controller: ${g}`),
     `controller: a main-session stage runs as its own Copilot session, outside the run: the controller holds when it may count (the run reached it, its documents are there, a new round's changed), not who wrote them`,
     `controller: /${pipeline.name} as a skill in an ordinary session (not the ${orchestrator} agent) runs no controller: its order, gates and checks are instructed there`,
-    "controller: the loop cap stays instructed on Copilot CLI: its loop runs through a main-session stage in its own session, not proven with the scripted model",
   ];
   return {
     ...lowered,

@@ -89,7 +89,7 @@ export function geminiFidelity(input: GeminiFidelityInput): FidelityRecord[] {
   if (pipeline.stages.some((s) => s.gate)) out.push({ role: null, constraint: "gates", level: "instructed", how: `${cmd} stops and asks`, loss: "L_GATE_INSTRUCTED" });
   if (pipeline.checks.length) out.push({ role: null, constraint: "checks", level: "instructed", how: `${cmd} runs them`, loss: "L_CHECKS_INSTRUCTED" });
   if (pipeline.loop) out.push({ role: null, constraint: "loop-cap", level: "instructed", how: `${cmd} caps at ${pipeline.loop.maxRounds} rounds`, loss: "L_CHECKS_INSTRUCTED" });
-  out.push(...instructedProcessRecords(pipeline, `${cmd}`, "the run controller is not wired on Gemini CLI yet (it has no SubagentStop, only AfterTool on invoke_agent)"));
+  out.push(...instructedProcessRecords(pipeline, `${cmd}`));
   out.push({ role: null, constraint: "git-deny", level: "native", how: `${optIn}: policies.shell_deny denied for every agent`, loss: "L_POLICY_OPT_IN" });
   out.push({ role: null, constraint: "spawn", level: "native", how: `${optIn}: invoke_agent allowed for the subagent roles only; subagents cannot start subagents`, loss: "L_POLICY_OPT_IN" });
   return out;

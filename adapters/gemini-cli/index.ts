@@ -20,6 +20,7 @@ import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostV
 import { geminiFidelity } from "./fidelity.js";
 import { planPolicy, policyDocument, subagentRoles } from "./rules.js";
 import { GEMINI_TOOLS, READ_COMPANIONS } from "./tools.js";
+import { GEMINI_CONTROLLER_PATH, GEMINI_CONTROLLER_PROOFS, withGeminiController } from "./controller.js";
 
 export const HOST_ID = "gemini-cli";
 export const POLICY_DIR = ".gemini/policies";
@@ -50,6 +51,7 @@ function vocabulary(pipeline: PipelineIR): HostVocabulary {
     roleNotes: () => [
       `Gemini CLI's policy rules (\`${POLICY_DIR}\`, loaded with \`--policy\`) enforce your write scope and command rules. Give file paths relative to the project root: absolute paths and ".." are refused. If a write or command is refused, do not work around it (another tool, a shell redirection, a script): report "blocked" with the refusal text.`,
     ],
+    controller: { script: GEMINI_CONTROLLER_PATH },
   };
 }
 
@@ -97,6 +99,7 @@ export const GeminiCliAdapter: Adapter = {
   capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "native", perRoleShell: "native", hooks: true, temperature: false },
   tools: GEMINI_TOOLS,
   proofs: {
+    ...GEMINI_CONTROLLER_PROOFS,
     tools: "gemini-cli: subagent jade gets exactly its tools and model in its own context, and no invoke_agent",
     "write-scope": "gemini-cli: policy limits subagent jade's writes to its scope and the main session's to its roles' union",
     "never-write": "gemini-cli: policy limits subagent jade's writes to its scope and the main session's to its roles' union",
@@ -112,10 +115,12 @@ export const GeminiCliAdapter: Adapter = {
     const plan = planPolicy(pipeline);
     const policyPath = `${POLICY_DIR}/${pipeline.name}.toml`;
     const mains = pipeline.roles.filter((r) => r.isolation === "main");
+    // the run controller binds a session by the command's expanded text, up to the request
+    const entryText = `${inert(renderOrchestrator(pipeline, vocab))}\n\n## The request\n\n`;
     const files: HostFile[] = [
       geminiMd(pipeline),
       ...subagentRoles(pipeline).map((r) => agentFile(pipeline, r, vocab)),
-      command(`.gemini/commands/${pipeline.name}.toml`, `Run the ${pipeline.title} pipeline: ${pipeline.description}`, `${inert(renderOrchestrator(pipeline, vocab))}\n\n## The request\n\n{{args}}\n`),
+      command(`.gemini/commands/${pipeline.name}.toml`, `Run the ${pipeline.title} pipeline: ${pipeline.description}`, `${entryText}{{args}}\n`),
       ...mains.map((r) =>
         command(`.gemini/commands/${pipeline.name}/${r.id}.toml`, r.description, `Act as ${inert(r.title)} in this session for the brief below.\n\n${inert(rolePrompt(pipeline, r, vocab))}\n\n## The brief\n\n{{args}}\n`),
       ),
@@ -129,6 +134,6 @@ export const GeminiCliAdapter: Adapter = {
       "Shell rules match the command text (each part of a compound command separately); files written by a command (redirections, interpreters, scripts) are not checked against the write scope.",
       "--yolo (or --approval-mode yolo) allows every call no rule matches: the main session then runs any command that is not denied.",
     ];
-    return { files, fidelity: geminiFidelity({ pipeline, plan, policyPath, commandFor: (r) => roleCommand(pipeline, r), pipelineCommand: pipelineCommand(pipeline), modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps };
+    return withGeminiController(pipeline, entryText, LAUNCH, { files, fidelity: geminiFidelity({ pipeline, plan, policyPath, commandFor: (r) => roleCommand(pipeline, r), pipelineCommand: pipelineCommand(pipeline), modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps });
   },
 };

@@ -9,31 +9,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readPipeline } from "../../src/ir/normalize.js";
-import { HOST_IDS } from "../../adapters/index.js";
 import { emittedTree, hostBin } from "./helpers.js";
-import { buildEmitted, EMITTED_ROOT, ROLES_DIR } from "./lib/emitted.js";
+import { lowHopTree, MARKER, SCENE } from "./lib/controller-scene.js";
 import { createHostEnv, type HostEnv } from "./lib/env.js";
 import { run, type RunResult } from "./lib/run.js";
 import { prepareCopilotHome, runCopilotScripted, warmCopilot } from "./lib/copilot.js";
 import { startAnthropicStub, startChatStub, startResponsesStub, type Conversation, type ModelRequest, type Step, type Stub } from "./lib/stubs.js";
-
-const PEBBLE = readPipeline(ROLES_DIR, { knownHosts: HOST_IDS }).pipeline;
-/** a line only this role's own prompt holds: the stub picks the role's conversation by it */
-const MARKER = Object.fromEntries(PEBBLE.roles.map((r) => [r.id, r.body.split("\n").map((l) => l.trim()).find((l) => l.length > 8)!]));
-
-const RUNNER = `import { readdirSync, existsSync } from "node:fs";
-import { pathToFileURL } from "node:url";
-const files = existsSync("tests") ? readdirSync("tests").filter((f) => f.endsWith(".test.mjs")) : [];
-let failed = 0;
-for (const f of files) { try { await import(pathToFileURL("tests/" + f).href); } catch (e) { failed++; console.log("FAIL " + f + ": " + e.message); } }
-console.log("SCENE-TESTS " + (failed ? "FAILED" : "PASSED") + " " + (files.length - failed) + "/" + files.length);
-process.exit(failed ? 1 : 0);
-`;
-const SCENE: Record<string, string> = {
-  "package.json": JSON.stringify({ name: "scene", private: true, type: "module", scripts: { test: "node run-tests.mjs" } }),
-  "run-tests.mjs": RUNNER,
-};
 
 interface Scene {
   env: HostEnv;
@@ -333,26 +314,6 @@ throw new Error("fix() is missing");
     }
   }, 300_000);
 });
-
-/** the bundled roles with policies.max_hops 2, built once per run */
-let lowHop: Promise<string> | undefined;
-async function lowHopTree(host = "claude-code"): Promise<string> {
-  return path.join(path.dirname(await lowHopRoot()), host);
-}
-function lowHopRoot(): Promise<string> {
-  lowHop ??= (async () => {
-    const base = path.join(EMITTED_ROOT, `max-hops-2-${process.pid}`);
-    const roles = path.join(base, "roles");
-    fs.rmSync(base, { recursive: true, force: true });
-    fs.cpSync(ROLES_DIR, roles, { recursive: true });
-    const yml = path.join(roles, "pipeline.yaml");
-    fs.writeFileSync(yml, fs.readFileSync(yml, "utf8").replace(/^policies:\n/m, "policies:\n  max_hops: 2\n"));
-    const built = await buildEmitted(path.join(base, "out"), roles);
-    if (!built.root) throw new Error(built.error);
-    return path.join(built.root, "claude-code");
-  })();
-  return lowHop;
-}
 
 // ---------------------------------------------------------------- Codex
 
@@ -685,9 +646,12 @@ describe("copilot: the run controller holds the process", () => {
           /* 3 */ (req) => (cpTyped(req, "approve spec") ? cpTask("slate", "approve blueprint") : { text: "WAITING for the human: approve spec" }),
           /* 4 */ cpTask("mica"),
           // turn 4
+          // turn 4: the spec was edited after its approval (flint's session, between the turns)
           /* 5 */ (req) => (cpTyped(req, "approve blueprint") ? cpTask("mica") : { text: "WAITING for the human: approve blueprint" }),
-          /* 6 */ cpSh("npm run test --if-present"),
-          /* 7 */ cpTask("quartz"),
+          // turn 5: the human approves the edited spec
+          /* 6 */ (req) => (cpTyped(req, "approve spec") ? cpTask("mica") : { text: "WAITING for the human: approve spec" }),
+          /* 7 */ cpSh("npm run test --if-present"),
+          /* 8 */ cpTask("quartz"),
         ],
         final: "ORCHESTRATOR: handing over to the human",
       },
@@ -697,7 +661,9 @@ describe("copilot: the run controller holds the process", () => {
       s.put(".pebble/spec.md", "# Spec\n1. add(a, b) returns a + b\n");
       await s.turn("the spec is written");
       await s.turn("approve spec");
+      s.put(".pebble/spec.md", "# Spec\n1. add(a, b) returns a + b\n2. and more\n");
       await s.turn("approve blueprint");
+      await s.turn("approve spec");
       const why = cpExplain(s);
       const saw = s.saw("main");
       const rec = s.record();
@@ -708,7 +674,8 @@ describe("copilot: the run controller holds the process", () => {
       expect(saw, why).toMatch(new RegExp(`\\.github/copilot/bin/pebble\\.sh (\\\\)*"approve spec(\\\\)*" --resume=${s.sid()}`));
       expect(saw, why).toMatch(/stage blueprint \(slate\) done/);
       expect(saw, why).toMatch(/stage tests \(mica\) refused: the blueprint at .pebble\/blueprint.md needs the human's approval first/);
-      expect(rec.gates.map((g: { gate: string; decision: string }) => `${g.gate} ${g.decision}`), why).toEqual(["spec approved", "blueprint approved"]);
+      expect(saw, why).toMatch(/stage tests \(mica\) refused: the spec at .pebble\/spec.md changed after the human approved it/);
+      expect(rec.gates.map((g: { gate: string; decision: string }) => `${g.gate} ${g.decision}`), why).toEqual(["spec approved", "blueprint approved", "spec void", "spec approved"]);
       expect(s.saw("slate"), why).toContain("approve blueprint");
       // checks: the controller ran npm test at mica's stage end (the orchestrator's own run was refused) and sent mica back with its output
       expect(s.saw("mica"), why).toMatch(/check new-tests-fail: `npm run test --if-present` exited 0, expected to fail: .*SCENE-TESTS PASSED 1\/1/);
@@ -746,6 +713,49 @@ describe("copilot: the run controller holds the process", () => {
       await s.dispose();
     }
   }, 600_000);
+
+  it("copilot: controller refuses a third round of the loop", async () => {
+    // onyx's review is its own session (main-session role): the test writes its document between turns
+    const s = await copilotScene(await emittedTree("copilot"), (p) => [
+      { name: "jade", when: MARKER.jade!, steps: [cpCreate(p, "src/fix.mjs", "export const fixed = true;\n")], final: "Status: done (implemented)" },
+      { name: "quartz", when: MARKER.quartz!, steps: [cpCreate(p, ".pebble/verification.md", "# Verification\nVerdict: fail\n")], final: "Status: done (verified)" },
+      {
+        name: "main",
+        steps: [
+          /* 0 */ cpSh(": harness kind typo"),
+          /* 1 */ cpTask("jade"),
+          // turn 2: onyx asked for changes
+          /* 2 */ (req) => (cpTyped(req, "the review is written") ? cpTask("quartz") : { text: "WAITING for onyx's review" }),
+          /* 3 */ cpTask("jade"),
+          // turn 3: onyx approved round 2
+          /* 4 */ (req) => (cpTyped(req, "the review is written again") ? cpTask("quartz") : { text: "WAITING for onyx's review" }),
+          /* 5 */ cpTask("jade"),
+        ],
+        final: "ORCHESTRATOR: handing over to the human",
+      },
+    ]);
+    try {
+      await s.turn("fix a typo");
+      s.put(".pebble/review.md", "# Review\nVerdict: changes-required\n");
+      await s.turn("the review is written");
+      s.put(".pebble/review.md", "# Review\nVerdict: approve\n");
+      await s.turn("the review is written again");
+      const why = cpExplain(s);
+      const saw = s.saw("main");
+      const rec = s.record();
+      const at = (stage: string) => rec.stages.filter((x: { stage: string }) => x.stage === stage);
+      expect(saw, why).toMatch(/stage verify \(quartz\) refused: stage review \(onyx\) must come first \(it is failed: the verdict in .pebble\/review.md is fail\)/);
+      expect(saw, why).toMatch(/stage verify \(quartz\) failed: the verdict in .pebble\/verification.md is fail/);
+      expect(saw, why).toMatch(/stage implement \(jade\) refused: loop cap reached: stage implement \(jade\) already ran 2 of 2 rounds\. Stop after the second round/);
+      expect(s.stub.log.filter((l) => l.conversation === "jade" && l.step === 0).length, why).toBe(2);
+      expect(at("implement").map((x: { round: number; status: string }) => `${x.round} ${x.status}`), why).toEqual(["1 done", "2 done"]);
+      expect(at("review").map((x: { status: string; verdict: string }) => `${x.status} ${x.verdict}`), why).toEqual(["failed fail", "done pass"]);
+      expect(rec.caps.loop, why).toEqual({ used: 2, max: 2 });
+      expect(rec.status, why).toBe("stopped");
+    } finally {
+      await s.dispose();
+    }
+  }, 900_000);
 
   it("copilot: controller detects the run state rewritten by test code and stops the run", async () => {
     const forge = `import { readdirSync, readFileSync, writeFileSync } from "node:fs";

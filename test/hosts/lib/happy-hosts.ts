@@ -351,23 +351,58 @@ function geminiCall(a: Action): Call {
   }
 }
 
-/** Gemini CLI's refusals: a policy deny, a confirmation nobody can give headless. */
-export const GEMINI_REFUSAL = /denied by policy|policy (?:engine )?(?:denied|blocked)|requires? (?:user )?confirmation|not allowed|was cancelled|rejected|Tool execution denied/i;
+/** Gemini CLI's refusals: a policy deny, a confirmation nobody can give headless, a hook's (the run controller's) block. */
+export const GEMINI_REFUSAL = /denied by policy|policy (?:engine )?(?:denied|blocked)|requires? (?:user )?confirmation|not allowed|was cancelled|rejected|Tool execution denied|Tool execution blocked/i;
 
-/** `/<pipeline>` in `gemini -p` with the policy folder, as GEMINI.md says; subagents via invoke_agent, ending with complete_task. */
+/** the calls a Gemini request's history answered: 0.61 repeats each function response of a resumed session, so it counts distinct call ids */
+function geminiAnswered(req: ModelRequest): number {
+  const ids = new Set<string>();
+  for (const c of asArray(req.body.contents) as { parts?: unknown }[])
+    for (const p of asArray(c.parts) as { functionResponse?: { id?: string } }[]) if (p.functionResponse) ids.add(p.functionResponse.id ?? `#${ids.size}`);
+  return ids.size;
+}
+/** the conversation's calls, each request answered with the call after the distinct calls it answered (see geminiAnswered) */
+function byGeminiCalls(calls: Call[]): Call[] {
+  const pick = (req: ModelRequest): StubStep | undefined => {
+    const c = calls[geminiAnswered(req)];
+    return typeof c === "function" ? c(req) : c;
+  };
+  // the stub indexes by the repeated count, which only grows: every slot asks pick; past the end, the conversation's final text
+  return Array.from({ length: 4 * calls.length + 400 }, () => (req: ModelRequest) => pick(req) ?? { text: "Status: done" });
+}
+
+/**
+ * `/<pipeline>` in `gemini -p` with the policy folder, as GEMINI.md says; subagents via invoke_agent,
+ * ending with complete_task. The run controller binds the run to one session: later scenario sessions
+ * are `gemini --resume <id>` (controllerPlan).
+ */
+let geminiRun: ControllerRun = newRun();
 export const geminiDriver: HostDriver = {
   host: "gemini-cli",
   label: "gm",
+  controllerRunsChecks: true,
   startStub: startGeminiStub,
-  prepare() {},
+  prepare() {
+    geminiRun = newRun();
+  },
   useStub: (env, stub) => prepareGeminiHome(env, stub.baseUrl),
-  plan: (s, scenario) => [session("main", ORCHESTRATOR, s.segments.flatMap((g) => g.steps), s, scenario, (st) => [geminiCall(st.action)], [{ tool: "complete_task", input: { result: "done" } }])],
-  command: (_hs, scenario, env) => ({ bin: "", args: [...policyArgs(env.project), "-p", `/${scenario.name} ${REQUEST}`] }),
+  plan(s, scenario) {
+    const { hs, next } = controllerPlan(geminiRun, `/${scenario.name}`, s, scenario, (st) => [geminiCall(st.action)], (kind) => geminiCall({ kind: "shell", command: `: harness kind ${kind}` }));
+    geminiRun = next;
+    for (const [name, calls] of Object.entries(hs.calls)) {
+      // a subagent ends with complete_task, its report's status line first (the controller reads it)
+      const all = name === "main" ? calls : [...calls, { tool: "complete_task", input: { result: `Status: done (${name})` } }];
+      hs.calls[name] = byGeminiCalls(all);
+    }
+    return [hs];
+  },
+  command: (_hs, _scenario, env) => ({ bin: "", args: [...policyArgs(env.project), ...(geminiRun.fresh ? ["--session-id", geminiRun.sid] : ["--resume", geminiRun.sid]), "-p", geminiRun.prompt] }),
   results(body) {
-    type Part = { functionResponse?: { response?: unknown } };
+    type Part = { functionResponse?: { id?: string; response?: unknown } };
+    const seen = new Set<string>();
     return (asArray(body.contents) as { parts?: unknown }[])
       .flatMap((c) => asArray(c.parts) as Part[])
-      .filter((p) => p.functionResponse)
+      .filter((p) => p.functionResponse && !(p.functionResponse.id && seen.has(p.functionResponse.id)) && (p.functionResponse.id ? seen.add(p.functionResponse.id) : true))
       .map((p) => ({ text: textOf(p.functionResponse!.response) }));
   },
   shellRan: (r) => !GEMINI_REFUSAL.test(r.text),
