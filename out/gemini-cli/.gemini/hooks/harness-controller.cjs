@@ -173,6 +173,8 @@ function ctlNext(M, env, data) {
   const r = data.record;
   if (r.status === "stopped" || r.status === "failed") return "nothing: the run is stopped for the human (" + ctlLine(r.ending || "", 200) + ")";
   if (r.kind === null) return "the work kind: declare it with the shell step \u0060: harness kind <kind>\u0060 (kinds: " + Object.keys(M.kinds).join(", ") + ")";
+  const repair = ctlRepairOpen(M, data);
+  if (repair) return "stage " + ctlName(repair) + ", the repair of stage " + repair.repair + " (which runs again after it)";
   for (const slot of ctlSlots(M, data)) {
     const open = slot.filter(function (p) { return !ctlFinished(ctlEntry(data, p.id)); });
     if (open.length) return open.map(function (p) { return "stage " + ctlName(p) + (p.main ? " in this session" : ""); }).join(" or ");
@@ -204,6 +206,21 @@ function ctlRound(M, env, data, s) {
   for (const x of after) data.record.stages.push(ctlNewEntry(x, round));
   data.record.caps.loop.used = Math.max(data.record.caps.loop.used, round);
   return { round: round };
+}
+/** a stage's first entry in a run: a repair stage's is skipped until a check routes to it */
+function ctlPlanEntry(s) {
+  const e = ctlNewEntry(s, 1);
+  if (s.repair) { e.status = "skipped"; e.reason = "a repair stage: it runs only when a check after " + s.repair + " sends the work to it"; }
+  return e;
+}
+/** the repair stage a failed check sent the work to (it must run next), or the one running */
+function ctlRepairOpen(M, data) {
+  for (const s of ctlKindStages(M, data)) {
+    if (!s.repair) continue;
+    const e = ctlEntry(data, s.id);
+    if (data.allow === s.id || (e && e.status === "running")) return s;
+  }
+  return null;
 }
 function ctlNewEntry(s, round) { return { stage: s.id, role: s.role, status: "pending", started: null, ended: null, retries: 0, round: round, session: null, files: [], checks: [], verdict: null, tokens: null, reason: null }; }
 
@@ -238,6 +255,11 @@ function ctlStageEnd(M, env, data, s, e, report) {
     const m = /^\s*\**Verdict:?\**:?\s*\**\s*([A-Za-z-]+)/im.exec(text);
     verdict = m ? (CTL_VERDICT[m[1].toLowerCase()] || null) : null;
     if (!verdict) problems.push(s.verdictDoc + " has no verdict line (\"Verdict: pass | fail | needs-human\")");
+  } else if (s.verdictMsg && report !== null) {
+    // the stage hands its result back in its final message (a message artifact): no file to read
+    const m = /^\s*\**Verdict:?\**:?\s*\**\s*([A-Za-z-]+)/im.exec(String(report || ""));
+    verdict = m ? (CTL_VERDICT[m[1].toLowerCase()] || null) : null;
+    if (!verdict) problems.push("its final message has no verdict line (\"Verdict: pass | fail | needs-human\")");
   }
   const n = data.record.stages.filter(function (x) { return x.stage === s.id; }).length + "-" + (e.retries + 1);
   const ran = {};
@@ -267,12 +289,17 @@ function ctlJudge(M, env, data, s, e, r, canSendBack) {
     ctlHalt(data, env, "stopped", "stage " + ctlName(s) + ": " + e.reason + "; the run goes to the human");
     return null;
   }
-  if (!r.problems.length && r.verdict !== "fail") { e.status = "done"; e.reason = null; return null; }
+  if (!r.problems.length && r.verdict !== "fail") {
+    e.status = "done"; e.reason = null;
+    // a repair done: the stage it repaired runs again, and its checks with it
+    if (s.repair) rec.stages.push(ctlNewEntry(ctlStage(M, s.repair), e.round));
+    return null;
+  }
   // the judgement checks of a verdict "fail" count as failed (their on_failure target may run next)
   const failing = r.failed.length ? r.failed : s.checks.filter(function (c) { return !c.run; });
   const first = failing[0] || { id: s.id + "-artifacts", retries: 1, onFailure: s.id };
   const cap = rec.caps.retries[first.id] || (rec.caps.retries[first.id] = { used: 0, max: first.retries });
-  const why = r.verdict === "fail" && !r.problems.length ? "the verdict in " + s.verdictDoc + " is fail" : r.problems.join("; ");
+  const why = r.verdict === "fail" && !r.problems.length ? "the verdict in " + (s.verdictDoc || "its final message") + " is fail" : r.problems.join("; ");
   if (cap.used < cap.max && first.onFailure !== "human") {
     cap.used++;
     if (canSendBack && first.onFailure === s.id) { e.retries++; return "harness: stage " + ctlName(s) + " is not done (retry " + cap.used + " of " + cap.max + "): " + why + ". Fix it, then finish again."; }
@@ -290,7 +317,7 @@ function ctlNewRun(M, env, call, request) {
   const kinds = Object.keys(M.kinds);
   const record = { version: 1, id: ctlRunId(now), source: "controller", host: env.host, session: call.sid, pipeline: M.pipeline, request: request, kind: kinds.length ? null : "all", status: "running", ending: null, started: now, ended: null, stages: [], gates: [], caps: { loop: { used: 0, max: M.loop ? M.loop.max : 0 }, hops: { used: 0, max: M.maxHops }, retries: {} }, budget: null };
   const data = { record: record, agents: {}, prompts: {} };
-  if (!kinds.length) for (const s of M.stages) record.stages.push(ctlNewEntry(s, 1));
+  if (!kinds.length) for (const s of M.stages) record.stages.push(ctlPlanEntry(s));
   return data;
 }
 function ctlDeclare(M, env, data, cmd) {
@@ -300,7 +327,7 @@ function ctlDeclare(M, env, data, cmd) {
     if (r.kind !== null) return { deny: "harness: the work kind is already " + r.kind + "; it is declared once per run. Next: " + ctlNext(M, env, data) + "." };
     if (!M.kinds[m[1]]) return { deny: "harness: no work kind " + m[1] + " (kinds: " + Object.keys(M.kinds).join(", ") + ")." };
     r.kind = m[1];
-    for (const id of M.kinds[m[1]]) r.stages.push(ctlNewEntry(ctlStage(M, id), 1));
+    for (const id of M.kinds[m[1]]) r.stages.push(ctlPlanEntry(ctlStage(M, id)));
     return { deny: "harness: recorded work kind " + r.kind + " (stages: " + M.kinds[r.kind].join(", ") + "); this step runs nothing. Next: " + ctlNext(M, env, data) + "." };
   }
   m = /^:\s+harness\s+skip\s+([a-z][a-z0-9-]*)\s+(\S.*)$/.exec(cmd);
@@ -329,14 +356,19 @@ function ctlSpawn(M, env, data, call) {
   if (call.spawn.background) return refuse(s, "pipeline stages run in the foreground, so their verdict reaches you (run_in_background: false)");
   const e = ctlEntry(data, s.id);
   if (e.status === "running") return refuse(s, "it is already running");
+  // after a check routed to a repair stage, that stage runs first; it runs at no other time
+  const open = ctlRepairOpen(M, data);
+  if (open && open !== s) return refuse(s, "the repair stage " + ctlName(open) + " runs first (a check after " + open.repair + " sent the work to it)");
+  const repair = Boolean(s.repair) && open === s;
+  if (s.repair && !repair) return refuse(s, "it is a repair stage: it runs only when a check after " + s.repair + " sends the work to it");
   let round = null;
-  const again = e.status === "failed" && data.allow === s.id;
-  if (e.status === "done" || (e.status === "failed" && !again)) {
+  const again = !repair && e.status === "failed" && data.allow === s.id;
+  if (!repair && (e.status === "done" || (e.status === "failed" && !again))) {
     round = ctlRound(M, env, data, s);
     if (!round) return refuse(s, "it already ran (" + e.status + ")");
   }
   if (round && round.over) { ctlRefuse(data, env, s, role, round.over); ctlHalt(data, env, "stopped", round.over); return { deny: "harness: stage " + ctlName(s) + " refused: " + round.over }; }
-  const why = ctlBlocked(M, env, data, s);
+  const why = repair ? null : ctlBlocked(M, env, data, s);
   if (why) return refuse(s, why);
   if (r.caps.hops.used >= r.caps.hops.max) {
     const over = "hop cap reached: " + r.caps.hops.used + " of " + r.caps.hops.max + " delegations used." + (M.loop ? " " + M.loop.onExhausted : "");
@@ -345,7 +377,7 @@ function ctlSpawn(M, env, data, call) {
   }
   r.caps.hops.used++;
   let cur = ctlEntry(data, s.id);
-  if (again) { r.stages.push(ctlNewEntry(s, cur.round)); cur = ctlEntry(data, s.id); data.allow = null; }
+  if (again || repair) { r.stages.push(ctlNewEntry(s, repair ? ctlEntry(data, s.repair).round : cur.round)); cur = ctlEntry(data, s.id); data.allow = null; }
   cur.status = "running"; cur.started = env.now(); cur.reason = null;
   if (cur.round > r.caps.loop.used && M.loop && M.loop.stages.indexOf(s.id) >= 0) r.caps.loop.used = cur.round;
   return null;
