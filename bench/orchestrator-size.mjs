@@ -20,9 +20,16 @@ const read = (f) => {
     return null;
   }
 };
+// The model reads the body: these hosts keep a Markdown file's front matter (its hook lines, its
+// description) out of the prompt; Gemini's TOML command is all prompt.
+const body = (text) => {
+  const fm = /^---\n[\s\S]*?\n---\n/.exec(text);
+  return fm ? text.slice(fm[0].length) : text;
+};
 for (const [host, f] of Object.entries(files)) {
   const text = read(f);
   if (text === null) continue;
   const steps = (text.match(/yourself, with no agent/g) ?? []).length;
-  console.log(`${host.padEnd(12)} ${String(Buffer.byteLength(text)).padStart(6)} bytes  ${steps} deterministic steps the model runs  ${rev ? `${rev}:` : ""}${f}`);
+  const size = (t) => String(Buffer.byteLength(t)).padStart(6);
+  console.log(`${host.padEnd(12)} ${size(text)} bytes (${size(body(text))} the model reads)  ${steps} deterministic steps the model runs  ${rev ? `${rev}:` : ""}${f}`);
 }
