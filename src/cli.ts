@@ -206,11 +206,11 @@ export interface CliContext extends Partial<Output> {
  */
 export async function main(argv: readonly string[], context: CliContext = {}): Promise<number> {
   const cwd = process.cwd();
-  const env = process.env;
+  const env = context.env ? { ...process.env } : null;
   let code = 0;
   const restoreOutput = context.stdout || context.stderr || context.env ? useOutput({ stdout: context.stdout ?? process.stdout, stderr: context.stderr ?? process.stderr }, colorsFor(context)) : () => {};
   try {
-    if (context.env) process.env = context.env;
+    if (context.env) setEnv(context.env);
     if (context.cwd) process.chdir(context.cwd);
     await cliProgram(argv, (c) => (code = c)).parseAsync([...argv], { from: "user" });
   } catch (error) {
@@ -223,10 +223,19 @@ export async function main(argv: readonly string[], context: CliContext = {}): P
     }
   } finally {
     process.chdir(cwd);
-    process.env = env;
+    if (env) setEnv(env);
     restoreOutput();
   }
   return code;
+}
+
+/**
+ * Make the process's environment exactly `to`, in place: what reads the environment outside
+ * process.env (os.homedir() and HOME, child processes, native code) sees the same.
+ */
+function setEnv(to: NodeJS.ProcessEnv): void {
+  for (const k of Object.keys(process.env)) if (to[k] === undefined) delete process.env[k];
+  for (const [k, v] of Object.entries(to)) if (v !== undefined && process.env[k] !== v) process.env[k] = v;
 }
 
 /** picocolors' own rule (it decides once, at start-up, for this process), for a caller's env and streams. */

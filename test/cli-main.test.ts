@@ -14,6 +14,7 @@ describe("main (in-process CLI)", () => {
     const dir = scratchProject();
     mkdirSync(path.join(dir, "src"));
     const [cwd, env, write] = [process.cwd(), process.env, process.stdout.write];
+    const envBefore = { ...process.env };
     const [stdout, stderr] = [sink(), sink()];
     // from a subfolder a project command moves to the project root (src/project-root.ts settle)
     expect(await main(["build", "-q"], { cwd: path.join(dir, "src"), env: { ...process.env, NO_COLOR: "1", HARNESS_X: "1" }, stdout, stderr })).toBe(0);
@@ -21,6 +22,7 @@ describe("main (in-process CLI)", () => {
     expect(process.cwd()).toBe(cwd);
     expect(process.env).toBe(env);
     expect(process.env.HARNESS_X).toBeUndefined();
+    expect({ ...process.env }).toEqual(envBefore);
     expect(process.exitCode).toBeUndefined();
     expect(process.stdout.write).toBe(write);
     // the build wrote into the project root, not src/
@@ -44,6 +46,22 @@ describe("main (in-process CLI)", () => {
     const plain = await run(["check"]);
     expect(plain.code).toBe(0);
     expect(() => JSON.parse(plain.text)).toThrow(); // not --json
+  });
+
+  it("the command sees the environment it was given, also where Node reads it outside process.env (HOME)", async () => {
+    const home = scratchProject();
+    const out = sink();
+    // runs reads its state home from XDG_STATE_HOME, else os.homedir(): the given HOME, not this process's
+    const root = scratchProject();
+    const env = { ...process.env, NO_COLOR: "1", HOME: home };
+    delete env.XDG_STATE_HOME;
+    const { homedir } = await import("node:os");
+    const seen: string[] = [];
+    const probe = { text: "", write(t: string) { seen.push(homedir()); this.text += t; return true; } };
+    expect(await main(["runs"], { cwd: root, env, stdout: probe, stderr: out })).toBe(0);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(new Set(seen)).toEqual(new Set([home]));
+    expect(homedir()).not.toBe(home);
   });
 
   it("usage errors are 2, help and version 0, with commander's text on the streams it was given", async () => {
