@@ -53,7 +53,7 @@ describe("main (in-process CLI)", () => {
     const out = sink();
     // runs reads its state home from XDG_STATE_HOME, else os.homedir(): the given HOME, not this process's
     const root = scratchProject();
-    const env = { ...process.env, NO_COLOR: "1", HOME: home };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", HOME: home };
     delete env.XDG_STATE_HOME;
     const { homedir } = await import("node:os");
     const seen: string[] = [];
