@@ -64,6 +64,23 @@ describe("main (in-process CLI)", () => {
     expect(homedir()).not.toBe(home);
   });
 
+  it("colours by the environment it was given, every part of the output alike (diff's levels too)", async () => {
+    const roles = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "roles");
+    const diff = async (env: NodeJS.ProcessEnv) => {
+      const out = sink();
+      expect(await main(["diff", "claude-code", "codex", "--roles", roles], { cwd: scratchProject(), env, stdout: out, stderr: out })).toBe(0);
+      return out.text;
+    };
+    const plain = { ...process.env, NO_COLOR: "1" };
+    delete plain.FORCE_COLOR;
+    const coloured = { ...process.env, FORCE_COLOR: "1" };
+    delete coloured.NO_COLOR;
+    expect(await diff(plain)).not.toContain("\u001b[");
+    const text = await diff(coloured);
+    expect(text).toContain("\u001b[32mnative\u001b[39m"); // a level, painted green
+    expect(text).toContain("\u001b[33minstructed\u001b[39m");
+  });
+
   it("usage errors are 2, help and version 0, with commander's text on the streams it was given", async () => {
     const out = sink();
     const err = sink();
