@@ -15,6 +15,9 @@ export default defineConfig({
     // it) for each of ~50 files was a large part of the suite's time. Test files restore what they
     // change (cwd, spies, env).
     isolate: false,
+    // Child processes, not threads: the CLI tests run src/cli.ts main in the worker (test/helpers/cli.ts),
+    // and a project command moves to the project root with process.chdir, which threads cannot call.
+    pool: "forks",
     // Files in path order, and shards of fixed files (test/helpers/sequencer.ts): a leak across files
     // under isolate: false fails the same way every run.
     sequence: { sequencer: PathSequencer },

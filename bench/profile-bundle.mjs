@@ -21,7 +21,7 @@ await build({
   define: { "import.meta.url": "__harness_url" },
   banner: { js: "var __harness_url=require('node:url').pathToFileURL(__filename).href;" },
   alias: { process: "node:process", buffer: "node:buffer" },
-  entryPoints: { main: "src/cli.ts" },
+  entryPoints: { main: "src/bin.ts" },
   outExtension: { ".js": ".cjs" },
   outdir: out,
   logLevel: "warning",

@@ -23,7 +23,7 @@ await build({
   banner: { js: "var __harness_url=require('node:url').pathToFileURL(__filename).href;" },
   // Bundled dependencies name two builtins without the node: prefix; one spelling for every builtin.
   alias: { process: "node:process", buffer: "node:buffer" },
-  entryPoints: { main: "src/cli.ts" },
+  entryPoints: { main: "src/bin.ts" },
   outExtension: { ".js": ".cjs" },
   outdir: "dist/cli",
   plugins: [lazyBuiltins({ child_process: ["execFile", "spawn", "spawnSync"] })],

@@ -4,7 +4,27 @@
 import pc from "picocolors";
 import type { PrintedLine } from "./cache/digest.js";
 
-export const color = pc;
+/** Where a command's output goes: this process's streams, or what an in-process caller passed (src/cli.ts main). */
+export interface Output {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+}
+
+/** picocolors, as it decided at start-up for this process, or as `useOutput` decided for a caller's. */
+export let color: Omit<typeof pc, "createColors"> = pc;
+let sink: Output = process;
+
+/** Send output to `to` and colour it or not until the returned function puts the previous ones back. */
+export function useOutput(to: Output, colors: boolean): () => void {
+  const [outer, outerColor] = [sink, color];
+  [sink, color] = [to, pc.createColors(colors)];
+  return () => {
+    [sink, color] = [outer, outerColor];
+  };
+}
+
+/** The stream a command writes to (for the few that print other than by line: JSON events, prompts). */
+export const stream = (fd: 1 | 2) => (fd === 1 ? sink.stdout : sink.stderr);
 
 let tape: { lines: PrintedLine[]; print: boolean } | null = null;
 
@@ -13,7 +33,7 @@ function write(fd: 1 | 2, text: string): void {
     tape.lines.push([fd, text]);
     if (!tape.print) return;
   }
-  (fd === 1 ? process.stdout : process.stderr).write(text);
+  stream(fd).write(text);
 }
 
 export const out = (line = "") => write(1, `${line}\n`);

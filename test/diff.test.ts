@@ -47,20 +47,20 @@ describe("harness diff", () => {
     expect(normalizePrompt("for: $ARGUMENTS  \nok")).toBe("for: <request>\nok");
   });
 
-  it("CLI: terminal table, --json with the same facts, usage errors exit 2", () => {
+  it("CLI: terminal table, --json with the same facts, usage errors exit 2", async () => {
     const dir = scratchProject();
-    const text = harness(["diff", "claude-code", "codex", "--role", "writer"], dir);
+    const text = await harness(["diff", "claude-code", "codex", "--role", "writer"], dir);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/≠ write-scope\s+claude-code\s+guard/);
     expect(text.stdout).toContain(".codex/bin/writer.sh");
-    const json = harness(["diff", "claude-code", "codex", "--json"], dir);
+    const json = await harness(["diff", "claude-code", "codex", "--json"], dir);
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout);
     expect(parsed.roles.map((r: { role: string }) => r.role)).toEqual(["planner", "writer", "checker", "(pipeline)"]);
-    expect(harness(["diff", "claude-code"], dir).code).toBe(2);
-    expect(harness(["diff", "claude-code", "nope"], dir).code).toBe(2);
-    expect(harness(["diff", "claude-code", "codex", "--role", "nobody"], dir).stderr).toContain('no role "nobody"');
-    const all = harness(["diff", "--all"], dir);
+    expect((await harness(["diff", "claude-code"], dir)).code).toBe(2);
+    expect((await harness(["diff", "claude-code", "nope"], dir)).code).toBe(2);
+    expect((await harness(["diff", "claude-code", "codex", "--role", "nobody"], dir)).stderr).toContain('no role "nobody"');
+    const all = await harness(["diff", "--all"], dir);
     expect(all.code).toBe(0);
     expect(all.stdout.split("\n")[0]).toMatch(/^role\s+constraint\s+claude-code/);
   });

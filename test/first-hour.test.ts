@@ -45,12 +45,12 @@ describe("schema traps", () => {
     expect(warnings).toContain('pipeline.yaml:11:13: warning W_PATH_FOLDER artifacts.article.paths[0]: "src" matches one file named src, not the folder\'s contents. Write "src/**" for everything in the folder.');
   });
 
-  it("a bare name that is a folder on disk is a warning too, and build prints it", () => {
+  it("a bare name that is a folder on disk is a warning too, and build prints it", async () => {
     const dir = scratchProject();
     mkdirSync(path.join(dir, "manuscripts"));
     const file = path.join(dir, "roles/pipeline.yaml");
     writeFileSync(file, readFileSync(file, "utf8").replace('paths: ["articles/*.md"]', 'paths: ["manuscripts"]'));
-    const r = harness(["build"], dir);
+    const r = await harness(["build"], dir);
     expect(r.stderr).toContain('roles/pipeline.yaml:11:13: warning W_PATH_FOLDER artifacts.article.paths[0]: "manuscripts" matches one file named manuscripts');
   });
 
@@ -107,49 +107,49 @@ describe("schema traps", () => {
 });
 
 describe("quiet builds", () => {
-  it("the bundled Pebble roles build with one line per host and nothing else, twice", () => {
+  it("the bundled Pebble roles build with one line per host and nothing else, twice", async () => {
     const dir = scratchProject(PEBBLE_ROLES);
     for (const run of [1, 2]) {
-      const r = harness(["build"], dir);
+      const r = await harness(["build"], dir);
       expect(r.code, `build ${run}`).toBe(0);
       expect(r.stderr, `build ${run}`).toBe("");
       expect(r.stdout.trimEnd().split("\n"), `build ${run}`).toHaveLength(HOST_IDS.length);
     }
   });
 
-  it("a model tier with no mapping is a visible warning (was info, shown only with -v)", () => {
-    const r = harness(["build"], scratchProject());
+  it("a model tier with no mapping is a visible warning (was info, shown only with -v)", async () => {
+    const r = await harness(["build"], scratchProject());
     expect(r.stderr).toMatch(/^roles\/writer\.md:\d+:\d+: warning L_MODEL_UNMAPPED claude-code writer model \(model\) is lost: .*map the tier under `hosts\.<host>\.models`/m);
   });
 
-  it("a warning is listed once, then not again until something new appears; -v lists everything", () => {
+  it("a warning is listed once, then not again until something new appears; -v lists everything", async () => {
     const dir = scratchProject();
-    expect(harness(["build"], dir).stderr).toContain("L_SHELL_WRITE_GAP");
-    expect(harness(["build"], dir).stderr).toBe("");
-    const verbose = harness(["build", "-v"], dir);
+    expect((await harness(["build"], dir)).stderr).toContain("L_SHELL_WRITE_GAP");
+    expect((await harness(["build"], dir)).stderr).toBe("");
+    const verbose = await harness(["build", "-v"], dir);
     expect(verbose.stderr).toContain("claude-code: every loss (out/claude-code/MAPPING.md explains each; `harness explain CODE`)");
     expect(verbose.stderr).toMatch(/warning L_SHELL_WRITE_GAP .*\n(.|\n)*info L_TEMPERATURE/);
     // A new warning appears: listed alone, the old ones stay quiet.
     const planner = path.join(dir, "roles/planner.md");
     writeFileSync(planner, readFileSync(planner, "utf8").replace("model: deep", "model: deep\nmax_turns: 5"));
-    const again = harness(["build"], dir);
+    const again = await harness(["build"], dir);
     expect(again.stderr).toMatch(/^roles\/planner\.md:\d+:\d+: warning L_TURNS_MAIN_SESSION claude-code planner max-turns/m);
     expect(again.stderr).not.toContain("L_SHELL_WRITE_GAP");
   });
 
-  it("counts agree: build's file count is what is on disk and what check reports", () => {
+  it("counts agree: build's file count is what is on disk and what check reports", async () => {
     const dir = scratchProject();
-    const b = harness(["build"], dir);
+    const b = await harness(["build"], dir);
     const n = listFiles(path.join(dir, "out/claude-code")).length;
     expect(b.stdout).toContain(`out/claude-code: ${n} files, ${n} written, 0 removed`);
-    expect(harness(["check"], dir).stdout).toContain(`claude-code (${n} files)`);
+    expect((await harness(["check"], dir)).stdout).toContain(`claude-code (${n} files)`);
   });
 });
 
 describe("loss errors hand over the fix", () => {
-  it("says a host limit is one, prints the accepted_losses YAML, and the pasted YAML makes the build pass", () => {
+  it("says a host limit is one, prints the accepted_losses YAML, and the pasted YAML makes the build pass", async () => {
     const dir = scratchProject();
-    const r = harness(["build", "--host", "codex"], dir);
+    const r = await harness(["build", "--host", "codex"], dir);
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain("or change the role");
     expect(r.stderr).toContain("Each is a host limit that no role change fixes. To accept them, paste into roles/pipeline.yaml (edit each reason):");
@@ -159,16 +159,16 @@ describe("loss errors hand over the fix", () => {
     expect(pasted.accepted_losses.every((e) => e.host === "codex" && e.constraint && e.loss && e.reason)).toBe(true);
     const file = path.join(dir, "roles/pipeline.yaml");
     writeFileSync(file, `${readFileSync(file, "utf8")}${yamlText}\n`);
-    const after = harness(["build", "--host", "codex"], dir);
+    const after = await harness(["build", "--host", "codex"], dir);
     expect(after.code).toBe(0);
     expect(after.stderr).not.toContain("error");
-    expect(harness(["check", "--host", "codex"], dir).code).toBe(0);
+    expect((await harness(["check", "--host", "codex"], dir)).code).toBe(0);
   });
 
-  it("a check failing only on losses says the files are in sync", () => {
+  it("a check failing only on losses says the files are in sync", async () => {
     const dir = scratchProject();
-    harness(["build", "--host", "codex"], dir);
-    const r = harness(["check", "--host", "codex"], dir);
+    await harness(["build", "--host", "codex"], dir);
+    const r = await harness(["check", "--host", "codex"], dir);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^files codex \(\d+ files\) in sync with roles\/pipeline\.yaml; failing on \d+ unaccepted error-level loss\(es\)/);
     expect(r.stderr).toMatch(/^roles\/planner\.md:\d+:\d+: error L_SCOPE_INSTRUCTED codex planner write-scope/m); // writer, a spawned agent, is audited
@@ -176,63 +176,63 @@ describe("loss errors hand over the fix", () => {
 });
 
 describe("check and build loops", () => {
-  it("check names the real fix for a stray file (not `harness build`) and an orphaned host folder (build removes it)", () => {
+  it("check names the real fix for a stray file (not `harness build`) and an orphaned host folder (build removes it)", async () => {
     const dir = scratchProject();
-    harness(["build"], dir);
+    await harness(["build"], dir);
     writeFileSync(path.join(dir, "out/claude-code/extra.md"), "x\n");
     mkdirSync(path.join(dir, "out/codex"));
     writeFileSync(path.join(dir, "out/codex/.harness-manifest.json"), JSON.stringify({ generator: "harness", host: "codex", files: {} }));
-    const r = harness(["check"], dir);
+    const r = await harness(["check"], dir);
     expect(r.stderr).toContain("out/claude-code/extra.md: error E_DRIFT is not produced by harness (stray); harness never deletes files it did not write. Delete it.");
     expect(r.stderr).toContain('out/codex: error E_DRIFT is a harness build for "codex", which roles/pipeline.yaml no longer targets (orphaned host). Run `harness build` to remove it (harness removes only the files it wrote), or list the host under targets again.');
     expect(r.stderr).not.toMatch(/extra\.md.*Run `harness build`/);
-    const b = harness(["build"], dir);
+    const b = await harness(["build"], dir);
     expect(b.stderr).toContain("out/claude-code/extra.md: warning W_STRAY");
     expect(b.stdout).toMatch(/^codex\s+out\/codex: removed \(roles\/pipeline\.yaml no longer targets it\)$/m);
     expect(existsSync(path.join(dir, "out/codex"))).toBe(false);
   });
 
-  it("build refuses to overwrite a hand-edited generated file (exit 2, nothing written); --force overwrites", () => {
+  it("build refuses to overwrite a hand-edited generated file (exit 2, nothing written); --force overwrites", async () => {
     const dir = scratchProject();
-    harness(["build"], dir);
+    await harness(["build"], dir);
     const agent = path.join(dir, "out/claude-code/.claude/agents/writer.md");
     const edited = readFileSync(agent, "utf8").replace("You write the article", "You write anything");
     writeFileSync(agent, edited);
-    const r = harness(["build"], dir);
+    const r = await harness(["build"], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("out/claude-code: error E_OUT_DIR .claude/agents/writer.md was edited by hand since harness wrote it; a build would overwrite the edit.");
     expect(readFileSync(agent, "utf8")).toBe(edited);
-    const forced = harness(["build", "--force"], dir);
+    const forced = await harness(["build", "--force"], dir);
     expect(forced.code).toBe(0);
     expect(readFileSync(agent, "utf8")).not.toBe(edited);
   });
 
-  it("check --quiet prints only what is wrong, one path per line, and nothing when in sync", () => {
+  it("check --quiet prints only what is wrong, one path per line, and nothing when in sync", async () => {
     const dir = scratchProject();
-    harness(["build"], dir);
-    const ok = harness(["check", "--quiet"], dir);
+    await harness(["build"], dir);
+    const ok = await harness(["check", "--quiet"], dir);
     expect([ok.code, ok.stdout, ok.stderr]).toEqual([0, "", ""]);
     rmSync(path.join(dir, "out/claude-code/CLAUDE.md"));
-    const bad = harness(["check", "--quiet"], dir);
+    const bad = await harness(["check", "--quiet"], dir);
     expect([bad.code, bad.stdout, bad.stderr]).toEqual([1, "out/claude-code/CLAUDE.md\n", ""]);
   });
 
-  it("messages and generated files name the actual --roles and --out folders", () => {
+  it("messages and generated files name the actual --roles and --out folders", async () => {
     const dir = tempDir();
     cpSync(MINI_ROLES, path.join(dir, "agents"), { recursive: true });
-    harness(["build", "--roles", "agents", "--out", "harness-out"], dir);
+    await harness(["build", "--roles", "agents", "--out", "harness-out"], dir);
     expect(readFileSync(path.join(dir, "harness-out/claude-code/CLAUDE.md"), "utf8")).toContain("generated by harness from `agents/`");
     expect(readFileSync(path.join(dir, "harness-out/claude-code/MAPPING.md"), "utf8")).toContain("Generated by harness from `agents/`");
     writeFileSync(path.join(dir, "agents/writer.md"), readFileSync(path.join(dir, "agents/writer.md"), "utf8").replace("You write the article", "You write the piece"));
-    const r = harness(["check", "--roles", "agents", "--out", "harness-out"], dir);
+    const r = await harness(["check", "--roles", "agents", "--out", "harness-out"], dir);
     expect(r.stderr).toContain("differs from what agents/ produce. Run `harness build --roles agents --out harness-out` and commit the result.");
     expect(r.stderr).toMatch(/^--- harness-out\/claude-code\/\.claude\/agents\/writer\.md\ton disk$/m);
     expect(r.stderr).toMatch(/^\+\+\+ harness-out\/claude-code\/\.claude\/agents\/writer\.md\tas built from agents\/$/m);
   });
 
-  it("MAPPING.md of another pipeline cites no Pebble role in 'proven by'", () => {
+  it("MAPPING.md of another pipeline cites no Pebble role in 'proven by'", async () => {
     const dir = scratchProject();
-    harness(["build", ...HOST_IDS.flatMap((h) => ["--host", h])], dir);
+    await harness(["build", ...HOST_IDS.flatMap((h) => ["--host", h])], dir);
     const mappings = HOST_IDS.map((host) => readFileSync(path.join(dir, "out", host, "MAPPING.md"), "utf8"));
     HOST_IDS.forEach((host, i) => expect(mappings[i], host).not.toMatch(/\b(flint|slate|mica|jade|onyx|quartz|coral|chalk)\b/));
     expect(mappings.filter((m) => m.includes("test/hosts/enforce-out.test.ts (run on the bundled pipeline)")).length).toBeGreaterThan(0);
@@ -246,9 +246,9 @@ describe("harness diff rough edges", () => {
     expect(r.stderr).toBe("");
   });
 
-  it("--all aligns its columns and honours host arguments", () => {
+  it("--all aligns its columns and honours host arguments", async () => {
     const dir = scratchProject(PEBBLE_ROLES);
-    const r = harness(["diff", "--all", "codex", "opencode"], dir);
+    const r = await harness(["diff", "--all", "codex", "opencode"], dir);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^role\s+constraint\s+codex\s+opencode$/);
@@ -260,31 +260,31 @@ describe("harness diff rough edges", () => {
     expect(lines.at(-1)).toMatch(/^\* a loss that pipeline\.yaml accepts/);
   });
 
-  it("--role has did-you-mean", () => {
-    const r = harness(["diff", "claude-code", "codex", "--role", "jad"], scratchProject(PEBBLE_ROLES));
+  it("--role has did-you-mean", async () => {
+    const r = await harness(["diff", "claude-code", "codex", "--role", "jad"], scratchProject(PEBBLE_ROLES));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no role "jad". Did you mean "jade"?');
   });
 });
 
 describe("hosts and explain", () => {
-  it("harness hosts prints a capability table with every registered host", () => {
-    const r = harness(["hosts"], tempDir());
+  it("harness hosts prints a capability table with every registered host", async () => {
+    const r = await harness(["hosts"], tempDir());
     expect(r.code).toBe(0);
     const header = r.stdout.split("\n")[0]!.trim().split(/\s+/);
     expect(header).toEqual([...HOST_IDS].sort());
     expect(r.stdout).toMatch(/^per-role paths\s+\S+/m);
   });
 
-  it("harness explain prints the loss text MAPPING.md uses, and did-you-mean for unknown codes", () => {
-    const r = harness(["explain", "L_SCOPE_INSTRUCTED"], tempDir());
+  it("harness explain prints the loss text MAPPING.md uses, and did-you-mean for unknown codes", async () => {
+    const r = await harness(["explain", "L_SCOPE_INSTRUCTED"], tempDir());
     expect(r.code).toBe(0);
     const mapping = readFileSync(path.join(path.dirname(PEBBLE_ROLES), "out/codex/MAPPING.md"), "utf8");
     const row = mapping.split("\n").find((l) => l.startsWith("| L_SCOPE_INSTRUCTED |"))!;
     const text = row.split(" | ")[2]!;
     expect(r.stdout).toContain(`  ${text}.`);
-    expect(harness(["explain", "E_DRIFT"], tempDir()).stdout).toContain("E_DRIFT (error)");
-    const bad = harness(["explain", "L_SCOPE"], tempDir());
+    expect((await harness(["explain", "E_DRIFT"], tempDir())).stdout).toContain("E_DRIFT (error)");
+    const bad = await harness(["explain", "L_SCOPE"], tempDir());
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no code "L_SCOPE". Did you mean "L_SCOPE_INSTRUCTED"?');
   });

@@ -18,27 +18,27 @@ function withRole(edit: (text: string) => string): string {
 }
 
 describe("host limits", () => {
-  it("a prompt over Copilot's 30,000 characters warns at the role on copilot only", () => {
+  it("a prompt over Copilot's 30,000 characters warns at the role on copilot only", async () => {
     const dir = withRole((t) => `${t.trimEnd()}\n\n${"Write clearly. ".repeat(2100)}\n`);
-    const copilot = harness(["build", "--host", "copilot"], dir);
+    const copilot = await harness(["build", "--host", "copilot"], dir);
     expect(copilot.code, copilot.stderr).toBe(0);
     expect(copilot.stderr).toMatch(/roles\/writer\.md:1:1: warning W_HOST_LIMIT prompt: 3\d{4} characters \(with the limits harness adds\); copilot takes at most 30000/);
-    const other = harness(["build", "--host", "opencode"], dir);
+    const other = await harness(["build", "--host", "opencode"], dir);
     expect(other.stderr).not.toContain("W_HOST_LIMIT");
   });
 
-  it("a prompt under the limit says nothing", () => {
+  it("a prompt under the limit says nothing", async () => {
     const dir = withRole((t) => `${t.trimEnd()}\n\n${"Write clearly. ".repeat(1500)}\n`);
-    expect(harness(["build", "--host", "copilot"], dir).stderr).not.toContain("W_HOST_LIMIT");
+    expect((await harness(["build", "--host", "copilot"], dir)).stderr).not.toContain("W_HOST_LIMIT");
   });
 
-  it("a description over Agent Skills' 1,024 characters warns where Codex writes the role as a skill, at the description", () => {
+  it("a description over Agent Skills' 1,024 characters warns where Codex writes the role as a skill, at the description", async () => {
     const dir = scratchProject();
     dirs.push(dir);
     const file = path.join(dir, "roles/planner.md");
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/^description: .*$/m, `description: ${"Plans the piece. ".repeat(70).trim()}`));
-    const r = harness(["build", "--host", "codex"], dir);
+    const r = await harness(["build", "--host", "codex"], dir);
     expect(r.stderr).toMatch(/roles\/planner\.md:\d+:\d+: warning W_HOST_LIMIT description: 1189 characters; codex takes at most 1024 in a skill's description/);
-    expect(harness(["build", "--host", "claude-code"], dir).stderr).not.toContain("W_HOST_LIMIT");
+    expect((await harness(["build", "--host", "claude-code"], dir)).stderr).not.toContain("W_HOST_LIMIT");
   });
 });

@@ -46,11 +46,11 @@ describe("hosts --check", () => {
     expect(Object.fromEntries(checks.map((c) => [c.id, c.verdict]))).toEqual({ "qwen-code": "same", kilo: "differs", codex: "not installed", opencode: "unknown", cursor: "docs only" });
   });
 
-  it("the CLI prints one line per host, with the CLI found on PATH, and exits 0", () => {
+  it("the CLI prints one line per host, with the CLI found on PATH, and exits 0", async () => {
     const bin = tempDir();
     fakeBin(bin, "qwen", 'echo "0.24.3"');
     fakeBin(bin, "kilo", 'echo "7.7.7"');
-    const r = harness(["hosts", "--check"], tempDir(), { PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}` });
+    const r = await harness(["hosts", "--check"], tempDir(), { PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}` });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n");
     expect(lines.filter((l) => /pinned/.test(l))).toHaveLength(Object.keys(HOSTS).length);

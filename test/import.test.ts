@@ -21,13 +21,13 @@ const hash = (dir: string) => Object.fromEntries(listFiles(dir).map((f) => [f, c
 let dir: string;
 let originals: Record<string, string>;
 let report: { files: { host: string; path: string; role: string }[]; fields: Record<string, { field: string; status: string; to: string }[]> };
-let imported: ReturnType<typeof harness>;
-beforeAll(() => {
+let imported: Awaited<ReturnType<typeof harness>>;
+beforeAll(async () => {
   dir = tempDir("harness-import-");
   fs.cpSync(CORPUS, dir, { recursive: true });
   fs.rmSync(path.join(dir, "SOURCES.md"));
   originals = hash(dir);
-  imported = harness(["import"], dir);
+  imported = await harness(["import"], dir);
   report = JSON.parse(fs.readFileSync(path.join(dir, "roles/.harness-import.json"), "utf8"));
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -50,8 +50,8 @@ describe("harness import", () => {
     expect(imported.stdout).toContain("host-native       permissionMode → hosts.claude-code.permissionMode");
   });
 
-  it("harness build exits 0 on the hosts it came from (losses listed as accepted in pipeline.yaml)", () => {
-    const r = harness(["build"], dir);
+  it("harness build exits 0 on the hosts it came from (losses listed as accepted in pipeline.yaml)", async () => {
+    const r = await harness(["build"], dir);
     expect(r.code, r.stderr).toBe(0);
     const pipeline = parseYaml(fs.readFileSync(path.join(dir, "roles/pipeline.yaml"), "utf8")) as { targets: string[]; accepted_losses?: { reason: string }[] };
     expect(pipeline.targets).toEqual(["claude-code", "codex", "copilot", "cursor", "gemini-cli", "opencode"]);
@@ -113,51 +113,51 @@ describe("harness import", () => {
     }
   });
 
-  it("a second run changes nothing; roles/ is never overwritten without --force; --dry-run writes nothing", () => {
+  it("a second run changes nothing; roles/ is never overwritten without --force; --dry-run writes nothing", async () => {
     const roles = path.join(dir, "roles");
     const before = hash(roles);
-    const again = harness(["import", "-q"], dir);
+    const again = await harness(["import", "-q"], dir);
     expect(again.code, again.stderr).toBe(0);
     expect(hash(roles)).toEqual(before);
     const file = path.join(roles, "tester.md");
     const edited = fs.readFileSync(file, "utf8").replace("Nothing beyond", "Never edit tests; nothing beyond");
     fs.writeFileSync(file, edited);
-    const refused = harness(["import", "-q"], dir);
+    const refused = await harness(["import", "-q"], dir);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/roles already holds files .*; harness import never overwrites them\. Pass --force/);
     expect(fs.readFileSync(file, "utf8")).toBe(edited);
-    expect(harness(["import", "-q", "--force"], dir).code).toBe(0);
+    expect((await harness(["import", "-q", "--force"], dir)).code).toBe(0);
     expect(hash(roles)).toEqual(before);
-    const fresh = harness(["import", "--dry-run", "--roles", "other"], dir);
+    const fresh = await harness(["import", "--dry-run", "--roles", "other"], dir);
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(fs.existsSync(path.join(dir, "other"))).toBe(false);
   });
 
-  it("install adopts the originals it replaces (recorded in the lock); uninstall gives them back byte for byte", () => {
-    const install = harness(["install"], dir);
+  it("install adopts the originals it replaces (recorded in the lock); uninstall gives them back byte for byte", async () => {
+    const install = await harness(["install"], dir);
     expect(install.code, install.stderr).toBe(0);
     expect(install.stderr).not.toContain("W_NOT_OWNED");
     const lock = JSON.parse(fs.readFileSync(path.join(dir, "harness.lock.json"), "utf8")) as { files: Record<string, { adopted?: true; original?: string }> };
     expect(lock.files[".claude/agents/frontend-reviewer.md"]).toMatchObject({ adopted: true });
     expect(lock.files[".opencode/agents/tester.md"]).toMatchObject({ adopted: true });
     expect(fs.readFileSync(path.join(dir, entry(".claude/agents/frontend-reviewer.md").path), "utf8")).toContain("harness-guard.cjs");
-    expect(harness(["check", "--installed"], dir).code).toBe(0);
-    expect(harness(["install"], dir).stdout).toMatch(/0 created, 0 updated, 0 removed/);
-    const uninstall = harness(["uninstall"], dir);
+    expect((await harness(["check", "--installed"], dir)).code).toBe(0);
+    expect((await harness(["install"], dir)).stdout).toMatch(/0 created, 0 updated, 0 removed/);
+    const uninstall = await harness(["uninstall"], dir);
     expect(uninstall.code, uninstall.stderr).toBe(0);
     const now = hash(dir);
     for (const [f, sha] of Object.entries(originals)) expect(now[f], f).toBe(sha);
     expect(Object.keys(now).filter((f) => !f.startsWith("roles/") && !f.startsWith("out/") && !(f in originals))).toEqual([]);
   });
 
-  it("a file changed since the import is not adopted (W_NOT_OWNED), and nothing of it is lost", () => {
+  it("a file changed since the import is not adopted (W_NOT_OWNED), and nothing of it is lost", async () => {
     const d = tempDir("harness-import-");
     fs.cpSync(path.join(CORPUS, ".claude"), path.join(d, ".claude"), { recursive: true });
-    expect(harness(["import", "-q"], d).code).toBe(0);
+    expect((await harness(["import", "-q"], d)).code).toBe(0);
     const f = path.join(d, ".claude/agents/cto-lead.md");
     fs.appendFileSync(f, "\nOne more rule.\n");
     const text = fs.readFileSync(f, "utf8");
-    const r = harness(["install"], d);
+    const r = await harness(["install"], d);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/\.claude\/agents\/cto-lead\.md:1:1: error W_NOT_OWNED/);
     expect(fs.readFileSync(f, "utf8")).toBe(text);

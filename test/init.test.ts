@@ -36,24 +36,24 @@ describe("starter pipelines build clean on every registered host", () => {
 });
 
 describe("harness init", () => {
-  it("writes the minimal template (3 roles) with commented host acceptances and prints the next steps; build is one line per host", () => {
+  it("writes the minimal template (3 roles) with commented host acceptances and prints the next steps; build is one line per host", async () => {
     const dir = tempDir();
-    const r = harness(["init"], dir);
+    const r = await harness(["init"], dir);
     expect(r.code).toBe(0);
     expect(readdirSync(path.join(dir, "roles")).sort()).toEqual(["coder.md", "pipeline.yaml", "planner.md", "reviewer.md"]);
     expect(r.stdout).toContain("next:");
     expect(r.stdout).toContain("npx harness build");
     const pipeline = readFileSync(path.join(dir, "roles/pipeline.yaml"), "utf8");
     expect(pipeline).toMatch(/# codex: a host limit, no role change removes it \(`harness explain L_SCOPE_INSTRUCTED`\)\.\n {2}- host: codex\n {4}constraint: write-scope\n {4}loss: L_SCOPE_INSTRUCTED\n {4}reason: /);
-    const b = harness(["build"], dir);
+    const b = await harness(["build"], dir);
     expect(b.code).toBe(0);
     expect(b.stderr).toBe("");
     expect(b.stdout.trimEnd().split("\n")).toHaveLength(HOST_IDS.length);
   });
 
-  it("--template pebble --roles DIR copies the bundled roles, pointing the schema hint at the installed package", () => {
+  it("--template pebble --roles DIR copies the bundled roles, pointing the schema hint at the installed package", async () => {
     const dir = tempDir();
-    const r = harness(["init", "--template", "pebble", "--roles", "agents"], dir);
+    const r = await harness(["init", "--template", "pebble", "--roles", "agents"], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("npx harness build --roles agents");
     const names = readdirSync(PEBBLE_ROLES).sort();
@@ -62,24 +62,24 @@ describe("harness init", () => {
     const first = readFileSync(path.join(dir, "agents/pipeline.yaml"), "utf8").split("\n")[0]!;
     const schema = path.resolve(dir, "agents", first.replace("# yaml-language-server: $schema=", ""));
     expect(existsSync(schema)).toBe(true);
-    expect(harness(["build", "--roles", "agents"], dir).code).toBe(0);
+    expect((await harness(["build", "--roles", "agents"], dir)).code).toBe(0);
   });
 
-  it("refuses to overwrite (exit 2, nothing written) and rejects an unknown template", () => {
+  it("refuses to overwrite (exit 2, nothing written) and rejects an unknown template", async () => {
     const dir = tempDir();
     mkdirSync(path.join(dir, "roles"));
     writeFileSync(path.join(dir, "roles/pipeline.yaml"), "mine\n");
-    const r = harness(["init"], dir);
+    const r = await harness(["init"], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("roles already holds files (pipeline.yaml); harness init never overwrites.");
     expect(readdirSync(path.join(dir, "roles"))).toEqual(["pipeline.yaml"]);
-    const bad = harness(["init", "--template", "tiny"], tempDir());
+    const bad = await harness(["init", "--template", "tiny"], tempDir());
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no template "tiny"');
   });
 
-  it("a missing roles folder points at harness init", () => {
-    const r = harness(["build"], tempDir());
+  it("a missing roles folder points at harness init", async () => {
+    const r = await harness(["build"], tempDir());
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("Run `harness init` to write a starter pipeline there");
   });

@@ -11,7 +11,7 @@ import { build } from "../src/commands/build.js";
 import { check } from "../src/commands/check.js";
 import { cachedAnswer, BUILD_ID } from "../src/cache/replay.js";
 import { listFiles } from "../src/fileset.js";
-import { CLI, harness, MINI_ROLES, tempDir } from "./helpers/cli.js";
+import { CLI, harnessProcess, MINI_ROLES, tempDir } from "./helpers/cli.js";
 import { spawnSync } from "node:child_process";
 
 const BUILD = "test-build-id";
@@ -192,23 +192,23 @@ describe("the cached no-op", () => {
 });
 
 describe("the cached no-op through the CLI", () => {
-  it("prints what the full run prints, and a changed output is checked in full", () => {
+  it("prints what the full run prints, and a changed output is checked in full", async () => {
     if (!existsSync(CLI)) throw new Error("run `npm run build` first");
     const dir = tempDir("harness-noop-cli-");
     cpSync(MINI_ROLES, path.join(dir, "roles"), { recursive: true });
     mkdirSync(path.join(dir, "node_modules"));
     const report = { HARNESS_CODE_CACHE_REPORT: "1" };
-    expect(harness(["build"], dir).code).toBe(0);
+    expect(harnessProcess(["build"], dir).code).toBe(0);
     for (const argv of [["build"], ["check"], ["check", "-q"]]) {
-      const uncached = harness(argv, dir, { HARNESS_NO_CACHE: "1" });
-      harness(argv, dir); // records
-      const cached = harness(argv, dir, report);
+      const uncached = harnessProcess(argv, dir, { HARNESS_NO_CACHE: "1" });
+      harnessProcess(argv, dir); // records
+      const cached = harnessProcess(argv, dir, report);
       expect(cached.stderr).toContain("harness: answered by the cached no-op");
       expect({ ...cached, stderr: cached.stderr.replace("harness: answered by the cached no-op\n", "") }).toEqual(uncached);
     }
     const guard = path.join(dir, "out/claude-code/.claude/hooks/harness-guard.cjs");
     writeFileSync(guard, `${readFileSync(guard, "utf8")}// edited\n`);
-    const after = harness(["check"], dir, report);
+    const after = harnessProcess(["check"], dir, report);
     expect(after.code).toBe(1);
     expect(after.stderr).not.toContain("answered by the cached no-op");
     expect(after.stderr).toMatch(/out\/claude-code\/\.claude\/hooks\/harness-guard\.cjs: error E_DRIFT .*edited by hand/);

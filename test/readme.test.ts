@@ -40,14 +40,14 @@ function commands(): string[][] {
   return found;
 }
 
-const help = (args: string[] = []) => harness([...args, "--help"], ROOT).stdout;
-const known = () => new Set([...help().matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!));
+const help = async (args: string[] = []) => (await harness([...args, "--help"], ROOT)).stdout;
+const known = async () => new Set([...(await help()).matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!));
 
 let base: string;
-beforeAll(() => {
+beforeAll(async () => {
   base = tempDir("harness-readme-");
   spawnSync("git", ["init", "-q"], { cwd: base });
-  for (const args of [["init"], ["build", "-q"], ["install", "-q"]]) expect(harness(args, base).code, args.join(" ")).toBe(0);
+  for (const args of [["init"], ["build", "-q"], ["install", "-q"]]) expect((await harness(args, base)).code, args.join(" ")).toBe(0);
 });
 
 describe("README", () => {
@@ -81,12 +81,12 @@ describe("README", () => {
       const [command] = args;
       const option = `${command} ${args.find((a) => a.startsWith("--")) ?? ""}`.trim();
       if (PENDING_COMMANDS.has(command!) || PENDING_OPTIONS.has(option)) {
-        const present = PENDING_COMMANDS.has(command!) ? known().has(command!) : help([command!]).includes(option.split(" ")[1]!);
+        const present = PENDING_COMMANDS.has(command!) ? (await known()).has(command!) : (await help([command!])).includes(option.split(" ")[1]!);
         expect(present, `${option} exists now: drop it from the pending sets so the README test runs it`).toBe(false);
         return;
       }
       if (HELP_ONLY.has(command!)) {
-        const text = help([command!]);
+        const text = await help([command!]);
         for (const flag of args.filter((a) => a.startsWith("--"))) expect(text, `${command} ${flag}`).toContain(flag.split("=")[0]!);
         return;
       }
@@ -108,13 +108,13 @@ describe("README", () => {
         return;
       }
       if (command === "init") mkdirSync(dir, { recursive: true });
-      const r = harness(args, dir);
+      const r = await harness(args, dir);
       expect(r.code, `harness ${args.join(" ")}\n${r.stdout}\n${r.stderr}`).toBe(0);
     }, 90_000); // a whole process or two each; generous for a loaded machine
 
-  it("names only commands the CLI has (or that are pending)", () => {
+  it("names only commands the CLI has (or that are pending)", async () => {
     const table = readme.slice(readme.indexOf("## Commands"), readme.indexOf("## Documentation"));
-    const cli = known();
+    const cli = await known();
     const named = [...table.matchAll(/^\| `([a-z]+)|, `([a-z]+)/gm)].map((m) => m[1] ?? m[2]!);
     expect(named.length).toBeGreaterThan(8);
     for (const c of named) expect(cli.has(c) || PENDING_COMMANDS.has(c), c).toBe(true);

@@ -12,8 +12,8 @@ import { HOSTS, reportProject, ROLES, RUN_ID } from "./helpers/report-project.js
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((f) => existsSync(f));
 
 let project: string;
-beforeAll(() => {
-  ({ project } = reportProject());
+beforeAll(async () => {
+  ({ project } = await reportProject());
 });
 
 function chromium(args: string[]): { stdout: string; code: number | null } {

@@ -8,8 +8,8 @@ import { reportProject } from "./helpers/report-project.js";
 
 let project: string;
 let html: string;
-beforeAll(() => {
-  ({ project, html } = reportProject());
+beforeAll(async () => {
+  ({ project, html } = await reportProject());
 });
 
 describe("harness report", () => {
@@ -20,11 +20,11 @@ describe("harness report", () => {
     expect(html).toContain("Not shown (not a run record): .harness/runs/notes.json");
   });
 
-  it("writes the same bytes again (no clock, stable order), and check ignores it", () => {
-    expect(harness(["report", "--out", "out/again.html", "-q"], project).stdout).toBe("");
+  it("writes the same bytes again (no clock, stable order), and check ignores it", async () => {
+    expect((await harness(["report", "--out", "out/again.html", "-q"], project)).stdout).toBe("");
     expect(readFileSync(path.join(project, "out/again.html"), "utf8")).toBe(html);
-    expect(harness(["build", "-q"], project).code).toBe(0);
-    expect(harness(["check", "-q"], project).code).toBe(0);
+    expect((await harness(["build", "-q"], project)).code).toBe(0);
+    expect((await harness(["check", "-q"], project)).code).toBe(0);
   });
 
   it("shows each cell's level, how, loss and proof, and links the host's MAPPING.md", () => {

@@ -56,7 +56,7 @@ describe("no silent defaults", () => {
 
   it("hosts: maps models without selecting hosts (warned once); targets: selects", async () => {
     const dir = scratchProject(FEATURES);
-    let r = harness(["build", "--out", "out"], dir);
+    let r = await harness(["build", "--out", "out"], dir);
     expect(r.code, r.stderr).toBe(1); // unaccepted instructed losses on the docs-only hosts
     expect(r.stderr.match(/W_HOSTS_NOT_TARGETS/g)?.length).toBe(1);
     const { HOSTS } = await import("../adapters/index.js");
@@ -64,7 +64,7 @@ describe("no silent defaults", () => {
     const yml = path.join(dir, "roles/pipeline.yaml");
     fs.writeFileSync(yml, `${fs.readFileSync(yml, "utf8")}targets: [claude-code, opencode]\n`);
     fs.rmSync(path.join(dir, "out"), { recursive: true });
-    r = harness(["build", "--out", "out"], dir);
+    r = await harness(["build", "--out", "out"], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain("W_HOSTS_NOT_TARGETS");
     expect(fs.readdirSync(path.join(dir, "out")).sort()).toEqual(["claude-code", "opencode"]);
@@ -145,32 +145,32 @@ describe("errors a migrator can act on", () => {
     }
     return dir;
   };
-  const build = (dir: string) => {
-    const r = harness(["build", "--host", "claude-code", "--out", "out"], dir);
+  const build = async (dir: string) => {
+    const r = await harness(["build", "--host", "claude-code", "--out", "out"], dir);
     const written = fs.existsSync(path.join(dir, "out"));
     fs.rmSync(dir, { recursive: true, force: true });
     return { ...r, written };
   };
 
-  it("a host-native field the host does not read, or one harness writes itself, is E_HOST_FIELD (exit 2, nothing written)", () => {
-    let r = build(project({ "releaser.md": (t) => t.replace("    color: cyan\n", "    color: cyan\n    colour: red\n    maxTurns: 3\n") }));
+  it("a host-native field the host does not read, or one harness writes itself, is E_HOST_FIELD (exit 2, nothing written)", async () => {
+    let r = await build(project({ "releaser.md": (t) => t.replace("    color: cyan\n", "    color: cyan\n    colour: red\n    maxTurns: 3\n") }));
     expect(r.code).toBe(2);
     expect(r.written).toBe(false);
     expect(r.stderr).toMatch(/releaser\.md:\d+:\d+: error E_HOST_FIELD hosts\.claude-code\.colour: Claude Code does not read "colour" in an agent file\. Did you mean "color"\?/);
     expect(r.stderr).toMatch(/error E_HOST_FIELD hosts\.claude-code\.maxTurns: harness writes Claude Code's "maxTurns" itself\. Set it in the role as max_turns\./);
-    r = build(project({ "releaser.md": (t) => t.replace("color: cyan", "color: teal") }));
+    r = await build(project({ "releaser.md": (t) => t.replace("color: cyan", "color: teal") }));
     expect(r.stderr).toMatch(/E_HOST_FIELD hosts\.claude-code\.color: "teal" is not one of "red"/);
   });
 
-  it("an artifact on a file Claude Code enforces with is E_PROTECTED_ARTIFACT naming both sides", () => {
-    const r = build(project({ "pipeline.yaml": (t) => t.replace('".claude/state/notes/**"', '".claude/agents/notes.md"') }));
+  it("an artifact on a file Claude Code enforces with is E_PROTECTED_ARTIFACT naming both sides", async () => {
+    const r = await build(project({ "pipeline.yaml": (t) => t.replace('".claude/state/notes/**"', '".claude/agents/notes.md"') }));
     expect(r.code).toBe(2);
     expect(r.written).toBe(false);
     expect(r.stderr).toMatch(/writer\.md:6:1: error E_PROTECTED_ARTIFACT writes: the role may write "\.claude\/agents\/notes\.md", but Claude Code enforces with "\.claude\/agents\/\*\*"/);
   });
 
-  it("fields copied from real agent files get the harness spelling", () => {
-    const r = build(project({ "writer.md": (t) => t.replace("memory: project\n", "memory: project\nname: writer\npermissionMode: plan\nhooks: {}\nmaxTurns: 4\nmcpServers: [github]\n").replace("isolation: subagent", "isolation: worktree") }));
+  it("fields copied from real agent files get the harness spelling", async () => {
+    const r = await build(project({ "writer.md": (t) => t.replace("memory: project\n", "memory: project\nname: writer\npermissionMode: plan\nhooks: {}\nmaxTurns: 4\nmcpServers: [github]\n").replace("isolation: subagent", "isolation: worktree") }));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('name: unknown field. A role\'s name is its file name');
     expect(r.stderr).toContain('permissionMode: unknown field. "permissionMode" is a claude-code field: write it under hosts: {claude-code: {permissionMode: …}}');
@@ -180,27 +180,27 @@ describe("errors a migrator can act on", () => {
     expect(r.stderr).toContain('isolation: "worktree" is Claude Code\'s isolation; write isolation: subagent and worktree: true.');
   });
 
-  it("tools: another case is read with a warning; Claude Code's MCP spelling gets the harness name; a tier typo is not taken for a model id", () => {
-    const ok = build(project({ "writer.md": (t) => t.replace("tools: [read, grep, glob, write]", "tools: [Read, grep, glob, Write]") }));
+  it("tools: another case is read with a warning; Claude Code's MCP spelling gets the harness name; a tier typo is not taken for a model id", async () => {
+    const ok = await build(project({ "writer.md": (t) => t.replace("tools: [read, grep, glob, write]", "tools: [Read, grep, glob, Write]") }));
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stderr).toMatch(/writer\.md:5:9: warning W_TOOL_CASE tools\[0\]: "Read" is read as "read"/);
-    const r = build(project({ "writer.md": (t) => t.replace("tools: [read, grep, glob, write]", "tools: [read, mcp__github__create_pull_request, write]\nmodel: balnced") }));
+    const r = await build(project({ "writer.md": (t) => t.replace("tools: [read, grep, glob, write]", "tools: [read, mcp__github__create_pull_request, write]\nmodel: balnced") }));
     expect(r.stderr).toContain('"mcp__github__create_pull_request" is Claude Code\'s spelling; write "mcp:github/create_pull_request"');
     expect(r.stderr).toContain('"balnced" looks like a misspelling of "balanced"');
   });
 
-  it("invalid UTF-8 and NUL bytes in a role are errors at their position (exit 2, nothing written)", () => {
+  it("invalid UTF-8 and NUL bytes in a role are errors at their position (exit 2, nothing written)", async () => {
     const latin = scratchProject(FEATURES);
     const f = path.join(latin, "roles/writer.md");
     fs.writeFileSync(f, Buffer.concat([Buffer.from(fs.readFileSync(f, "utf8").replace("You are the Writer.", "You are the Writer. Revis")), Buffer.from([0xe3]), Buffer.from("o.\n")]));
-    let r = build(latin);
+    let r = await build(latin);
     expect(r.code).toBe(2);
     expect(r.written).toBe(false);
     expect(r.stderr).toMatch(/roles\/writer\.md:12:1: error E_ENCODING byte 0xe3 is not UTF-8/);
     const nul = scratchProject(FEATURES);
     const g = path.join(nul, "roles/writer.md");
     fs.writeFileSync(g, fs.readFileSync(g, "utf8").replace("Put your notes", "Put\u0000 your notes"));
-    r = build(nul);
+    r = await build(nul);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/roles\/writer\.md:11:24: error E_ENCODING a NUL byte/);
   });
@@ -232,7 +232,7 @@ describe("errors a migrator can act on", () => {
     const codex = compileHost(pipeline, await HOSTS.codex!());
     expect(codex.fidelity.some((r) => r.role === "releaser" && r.constraint === "spawn" && r.loss === "L_SPAWN_INSTRUCTED")).toBe(true);
     fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("starts: [writer]", "starts: [wrtier]"));
-    const r = harness(["build", "--host", "claude-code", "--out", "out"], dir);
+    const r = await harness(["build", "--host", "claude-code", "--out", "out"], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/releaser\.md:\d+:\d+: error E_UNKNOWN_ROLE starts\[0\]: no role "wrtier"\. Did you mean "writer"\?/);
     fs.rmSync(dir, { recursive: true, force: true });

@@ -4,15 +4,11 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RenderedFile } from "../src/emit/render.js";
 import { listFiles, MANIFEST_FILE, manifestFor, readManifest, sha256 } from "../src/fileset.js";
 import { applyPlans, HostStager, Staging } from "../src/stage.js";
-import { CLI, harness, PEBBLE_ROLES, scratchProject, tempDir } from "./helpers/cli.js";
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error("run `npm run build` first: the CLI tests use the compiled JavaScript");
-});
+import { harness, PEBBLE_ROLES, scratchProject, tempDir } from "./helpers/cli.js";
 
 const isExecutable = (file: string) => (statSync(file).mode & 0o111) !== 0;
 
@@ -147,58 +143,58 @@ describe("staged build plan", () => {
 });
 
 describe("harness build, staged", () => {
-  it("a refused build leaves out/ byte for byte as it was, with no staging folder", () => {
+  it("a refused build leaves out/ byte for byte as it was, with no staging folder", async () => {
     const dir = scratchProject(PEBBLE_ROLES);
-    expect(harness(["build", "-q"], dir).code).toBe(0);
+    expect((await harness(["build", "-q"], dir)).code).toBe(0);
     const out = path.join(dir, "out");
     writeFileSync(path.join(out, "codex/AGENTS.md"), "edited by hand\n");
     const snapshot = () => Object.fromEntries(listFiles(out).map((f) => [f, [readFileSync(path.join(out, f), "utf8"), statSync(path.join(out, f)).mtimeMs]]));
     const before = snapshot();
-    const r = harness(["build", "-q"], dir);
+    const r = await harness(["build", "-q"], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("out/codex: error E_OUT_DIR AGENTS.md was edited by hand since harness wrote it");
     expect(snapshot()).toEqual(before);
     expect(readdirSync(out).filter((n) => n.startsWith(".harness-staging-"))).toEqual([]);
   });
 
-  it("a file where out/ or a host folder should be is a clear error (exit 2), and nothing is written", () => {
+  it("a file where out/ or a host folder should be is a clear error (exit 2), and nothing is written", async () => {
     const dir = scratchProject(PEBBLE_ROLES);
     writeFileSync(path.join(dir, "afile"), "mine\n");
-    const r = harness(["build", "-q", "--out", "afile"], dir);
+    const r = await harness(["build", "-q", "--out", "afile"], dir);
     expect([r.code, r.stderr]).toEqual([2, "afile: error E_OUT_DIR is a file, not a folder, so harness cannot build into it. Move the file away, or choose another --out.\n"]);
     expect(readFileSync(path.join(dir, "afile"), "utf8")).toBe("mine\n");
     mkdirSync(path.join(dir, "out"));
     writeFileSync(path.join(dir, "out/codex"), "mine\n");
-    const h = harness(["build", "-q"], dir);
+    const h = await harness(["build", "-q"], dir);
     expect([h.code, h.stderr]).toEqual([2, "out/codex: error E_OUT_DIR is a file, not a folder, so harness cannot build into it. Move the file away, or choose another --out.\n"]);
     expect(readdirSync(path.join(dir, "out"))).toEqual(["codex"]);
     expect(readFileSync(path.join(dir, "out/codex"), "utf8")).toBe("mine\n");
   });
 
-  it("removes the staging folder a killed build left, and keeps one a running build owns", () => {
+  it("removes the staging folder a killed build left, and keeps one a running build owns", async () => {
     const dir = scratchProject(PEBBLE_ROLES);
     const out = path.join(dir, "out");
     const dead = path.join(out, ".harness-staging-2147483646"); // beyond any pid this test machine hands out
-    const live = path.join(out, `.harness-staging-${process.pid}`); // this test runner: running
+    const live = path.join(out, `.harness-staging-${process.ppid}`); // vitest, which started this worker: running (the build, in this process, stages in .harness-staging-${process.pid})
     for (const d of [dead, live]) {
       mkdirSync(path.join(d, "codex"), { recursive: true });
       writeFileSync(path.join(d, "codex/AGENTS.md"), "half a build\n");
     }
-    expect(harness(["build", "-q"], dir).code).toBe(0);
+    expect((await harness(["build", "-q"], dir)).code).toBe(0);
     expect(existsSync(dead)).toBe(false);
     expect(readFileSync(path.join(live, "codex/AGENTS.md"), "utf8")).toBe("half a build\n");
-    expect(readdirSync(out).filter((n) => n.startsWith(".harness-staging-"))).toEqual([`.harness-staging-${process.pid}`]);
+    expect(readdirSync(out).filter((n) => n.startsWith(".harness-staging-"))).toEqual([`.harness-staging-${process.ppid}`]);
   });
 
-  it("a cold build writes each file with its mode, and leaves only the host folders", () => {
+  it("a cold build writes each file with its mode, and leaves only the host folders", async () => {
     const dir = scratchProject(PEBBLE_ROLES);
-    expect(harness(["build", "-q", "--out", "new/out"], dir).code).toBe(0);
+    expect((await harness(["build", "-q", "--out", "new/out"], dir)).code).toBe(0);
     const out = path.join(dir, "new/out");
     expect(readdirSync(out).sort()).toEqual(readdirSync(out).filter((n) => !n.startsWith(".")).sort());
     const launchers = listFiles(path.join(out, "codex")).filter((f) => f.startsWith(".codex/bin/"));
     expect(launchers.length).toBeGreaterThan(0);
     for (const f of launchers) expect(isExecutable(path.join(out, "codex", f))).toBe(true);
     expect(isExecutable(path.join(out, "codex", MANIFEST_FILE))).toBe(false);
-    expect(harness(["check", "-q", "--out", "new/out"], dir).code).toBe(0);
+    expect((await harness(["check", "-q", "--out", "new/out"], dir)).code).toBe(0);
   });
 });

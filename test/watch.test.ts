@@ -59,7 +59,7 @@ describe("harness build --watch", () => {
       // Byte for byte what a fresh build of the same roles writes.
       const fresh = tempDir();
       cpSync(path.join(dir, "roles"), path.join(fresh, "roles"), { recursive: true });
-      expect(harness(["build", "-q"], fresh).code).toBe(0);
+      expect((await harness(["build", "-q"], fresh)).code).toBe(0);
       expect(tree(path.join(dir, "out"))).toEqual(tree(path.join(fresh, "out")));
 
       // A broken role: the error in the compiler format, nothing written, the watcher stays.
@@ -108,6 +108,6 @@ describe("harness build --watch", () => {
       w.child.kill("SIGINT");
     }
     expect(await w.exit()).toBe(0);
-    expect(harness(["check", "--installed"], dir).code).toBe(0);
+    expect((await harness(["check", "--installed"], dir)).code).toBe(0);
   }, 120_000);
 });

@@ -19,14 +19,15 @@ export interface DiffOptions {
 /** Whether pipeline.yaml accepts a loss of this host × role × constraint (marked in the output). */
 type Accepted = (host: string, role: string, constraint: string) => boolean;
 
-const LEVEL_COLOR: Record<string, (s: string) => string> = {
-  native: color.green,
-  guard: color.cyan,
-  audit: color.magenta,
-  instructed: color.yellow,
-  lost: color.red,
+// colour names, not picocolors' functions: the palette is chosen per command line (src/ui.ts)
+const LEVEL_COLOR: Record<string, "green" | "cyan" | "magenta" | "yellow" | "red"> = {
+  native: "green",
+  guard: "cyan",
+  audit: "magenta",
+  instructed: "yellow",
+  lost: "red",
 };
-const paint = (level: string) => level.split("+").map((l) => (LEVEL_COLOR[l] ?? color.dim)(l)).join("+");
+const paint = (level: string) => level.split("+").map((l) => color[LEVEL_COLOR[l] ?? "dim"](l)).join("+");
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(0, n - s.length));
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 

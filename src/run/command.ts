@@ -10,6 +10,7 @@ import { readLock } from "../install/lock.js";
 import { newRunId, readRecord, RecordError, RUN_ID, writeRecord, type RunRecord } from "../runs/record.js";
 import { watchGroups } from "../adapter/process-group.js";
 import type { HostDriver } from "../adapter/runner.js";
+import { stream } from "../ui.js";
 import { progressLine } from "./progress.js";
 import { classify, newRecord, planKind } from "./plan.js";
 import { Runner, type RunEvent, type RunIO } from "./runner.js";
@@ -75,7 +76,7 @@ function lineReader(tty: boolean) {
   return {
     ask(prompt: string): Promise<string | null> {
       if (!rl) open();
-      process.stderr.write(`${prompt}`);
+      stream(2).write(`${prompt}`);
       if (queue.length) return Promise.resolve(queue.shift()!);
       if (closed) return Promise.resolve(null);
       return new Promise((resolve) => (waiting = resolve));
@@ -134,17 +135,17 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
   if (!load) throw new UsageError(`--resume ${o.resume}: the run uses ${host}, which harness run does not drive (it drives ${[...drivable.keys()].join(", ")}).`);
   const driver = await load();
   const tty = Boolean(process.stdin.isTTY);
-  const showProgress = !o.json && Boolean(process.stderr.isTTY);
+  const showProgress = !o.json && Boolean(stream(2).isTTY);
   const reader = lineReader(tty);
   const started = Date.now();
   const io: RunIO = {
     tty,
     ask: (p) => reader.ask(`${p}`),
     event(e: RunEvent) {
-      if (o.json) process.stdout.write(`${JSON.stringify({ ...e, at: new Date().toISOString() })}\n`);
+      if (o.json) stream(1).write(`${JSON.stringify({ ...e, at: new Date().toISOString() })}\n`);
       else {
         const line = progressLine(e, showProgress, started);
-        if (line) process.stderr.write(`${line}\n`);
+        if (line) stream(2).write(`${line}\n`);
       }
     },
   };

@@ -11,16 +11,17 @@ export interface RunsOptions {
 
 const root = (o: RunsOptions) => path.resolve(o.into ?? ".");
 
-const STATUS_COLOR: Record<string, (s: string) => string> = {
-  passed: color.green,
-  done: color.green,
-  running: color.cyan,
-  "waiting-gate": color.yellow,
-  interrupted: color.yellow,
-  pending: color.dim,
-  skipped: color.dim,
+// colour names, not picocolors' functions: the palette is chosen per command line (src/ui.ts)
+const STATUS_COLOR: Record<string, "green" | "cyan" | "yellow" | "dim"> = {
+  passed: "green",
+  done: "green",
+  running: "cyan",
+  "waiting-gate": "yellow",
+  interrupted: "yellow",
+  pending: "dim",
+  skipped: "dim",
 };
-const paint = (s: string) => (STATUS_COLOR[s] ?? color.red)(s);
+const paint = (s: string) => color[STATUS_COLOR[s] ?? "red"](s);
 
 const stagesDone = (r: RunRecord) => `${r.stages.filter((s) => s.status === "done" || s.status === "skipped").length}/${r.stages.length}`;
 const shorten = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

@@ -232,7 +232,7 @@ describe("Copilot drift", () => {
     const dir = scratchProject();
     const yml = path.join(dir, "roles", "pipeline.yaml");
     fs.writeFileSync(yml, `${fs.readFileSync(yml, "utf8").replace(/^hosts:\n/m, "hosts:\n  copilot:\n    models: { deep: opus }\n")}`);
-    const r = harness(["build", "--host", "copilot", "--out", "gen"], dir);
+    const r = await harness(["build", "--host", "copilot", "--out", "gen"], dir);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/roles\/pipeline\.yaml:\d+:\d+: error E_HOST_MODEL_ALIAS hosts\.copilot\.models\.deep: "opus" is a Claude Code alias/);
     expect(fs.existsSync(path.join(dir, "gen"))).toBe(false);

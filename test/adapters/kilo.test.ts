@@ -115,11 +115,11 @@ describe("Kilo reserved agent names", () => {
     fs.renameSync(path.join(roles, "planner.md"), path.join(roles, "plan.md"));
     const yml = path.join(roles, "pipeline.yaml");
     fs.writeFileSync(yml, fs.readFileSync(yml, "utf8").replace(/role: planner$/m, "role: plan"));
-    const r = harness(["build", "--host", "kilo", "--out", "gen"], dir);
+    const r = await harness(["build", "--host", "kilo", "--out", "gen"], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/roles\/plan\.md:\d+:\d+: error E_HOST_RESERVED_NAME id: Kilo treats an agent named "plan" as its plan mode .* Rename it \(e\.g\. "plan-stage"\)/);
     expect(fs.existsSync(path.join(dir, "gen"))).toBe(false);
-    expect(harness(["build", "--host", "opencode", "--out", "gen"], dir).code).not.toBe(2);
+    expect((await harness(["build", "--host", "opencode", "--out", "gen"], dir)).code).not.toBe(2);
   });
 
   it("a pipeline named architect (the orchestrator's agent name) is refused at pipeline.yaml's name", async () => {

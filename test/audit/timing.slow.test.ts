@@ -1,6 +1,7 @@
 // The stage-end audit in time: how fast its start and stop are on a large repository, and how a stop
-// waits for (or refuses) processes a stage left running. Each waits on real processes for seconds:
-// npm run test:slow. What the audit restores and reports is audit.test.ts and boundary.test.ts.
+// waits for (or refuses) processes a stage left running, and a rewrite git's whole-second timestamps
+// cannot see. Each waits on real processes or the clock for seconds: npm run test:slow. What the
+// audit restores and reports is audit.test.ts and boundary.test.ts.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -80,6 +81,32 @@ describe("audit: processes a stage leaves running", () => {
       expect(r.report("w2").code).toBe(0);
     } finally {
       server.kill();
+      r.cleanup();
+    }
+  });
+});
+
+describe("audit: content, not git's view, across git's whole-second timestamps", () => {
+  it("flags set during the stage, and a configuration that loosens git's stat checks, hide nothing", async () => {
+    const r = makeRepo(BASE);
+    try {
+      // git compares whole seconds: a rewrite in the same second as the file's last change is the gap MAPPING.md lists
+      await new Promise((res) => setTimeout(res, 1100));
+      r.start("f2", "jade");
+      // same size, same mtime: only content (and ctime) tells
+      const p = path.join(r.dir, "tests/a.test.ts");
+      const st = fs.statSync(p);
+      fs.writeFileSync(p, "T\n");
+      fs.utimesSync(p, st.atime, st.mtime);
+      r.git("update-index", "--assume-unchanged", "tests/a.test.ts");
+      fs.appendFileSync(path.join(r.dir, ".git/config"), "[core]\n\tcheckStat = minimal\n\ttrustctime = false\n\tignoreStat = true\n");
+      r.stop("f2", "jade");
+      expect(r.read("tests/a.test.ts")).toBe("t\n");
+      expect(fs.readFileSync(path.join(r.dir, ".git/config"), "utf8")).not.toContain("checkStat");
+      const rep = r.report("f2");
+      expect(rep.stderr).toContain("tests/a.test.ts (modified; restored)");
+      expect(rep.stderr).toContain(".git/config (modified; restored)");
+    } finally {
       r.cleanup();
     }
   });

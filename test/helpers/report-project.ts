@@ -22,13 +22,13 @@ const RUN = {
 };
 
 /** A project with the bundled roles and one run record (and a file that is not one), after `harness report`. */
-export function reportProject(): { project: string; html: string } {
+export async function reportProject(): Promise<{ project: string; html: string }> {
   const project = tempDir("harness-report-");
   cpSync(PEBBLE_ROLES, path.join(project, "roles"), { recursive: true });
   mkdirSync(path.join(project, ".harness/runs"), { recursive: true });
   writeFileSync(path.join(project, `.harness/runs/${RUN_ID}.json`), JSON.stringify(RUN, null, 2));
   writeFileSync(path.join(project, ".harness/runs/notes.json"), "not a record");
-  const r = harness(["report"], project);
+  const r = await harness(["report"], project);
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toBe(`out/report.html: ${HOSTS.length} hosts, 8 roles, 1 runs\n`);
   return { project, html: readFileSync(path.join(project, "out/report.html"), "utf8") };

@@ -1,15 +1,11 @@
 // The CLI half of the second first-hour report (../shared/reports/first-hour-2.md, issue 22), run as
-// the team ran it: the compiled CLI, in the team's repository, from its root and from src/.
+// the team ran it: the CLI's commands (in-process, src/cli.ts main), in the team's repository, from its root and from src/.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { INSTALL_DOC } from "../../src/commands/init.js";
-import { CLI, harness, PEBBLE_ROLES, ROOT, tempDir } from "../helpers/cli.js";
+import { harness, PEBBLE_ROLES, ROOT, tempDir } from "../helpers/cli.js";
 import { repositoryScope, snapshot, TEAM_FILES, teamProject } from "../helpers/project.js";
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error("run `npm run build` first: the CLI tests use the compiled JavaScript");
-});
 
 const read = (dir: string, rel: string) => readFileSync(path.join(dir, rel), "utf8");
 const HOSTS3 = ["--host", "claude-code", "--host", "codex", "--host", "opencode"];
@@ -17,54 +13,54 @@ const HOSTS3 = ["--host", "claude-code", "--host", "codex", "--host", "opencode"
 const team = (files: Record<string, string> = {}, git = true) => teamProject(PEBBLE_ROLES, { ...TEAM_FILES, "package.json": '{ "name": "team", "private": true }\n', ...files }, { git });
 
 describe("from a subfolder (F04)", () => {
-  it("install, check --installed and uninstall find the project root above src/", () => {
+  it("install, check --installed and uninstall find the project root above src/", async () => {
     const dir = team();
     const before = snapshot(dir);
     const src = path.join(dir, "src");
-    const r = harness(["install", ...HOSTS3], src);
+    const r = await harness(["install", ...HOSTS3], src);
     expect([r.code, r.stderr]).toEqual([0, ""]);
     expect(r.stdout.trimEnd().split("\n").map((l) => l.split(/\s+/)[0])).toEqual(["claude-code", "codex", "opencode"]);
     expect(existsSync(path.join(dir, "harness.lock.json"))).toBe(true);
     expect(existsSync(path.join(src, "harness.lock.json"))).toBe(false);
-    expect(harness(["check", "--installed"], src).code).toBe(0);
-    expect(harness(["build", "-q"], src).code).toBe(0);
+    expect((await harness(["check", "--installed"], src)).code).toBe(0);
+    expect((await harness(["build", "-q"], src)).code).toBe(0);
     expect(existsSync(path.join(dir, "out/claude-code"))).toBe(true);
     expect(existsSync(path.join(src, "out"))).toBe(false);
-    expect(harness(["uninstall"], src).code).toBe(0);
+    expect((await harness(["uninstall"], src)).code).toBe(0);
     expect(Object.fromEntries(Object.entries(snapshot(dir)).filter(([f]) => !f.startsWith("out/")))).toEqual(before);
   });
 
-  it('a package.json "harness" key marks the root and names the roles folder', () => {
+  it('a package.json "harness" key marks the root and names the roles folder', async () => {
     const dir = team({ "package.json": '{ "name": "team", "harness": { "roles": "agents/roles" } }\n' });
     mkdirSync(path.join(dir, "agents"));
     renameSync(path.join(dir, "roles"), path.join(dir, "agents/roles"));
-    const r = harness(["check", "--installed"], path.join(dir, "src"));
+    const r = await harness(["check", "--installed"], path.join(dir, "src"));
     expect(r.stderr).toContain("harness.lock.json is missing"); // it read agents/roles: no E_ROLES_DIR
-    expect(harness(["install", "-q", "--host", "claude-code"], path.join(dir, "src")).code).toBe(0);
+    expect((await harness(["install", "-q", "--host", "claude-code"], path.join(dir, "src"))).code).toBe(0);
     expect(JSON.parse(read(dir, "harness.lock.json")).source.roles).toBe("agents/roles");
   });
 
-  it("with no roles anywhere, the hint points at the project root, and init from src/ refuses instead of creating src/roles/", () => {
+  it("with no roles anywhere, the hint points at the project root, and init from src/ refuses instead of creating src/roles/", async () => {
     const dir = team();
     renameSync(path.join(dir, "roles"), path.join(dir, "elsewhere"));
     const src = path.join(dir, "src");
-    const r = harness(["build"], src);
+    const r = await harness(["build"], src);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`This is a subfolder of the project at ${dir}: run \`harness init\` there`);
-    const init = harness(["init"], src);
+    const init = await harness(["init"], src);
     expect(init.code).toBe(2);
     expect(init.stderr).toContain(`this is a subfolder of the project at ${dir}; harness init writes roles/ in the project root.`);
     expect(existsSync(path.join(src, "roles"))).toBe(false);
-    expect(harness(["init"], dir).code).toBe(0);
+    expect((await harness(["init"], dir)).code).toBe(0);
     expect(existsSync(path.join(dir, "roles/pipeline.yaml"))).toBe(true);
-    expect(harness(["build", "-q"], src).code).toBe(0);
+    expect((await harness(["build", "-q"], src)).code).toBe(0);
     expect(existsSync(path.join(src, "out"))).toBe(false);
   });
 });
 
 describe("init's next steps (F03)", () => {
-  it("say harness install and check --installed, never copying out/, and point at a page that exists and ships", () => {
-    const r = harness(["init"], tempDir());
+  it("say harness install and check --installed, never copying out/, and point at a page that exists and ships", async () => {
+    const r = await harness(["init"], tempDir());
     expect(r.stdout).toContain("npx harness install");
     expect(r.stdout).toContain("npx harness check --installed");
     expect(r.stdout).not.toMatch(/copy|Using the output/);
@@ -80,18 +76,18 @@ describe("init's next steps (F03)", () => {
 });
 
 describe("install's messages", () => {
-  it("outside git: a warning, and the install still works (F13); inside git: no warning", () => {
+  it("outside git: a warning, and the install still works (F13); inside git: no warning", async () => {
     const outside = team({}, false);
-    const r = harness(["install", "--host", "claude-code"], outside);
+    const r = await harness(["install", "--host", "claude-code"], outside);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^\.: warning W_NOT_GIT is not in a git repository\. The stage-end audit works from git/);
-    expect(harness(["install", "--host", "claude-code"], team()).stderr).toBe("");
+    expect((await harness(["install", "--host", "claude-code"], team())).stderr).toBe("");
   });
 
-  it("a team agent named like a role: an error first, with rename or harness import as the way out, nothing written (F05)", () => {
+  it("a team agent named like a role: an error first, with rename or harness import as the way out, nothing written (F05)", async () => {
     const dir = team({ ".claude/agents/onyx.md": "---\nname: onyx\ndescription: The team's reviewer.\n---\n\nReview.\n" });
     const before = snapshot(dir);
-    const r = harness(["install", ...HOSTS3], dir);
+    const r = await harness(["install", ...HOSTS3], dir);
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split("\n");
     expect(lines[0]).toBe(
@@ -100,34 +96,34 @@ describe("install's messages", () => {
     expect(lines.at(-1)).toBe("Nothing was installed. Resolve the error(s) above, then run harness install again.");
     expect(r.stderr).not.toMatch(/move it away|--force|delete/i);
     expect(snapshot(dir)).toEqual(before);
-    const check = harness(["check", "--installed"], dir);
+    const check = await harness(["check", "--installed"], dir);
     expect(check.stderr).not.toContain("move it away");
   });
 
-  it("--dry-run: the blocking problem first, a line per host, under 10 lines; -v prints the diff (F19)", () => {
+  it("--dry-run: the blocking problem first, a line per host, under 10 lines; -v prints the diff (F19)", async () => {
     const dir = team({ ".claude/agents/onyx.md": "mine\n" });
-    const r = harness(["install", "--dry-run", ...HOSTS3], dir);
+    const r = await harness(["install", "--dry-run", ...HOSTS3], dir);
     expect(r.code).toBe(1);
     expect(r.stderr.split("\n")[0]).toMatch(/^\.claude\/agents\/onyx\.md:1:1: error W_NOT_OWNED /);
     expect(r.stdout.trimEnd().split("\n").map((l) => l.split(/\s+/)[0])).toEqual(["claude-code", "codex", "opencode"]);
     expect(r.stderr).toContain("install would stop on the error(s) above; nothing was written (dry run).");
     expect((r.stdout + r.stderr).trimEnd().split("\n").length).toBeLessThan(10);
-    const v = harness(["install", "--dry-run", "-v", ...HOSTS3], dir);
+    const v = await harness(["install", "--dry-run", "-v", ...HOSTS3], dir);
     expect(v.stdout).toContain("+++ b/.claude/settings.json");
-    const u = harness(["install", "-q", ...HOSTS3], team());
+    const u = await harness(["install", "-q", ...HOSTS3], team());
     expect(u.code).toBe(0);
   });
 });
 
 describe("the AGENTS.md block (F09)", () => {
-  it("speaks to a pipeline run only under scope pipeline, to every agent under scope repository", () => {
+  it("speaks to a pipeline run only under scope pipeline, to every agent under scope repository", async () => {
     const dir = team();
-    expect(harness(["install", "-q", ...HOSTS3], dir).code).toBe(0);
+    expect((await harness(["install", "-q", ...HOSTS3], dir)).code).toBe(0);
     const block = read(dir, "AGENTS.md");
     expect(block).toContain("## Rules for every Pebble run\n\nThey bind the Pebble orchestrator and its roles during a run (policies.scope: pipeline); any other session in this project is not bound by them.\n");
     expect(block).not.toContain("Rules for every agent");
     const repo = repositoryScope(team());
-    expect(harness(["install", "-q", ...HOSTS3], repo).code).toBe(0);
+    expect((await harness(["install", "-q", ...HOSTS3], repo)).code).toBe(0);
     expect(read(repo, "AGENTS.md")).toContain("## Rules for every agent\n\nThey bind every session and agent in this project (policies.scope: repository).\n");
   });
 });
@@ -141,39 +137,39 @@ function withoutTarget(text: string, host: string): string {
 }
 
 describe("a host taken off pipeline.yaml's targets (F17)", () => {
-  it("build removes its out/ folder, check --installed reports it, install removes its files, uninstall gives the rest back", () => {
+  it("build removes its out/ folder, check --installed reports it, install removes its files, uninstall gives the rest back", async () => {
     const dir = team();
     const before = snapshot(dir);
-    expect(harness(["build", "-q"], dir).code).toBe(0);
-    expect(harness(["install", "-q", ...HOSTS3], dir).code).toBe(0);
+    expect((await harness(["build", "-q"], dir)).code).toBe(0);
+    expect((await harness(["install", "-q", ...HOSTS3], dir)).code).toBe(0);
     const yml = path.join(dir, "roles/pipeline.yaml");
     const text = read(dir, "roles/pipeline.yaml");
     const without = withoutTarget(text, "opencode");
     expect(without).not.toBe(text);
     writeFileSync(yml, without);
-    const b = harness(["build"], dir);
+    const b = await harness(["build"], dir);
     expect(b.stdout).toMatch(/^opencode\s+out\/opencode: removed \(roles\/pipeline\.yaml no longer targets it\)$/m);
     expect(existsSync(path.join(dir, "out/opencode"))).toBe(false);
-    const check = harness(["check", "--installed"], dir);
+    const check = await harness(["check", "--installed"], dir);
     expect(check.code).toBe(1);
     expect(check.stderr).toMatch(/E_DRIFT \.opencode\/agents\/jade\.md is recorded in harness\.lock\.json but roles\/ no longer produce it\. Run `harness install` to remove it/);
-    const r = harness(["install", "--host", "claude-code", "--host", "codex"], dir);
+    const r = await harness(["install", "--host", "claude-code", "--host", "codex"], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^opencode\s+from \.: no longer listed in pipeline\.yaml: 0 created, 1 updated, \d+ removed, 0 unchanged · shared: opencode\.json \(merged\)$/m);
     expect(existsSync(path.join(dir, ".opencode/agents/jade.md"))).toBe(false);
     expect(read(dir, "opencode.json")).toBe(TEAM_FILES["opencode.json"]);
     expect(read(dir, "AGENTS.md")).not.toContain("OpenCode");
-    expect(harness(["check", "--installed"], dir).code).toBe(0);
-    expect(harness(["uninstall"], dir).code).toBe(0);
+    expect((await harness(["check", "--installed"], dir)).code).toBe(0);
+    expect((await harness(["uninstall"], dir)).code).toBe(0);
     expect(Object.fromEntries(Object.entries(snapshot(dir)).filter(([f]) => !f.startsWith("out/")))).toEqual(before);
   });
 
-  it("an out/ folder holding the team's own file is left alone, with a warning", () => {
+  it("an out/ folder holding the team's own file is left alone, with a warning", async () => {
     const dir = team();
-    expect(harness(["build", "-q"], dir).code).toBe(0);
+    expect((await harness(["build", "-q"], dir)).code).toBe(0);
     writeFileSync(path.join(dir, "out/opencode/notes.md"), "mine\n");
     writeFileSync(path.join(dir, "roles/pipeline.yaml"), withoutTarget(read(dir, "roles/pipeline.yaml"), "opencode"));
-    const b = harness(["build"], dir);
+    const b = await harness(["build"], dir);
     expect(b.stderr).toMatch(/^out\/opencode: warning W_ORPHANED_HOST a harness build for "opencode", .* holds 1 file\(s\) harness did not write or that were edited \(notes\.md\), so harness left the folder alone/m);
     expect(existsSync(path.join(dir, "out/opencode/.opencode/agents/jade.md"))).toBe(true);
   });

@@ -1,13 +1,9 @@
 // The run record (RUN-RECORD.md): its bytes, its reader, and `harness runs [show]` as users run it.
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listRecords, newRunId, readRecord, RUN_ID, recordPath, serializeRecord, writeRecord, type RunRecord } from "../../src/runs/record.js";
-import { CLI, harness, tempDir } from "../helpers/cli.js";
-
-beforeAll(() => {
-  if (!fs.existsSync(CLI)) throw new Error("run `npm run build` first: the CLI tests use the compiled JavaScript");
-});
+import { harness, tempDir } from "../helpers/cli.js";
 
 function sample(id: string, over: Partial<RunRecord> = {}): RunRecord {
   return {
@@ -106,51 +102,51 @@ describe("run record", () => {
 });
 
 describe("harness runs", () => {
-  it("prints [] with --json and a hint without, in a project with no runs", () => {
+  it("prints [] with --json and a hint without, in a project with no runs", async () => {
     const root = tempDir();
-    expect(harness(["runs", "--json"], root)).toMatchObject({ code: 0, stdout: "[]\n" });
-    const plain = harness(["runs"], root);
+    expect(await harness(["runs", "--json"], root)).toMatchObject({ code: 0, stdout: "[]\n" });
+    const plain = await harness(["runs"], root);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(/no runs yet/);
   });
 
-  it("lists runs newest first, one line each; --json gives the records", () => {
+  it("lists runs newest first, one line each; --json gives the records", async () => {
     const root = tempDir();
     writeRecord(root, sample(ID1));
     writeRecord(root, sample(ID2, { source: "controller", status: "passed", request: "fix the typo" }));
-    const r = harness(["runs"], root);
+    const r = await harness(["runs"], root);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(new RegExp(`^${ID2}\\s+passed\\s+claude-code\\s+feature\\s+1/2\\s+fix the typo$`));
     expect(lines[1]).toMatch(new RegExp(`^${ID1}\\s+running`));
-    const j = harness(["runs", "--json"], root);
+    const j = await harness(["runs", "--json"], root);
     expect(JSON.parse(j.stdout).map((x: RunRecord) => x.id)).toEqual([ID2, ID1]);
   });
 
-  it("show prints the stages, checks, gates and caps; --json prints the record itself", () => {
+  it("show prints the stages, checks, gates and caps; --json prints the record itself", async () => {
     const root = tempDir();
     writeRecord(root, sample(ID1));
-    const r = harness(["runs", "show", ID1], root);
+    const r = await harness(["runs", "show", ID1], root);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/tests\s+mica\s+done · 1 retry · 8\.0s · 1200 in \/ 300 out tokens/);
     expect(r.stdout).toMatch(/pass new-tests-fail \(npm test, exit 1, expect fail\)/);
     expect(r.stdout).toMatch(/implement\s+jade\s+pending/);
     expect(r.stdout).toMatch(/gate spec: approved \(flag, .*\) \.pebble\/spec\.md sha256 aaaaaaaaaaaa/);
     expect(r.stdout).toMatch(/caps: loop 1\/2, hops 3\/12, new-tests-fail 1\/1/);
-    const j = harness(["runs", "show", ID1, "--json"], root);
+    const j = await harness(["runs", "show", ID1, "--json"], root);
     expect(JSON.parse(j.stdout)).toEqual(sample(ID1));
-    expect(harness(["runs", "show", "--into", root, ID1], "/").code).toBe(0);
+    expect((await harness(["runs", "show", "--into", root, ID1], "/")).code).toBe(0);
   });
 
-  it("show: a malformed id is a usage error (exit 2); an unknown or broken run exits 1 and says why", () => {
+  it("show: a malformed id is a usage error (exit 2); an unknown or broken run exits 1 and says why", async () => {
     const root = tempDir();
-    expect(harness(["runs", "show", "../../etc/passwd"], root)).toMatchObject({ code: 2 });
-    const missing = harness(["runs", "show", ID1], root);
+    expect(await harness(["runs", "show", "../../etc/passwd"], root)).toMatchObject({ code: 2 });
+    const missing = await harness(["runs", "show", ID1], root);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no such run/);
     fs.mkdirSync(path.join(root, ".harness/runs"), { recursive: true });
     fs.writeFileSync(recordPath(root, ID1), "[]");
-    expect(harness(["runs", "show", ID1], root).stderr).toMatch(/not a JSON object/);
+    expect((await harness(["runs", "show", ID1], root)).stderr).toMatch(/not a JSON object/);
   });
 });
