@@ -59,9 +59,9 @@ const OPENCODE_JSON = `{
 `;
 
 describe("harness import: agents inside opencode.json and kilo.jsonc", () => {
-  it("reads every agent entry with a report line for every field; the record names each key, never the whole file", () => {
+  it("reads every agent entry with a report line for every field; the record names each key, never the whole file", async () => {
     const dir = project({ "opencode.json": OPENCODE_JSON, "prompts/code-review.txt": "You are a code reviewer.\nFocus on security.\n" });
-    const r = harness(["import"], dir);
+    const r = await harness(["import"], dir);
     expect(r.code, r.stderr).toBe(0);
     // the report on the terminal, and in roles/.harness-import.json: one line per field of each entry
     expect(r.stdout).toContain("opencode.json agent.code-reviewer → roles/code-reviewer.md");
@@ -82,14 +82,14 @@ describe("harness import: agents inside opencode.json and kilo.jsonc", () => {
     expect(role).toContain("\nYou are a code reviewer.\nFocus on security.\n");
     expect(frontMatter(read(dir, "roles/builder.md")).forbidden).toBe("Nothing beyond the limits below (imported from opencode.json agent.builder; say what this role must never do).");
     expect(record.files.map((f) => `${f.path} ${f.key?.join(".")} ${f.role}`)).toEqual(["opencode.json agent.code-reviewer code-reviewer", "opencode.json agent.builder builder"]);
-    expect(harness(["build"], dir).code).toBe(0);
+    expect((await harness(["build"], dir)).code).toBe(0);
   });
 
-  it("install takes away only the adopted keys (the team's model, MCP server and comment stay); uninstall gives opencode.json back byte for byte", () => {
+  it("install takes away only the adopted keys (the team's model, MCP server and comment stay); uninstall gives opencode.json back byte for byte", async () => {
     const dir = project({ "opencode.json": OPENCODE_JSON, "prompts/code-review.txt": "You review.\n" });
     const before = hash(dir);
-    expect(harness(["import", "-q"], dir).code).toBe(0);
-    const installed = harness(["install"], dir);
+    expect((await harness(["import", "-q"], dir)).code).toBe(0);
+    const installed = await harness(["install"], dir);
     expect(installed.code, installed.stderr + installed.stdout).toBe(0);
     const config = read(dir, "opencode.json");
     expect(config).toContain("// the team's default model");
@@ -101,31 +101,31 @@ describe("harness import: agents inside opencode.json and kilo.jsonc", () => {
     expect(lock.files["opencode.json"]!.mode).toBe("merge");
     expect(lock.files["opencode.json"]!.adopted).toBeUndefined(); // the file is not claimed
     expect(lock.files["opencode.json"]!.owned.filter((o) => o.kind === "take").map((o) => o.path.join("."))).toEqual(["agent.code-reviewer", "agent.builder"]);
-    expect(harness(["check", "--installed"], dir).code).toBe(0);
-    expect(harness(["install"], dir).stdout).toMatch(/0 created, 0 updated, 0 removed/);
-    expect(harness(["uninstall"], dir).code).toBe(0);
+    expect((await harness(["check", "--installed"], dir)).code).toBe(0);
+    expect((await harness(["install"], dir)).stdout).toMatch(/0 created, 0 updated, 0 removed/);
+    expect((await harness(["uninstall"], dir)).code).toBe(0);
     expect(hash(dir)).toEqual(before);
   });
 
-  it("an agent entry changed since the import is not taken away: install writes nothing (W_NOT_OWNED at its key)", () => {
+  it("an agent entry changed since the import is not taken away: install writes nothing (W_NOT_OWNED at its key)", async () => {
     const dir = project({ "opencode.json": OPENCODE_JSON, "prompts/code-review.txt": "You review.\n" });
-    expect(harness(["import", "-q"], dir).code).toBe(0);
+    expect((await harness(["import", "-q"], dir)).code).toBe(0);
     const edited = OPENCODE_JSON.replace('"steps": 40', '"steps": 50');
     fs.writeFileSync(path.join(dir, "opencode.json"), edited);
     const before = hash(dir);
-    const r = harness(["install"], dir);
+    const r = await harness(["install"], dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/opencode\.json:\d+:\d+: error W_NOT_OWNED agent\.builder changed since harness import read it/);
     expect(hash(dir)).toEqual(before);
   });
 
-  it("a key written again where install took an agent away is kept on uninstall (W_NOT_OWNED), the original stays in the lock", () => {
+  it("a key written again where install took an agent away is kept on uninstall (W_NOT_OWNED), the original stays in the lock", async () => {
     const dir = project({ "opencode.json": OPENCODE_JSON, "prompts/code-review.txt": "You review.\n" });
-    expect(harness(["import", "-q"], dir).code).toBe(0);
-    expect(harness(["install", "-q"], dir).code).toBe(0);
+    expect((await harness(["import", "-q"], dir)).code).toBe(0);
+    expect((await harness(["install", "-q"], dir)).code).toBe(0);
     const mine = read(dir, "opencode.json").replace('"agent": {}', '"agent": { "builder": { "prompt": "mine" } }');
     fs.writeFileSync(path.join(dir, "opencode.json"), mine);
-    const r = harness(["uninstall"], dir);
+    const r = await harness(["uninstall"], dir);
     expect(r.stderr + r.stdout).toMatch(/W_NOT_OWNED agent\.builder was taken away by install/);
     const after = parseJsonc(read(dir, "opencode.json")) as { agent: Record<string, unknown> };
     expect(after.agent.builder).toEqual({ prompt: "mine" });
@@ -134,24 +134,24 @@ describe("harness import: agents inside opencode.json and kilo.jsonc", () => {
     expect(lock.files["opencode.json"]!.owned).toEqual([expect.objectContaining({ kind: "take", path: ["agent", "builder"], value: expect.objectContaining({ steps: 40 }) })]);
   });
 
-  it("Kilo's kilo.jsonc and an .opencode/opencode.json harness does not otherwise write: taken away at install, given back byte for byte", () => {
+  it("Kilo's kilo.jsonc and an .opencode/opencode.json harness does not otherwise write: taken away at install, given back byte for byte", async () => {
     const kilo = '{\n  // Kilo config\n  "agent": {\n    "docs-writer": { "description": "Writes docs.", "mode": "subagent", "prompt": "You write docs.", "permission": { "edit": { "docs/**": "allow", "*": "deny" } } },\n  },\n}\n';
     const nested = '{\n  "agent": { "tester": { "description": "Runs the tests.", "mode": "subagent", "prompt": "You test." } }\n}\n';
     const dir = project({ "kilo.jsonc": kilo, ".opencode/opencode.json": nested });
     const before = hash(dir);
-    const r = harness(["import"], dir);
+    const r = await harness(["import"], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("kilo.jsonc agent.docs-writer → roles/docs-writer.md");
     expect(r.stdout).toContain(".opencode/opencode.json agent.tester → roles/tester.md");
     expect(frontMatter(read(dir, "roles/docs-writer.md"))).toMatchObject({ permissions: { write: ["docs/**"] } });
-    const installed = harness(["install"], dir);
+    const installed = await harness(["install"], dir);
     expect(installed.code, installed.stderr + installed.stdout).toBe(0);
     expect(read(dir, "kilo.jsonc")).toContain("// Kilo config");
     expect(read(dir, "kilo.jsonc")).not.toContain("docs-writer");
     expect(read(dir, ".opencode/opencode.json")).not.toContain("tester");
     expect(fs.existsSync(path.join(dir, "kilo.json"))).toBe(false); // harness merged into the team's kilo.jsonc
-    expect(harness(["check", "--installed"], dir).code).toBe(0);
-    expect(harness(["uninstall"], dir).code).toBe(0);
+    expect((await harness(["check", "--installed"], dir)).code).toBe(0);
+    expect((await harness(["uninstall"], dir)).code).toBe(0);
     expect(hash(dir)).toEqual(before);
   });
 });

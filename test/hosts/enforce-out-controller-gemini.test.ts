@@ -11,8 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emittedTree, hostBin } from "./helpers.js";
-import { lowHopTree, MARKER, SCENE } from "./lib/controller-scene.js";
-import { CLI } from "./lib/harness-run.js";
+import { expectRunsShow, lowHopTree, MARKER, SCENE } from "./lib/controller-scene.js";
 import { createHostEnv, type HostEnv } from "./lib/env.js";
 import { policyArgs, prepareGeminiHome } from "./lib/gemini-cli.js";
 import { run, type RunResult } from "./lib/run.js";
@@ -179,13 +178,7 @@ describe("gemini-cli: the run controller holds the process", () => {
       expect(rec.host).toBe("gemini-cli");
       expect(rec.session).toBe(s.sid);
       // harness runs show --json lists every stage, check, gate decision and cap the controller recorded
-      const show = await run(process.execPath, [CLI, "runs", "show", rec.id, "--json"], { cwd: s.env.project, env: s.env.env, timeoutMs: 20_000 });
-      expect(show.code, show.stderr).toBe(0);
-      const shown = JSON.parse(show.stdout);
-      expect(shown.stages, why).toEqual(rec.stages);
-      expect(shown.gates, why).toEqual(rec.gates);
-      expect(shown.caps, why).toEqual(rec.caps);
-      expect(shown.stages.flatMap((x: { checks: { check: string }[] }) => x.checks.map((c) => c.check)), why).toEqual(expect.arrayContaining(["new-tests-fail", "tests-pass", "typecheck-clean"]));
+      await expectRunsShow(rec, s.env.project, s.env.env, ["new-tests-fail", "tests-pass", "typecheck-clean"], why);
     } finally {
       await s.dispose();
     }

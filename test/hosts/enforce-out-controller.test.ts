@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emittedTree, hostBin } from "./helpers.js";
-import { lowHopTree, MARKER, SCENE } from "./lib/controller-scene.js";
+import { expectRunsShow, lowHopTree, MARKER, SCENE } from "./lib/controller-scene.js";
 import { createHostEnv, type HostEnv } from "./lib/env.js";
 import { run, type RunResult } from "./lib/run.js";
 import { prepareCopilotHome, runCopilotScripted, warmCopilot } from "./lib/copilot.js";
@@ -163,6 +163,7 @@ describe("claude-code: the run controller holds the process", () => {
       expect(rec.status, why).toBe("stopped");
       expect(rec.source).toBe("controller");
       expect(rec.session).toBe(s.sid);
+      await expectRunsShow(rec, s.env.project, s.env.env, ["new-tests-fail", "tests-pass", "typecheck-clean"], why);
     } finally {
       await s.dispose();
     }
@@ -469,6 +470,7 @@ describe("codex: the run controller holds the process", () => {
       expect(rec.caps.loop, why).toEqual({ used: 2, max: 2 });
       expect(rec.status, why).toBe("stopped");
       expect(rec.host).toBe("codex");
+      await expectRunsShow(rec, s.env.project, s.env.env, ["new-tests-fail", "tests-pass", "typecheck-clean"], why);
     } finally {
       await s.dispose();
     }
@@ -686,6 +688,7 @@ describe("copilot: the run controller holds the process", () => {
       expect(saw, why).toMatch(/stage verify \(quartz\) refused: stage implement \(jade\) must come first/);
       expect(s.stub.log.some((l) => l.conversation === "quartz"), why).toBe(false);
       expect(rec.host).toBe("copilot");
+      await expectRunsShow(rec, s.env.project, s.env.env, ["new-tests-fail"], why);
     } finally {
       await s.dispose();
     }

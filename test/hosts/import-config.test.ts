@@ -38,22 +38,22 @@ describe("opencode: an agent imported from opencode.json", () => {
   it("is merged into the generated agent while its key stays; install takes the key away; uninstall gives the file back", async () => {
     const file = path.join(henv.project, "opencode.json");
     fs.writeFileSync(file, CONFIG);
-    expect(harness(["import", "-q"], henv.project).code).toBe(0);
-    expect(harness(["build", "-q"], henv.project).code).toBe(0);
+    expect((await harness(["import", "-q"], henv.project)).code).toBe(0);
+    expect((await harness(["build", "-q"], henv.project)).code).toBe(0);
     // the generated agent beside the team's entry (what an install that left the key would give)
     fs.mkdirSync(path.join(henv.project, ".opencode/agents"), { recursive: true });
     fs.copyFileSync(path.join(henv.project, "out/opencode/.opencode/agents/reviewer.md"), path.join(henv.project, ".opencode/agents/reviewer.md"));
     expect((await resolved("reviewer")).tools).toEqual({ write: false, edit: false, bash: false });
     fs.rmSync(path.join(henv.project, ".opencode"), { recursive: true });
 
-    const installed = harness(["install"], henv.project);
+    const installed = await harness(["install"], henv.project);
     expect(installed.code, installed.stderr + installed.stdout).toBe(0);
     expect(fs.readFileSync(file, "utf8")).not.toContain("reviewer");
     const agent = await resolved("reviewer");
     expect(agent.tools).toBeUndefined();
     expect(agent.description).toBe("Reviews code for quality.");
     expect(String(agent.prompt)).toMatch(/^You review the change\.\n\n## Limits/);
-    expect(harness(["uninstall"], henv.project).code).toBe(0);
+    expect((await harness(["uninstall"], henv.project)).code).toBe(0);
     expect(fs.readFileSync(file, "utf8")).toBe(CONFIG);
   });
 });

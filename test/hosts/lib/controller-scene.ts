@@ -5,7 +5,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { readPipeline } from "../../../src/ir/normalize.js";
 import { HOST_IDS } from "../../../adapters/index.js";
+import { expect } from "vitest";
 import { buildEmitted, EMITTED_ROOT, ROLES_DIR } from "./emitted.js";
+import { CLI } from "./harness-run.js";
+import { run } from "./run.js";
 
 export const PEBBLE = readPipeline(ROLES_DIR, { knownHosts: HOST_IDS }).pipeline;
 /** a line only this role's own prompt holds: the stub picks the role's conversation by it */
@@ -42,4 +45,18 @@ function lowHopRoot(): Promise<string> {
     return path.join(built.root, "claude-code");
   })();
   return lowHop;
+}
+
+/**
+ * `harness runs show <id> --json` run in the scene's project lists every stage (with its checks),
+ * gate decision and cap the controller recorded, and the checks named (issue 21's Done-when).
+ */
+export async function expectRunsShow(rec: Record<string, any>, project: string, env: Record<string, string>, checks: readonly string[], why: string): Promise<void> {
+  const show = await run(process.execPath, [CLI, "runs", "show", rec.id, "--json"], { cwd: project, env, timeoutMs: 20_000 });
+  expect(show.code, show.stderr).toBe(0);
+  const shown = JSON.parse(show.stdout);
+  expect(shown.stages, why).toEqual(rec.stages);
+  expect(shown.gates, why).toEqual(rec.gates);
+  expect(shown.caps, why).toEqual(rec.caps);
+  expect(shown.stages.flatMap((x: { checks: { check: string }[] }) => x.checks.map((c) => c.check)), why).toEqual(expect.arrayContaining([...checks]));
 }
