@@ -58,6 +58,62 @@ function routeText(pipeline: PipelineIR, onFailure: string, retries: number): st
   return retries > 0 ? `${where}, then check again; after ${retries} ${retries === 1 ? "retry" : "retries"} stop and hand to the human.` : `${where}.`;
 }
 
+// Each stage's host-neutral template fields, made once per pipeline instead of once per host (at
+// 1,000 stages the artifact paths, commands and checks of every stage were rebuilt by each of 11
+// hosts). The host's own words (how a stage is run, how the human is asked) are added per host.
+type StageFields = Record<string, unknown>;
+const stageFields = new WeakMap<PipelineIR, { plain: StageFields[]; controlled: StageFields[] }>();
+
+function neutralStages(pipeline: PipelineIR): { plain: StageFields[]; controlled: StageFields[] } {
+  return memo(stageFields, pipeline, () => {
+    const plain: StageFields[] = [];
+    const controlled: StageFields[] = [];
+    for (const stage of pipeline.stages) {
+      const at = plain.length;
+      const role = roleById(pipeline, stage.role)!;
+      const siblings = parallelSiblings(pipeline, stage);
+      const shared = {
+        number: stage.index + 1,
+        id: stage.id,
+        roleTitle: role.title,
+        parallelNote: siblings.length ? `in parallel with ${list(siblings.map((s) => s.id))}` : "",
+        description: stage.description ?? "",
+        condition: stage.when ? stage.when.text : "",
+      };
+      const checks = pipeline.checks.filter((c) => c.after === stage.id);
+      plain[at] = {
+        ...shared,
+        reads: role.reads.length ? artifactPaths(pipeline, role.reads) : "",
+        writes: role.writes.length ? artifactPaths(pipeline, role.writes) : "",
+        commands: pipeline.commands.filter((c) => c.after.includes(stage.id)).map((c) => ({ run: c.run, description: c.description })),
+        checks: checks.map((c) => ({ id: c.id, description: c.description, command: c.command?.run ?? "", expect: c.expect, onFailure: routeText(pipeline, c.onFailure, c.retries) })),
+        atEnd: "",
+        skip: "",
+        gateNote: "",
+      };
+      const doc = role.worktree ? undefined : role.writes.map((a) => artifactByName(pipeline, a)).find((a) => a?.document);
+      const judged = checks.filter((c) => !c.command);
+      const held = checks.filter((c) => c.command).map((c) => c.id);
+      const atEnd = [
+        ...(held.length ? [`the controller runs the checks ${list(held)}`] : []),
+        ...(doc && judged.length ? [`the \`Verdict:\` line of ${code(doc.paths[0]!)} decides ${list(judged.map((c) => c.id))}: pass, fail (back to ${code(judged[0]!.onFailure)}) or needs-human (the run stops)`] : []),
+      ];
+      controlled[at] = {
+        ...shared,
+        skip: stage.when ? `record it skipped with the shell step \`: harness skip ${stage.id} <reason>\`.` : "",
+        // documents by path; a glob artifact by name (its paths are in the role's own prompt)
+        reads: role.reads.length ? documentPaths(pipeline, role.reads) : "",
+        writes: role.writes.length ? documentPaths(pipeline, role.writes) : "",
+        commands: [],
+        atEnd: atEnd.length ? `At stage end ${atEnd.join("; ")}.` : "",
+        checks: (doc ? [] : judged).map((c) => ({ id: c.id, description: c.description, command: "", expect: c.expect, onFailure: routeText(pipeline, c.onFailure, c.retries) })),
+        gateNote: stage.gate ? `Only the human's own reply \`approve ${stage.gate.approve}\` counts (headless, the controller prints the resume command); a change to the artifact after that voids the approval.` : "",
+      };
+    }
+    return { plain, controlled };
+  });
+}
+
 export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary): string {
   if (vocab.controller) return renderControlledOrchestrator(pipeline, vocab, vocab.controller.script);
   const p = pipeline.policies;
@@ -73,26 +129,12 @@ export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary):
     ...(p.orchestratorShell.length ? [`Protect the human's uncommitted work first: if the working tree is dirty, stash it and say so (the commands only you may run: ${list(p.orchestratorShell)}).`] : []),
     "Read the git state (status, current branch) so you can report what changed.",
   ];
-  const stages = pipeline.stages.map((stage) => {
-    const role = roleById(pipeline, stage.role)!;
-    const siblings = parallelSiblings(pipeline, stage);
-    return {
-      number: stage.index + 1,
-      id: stage.id,
-      roleTitle: role.title,
-      parallelNote: siblings.length ? `in parallel with ${list(siblings.map((s) => s.id))}` : "",
-      description: stage.description ?? "",
-      condition: stage.when ? stage.when.text : "",
-      how: stageHow(pipeline, stage, vocab),
-      reads: role.reads.length ? artifactPaths(pipeline, role.reads) : "",
-      writes: role.writes.length ? artifactPaths(pipeline, role.writes) : "",
-      commands: pipeline.commands.filter((c) => c.after.includes(stage.id)).map((c) => ({ run: c.run, description: c.description })),
-      checks: pipeline.checks
-        .filter((c) => c.after === stage.id)
-        .map((c) => ({ id: c.id, description: c.description, command: c.command?.run ?? "", expect: c.expect, onFailure: routeText(pipeline, c.onFailure, c.retries) })),
-      gate: stage.gate ? `${vocab.askHuman} ${stage.gate.ask} (artifact: ${artifactPaths(pipeline, [stage.gate.approve])})` : "",
-    };
-  });
+  const neutral = neutralStages(pipeline).plain;
+  const stages = pipeline.stages.map((stage, at) => ({
+    ...neutral[at]!,
+    how: stageHow(pipeline, stage, vocab),
+    gate: stage.gate ? `${vocab.askHuman} ${stage.gate.ask} (artifact: ${artifactPaths(pipeline, [stage.gate.approve])})` : "",
+  }));
   const loop = pipeline.loop
     ? `The stages ${list(pipeline.loop.stages)} form a loop: findings from review or verification go back to ${code(pipeline.loop.stages[0]!)} with exact fixes. Run at most ${pipeline.loop.maxRounds} rounds. ${pipeline.loop.onExhausted}`
     : "";
@@ -104,7 +146,7 @@ export function renderOrchestrator(pipeline: PipelineIR, vocab: HostVocabulary):
     beforeStart,
     workKinds: pipeline.workKinds.map((w) => ({ id: w.id, description: w.description, stages: w.stages.join(" → ") })),
     declare: "",
-    stages: stages.map((x) => ({ ...x, atEnd: "", skip: "", gateNote: "" })),
+    stages,
     loop,
     briefing: pipeline.briefing,
   });
@@ -124,36 +166,12 @@ function renderControlledOrchestrator(pipeline: PipelineIR, vocab: HostVocabular
     ...(p.neverWrite.length ? ["Nobody writes harness's or the hosts' own files, secrets or vendored code: the guard refuses them."] : []),
     `A run controller (${code(script)}) holds this process: it refuses a stage out of order, before its gate is approved, or past a cap (${p.maxHops} delegations${pipeline.loop ? `, ${pipeline.loop.maxRounds} rounds` : ""}), and says what may run now. At each stage end it runs the stage's commands and checks itself and hands you a one-line verdict. Never run them yourself or work around a refusal: do what it says may run now, or hand over to the human.`,
   ];
-  const stages = pipeline.stages.map((stage) => {
-    const role = roleById(pipeline, stage.role)!;
-    const siblings = parallelSiblings(pipeline, stage);
-    const checks = pipeline.checks.filter((c) => c.after === stage.id);
-    const doc = role.worktree ? undefined : role.writes.map((a) => artifactByName(pipeline, a)).find((a) => a?.document);
-    const judged = checks.filter((c) => !c.command);
-    const held = checks.filter((c) => c.command).map((c) => c.id);
-    const atEnd = [
-      ...(held.length ? [`the controller runs the checks ${list(held)}`] : []),
-      ...(doc && judged.length ? [`the \`Verdict:\` line of ${code(doc.paths[0]!)} decides ${list(judged.map((c) => c.id))}: pass, fail (back to ${code(judged[0]!.onFailure)}) or needs-human (the run stops)`] : []),
-    ];
-    return {
-      number: stage.index + 1,
-      id: stage.id,
-      roleTitle: role.title,
-      parallelNote: siblings.length ? `in parallel with ${list(siblings.map((s) => s.id))}` : "",
-      description: stage.description ?? "",
-      condition: stage.when ? stage.when.text : "",
-      skip: stage.when ? `record it skipped with the shell step \`: harness skip ${stage.id} <reason>\`.` : "",
-      how: stageHow(pipeline, stage, vocab),
-      // documents by path; a glob artifact by name (its paths are in the role's own prompt)
-      reads: role.reads.length ? documentPaths(pipeline, role.reads) : "",
-      writes: role.writes.length ? documentPaths(pipeline, role.writes) : "",
-      commands: [],
-      atEnd: atEnd.length ? `At stage end ${atEnd.join("; ")}.` : "",
-      checks: (doc ? [] : judged).map((c) => ({ id: c.id, description: c.description, command: "", expect: c.expect, onFailure: routeText(pipeline, c.onFailure, c.retries) })),
-      gate: stage.gate ? `${vocab.askHuman} ${stage.gate.ask} (artifact: ${artifactPaths(pipeline, [stage.gate.approve])})` : "",
-      gateNote: stage.gate ? `Only the human's own reply \`approve ${stage.gate.approve}\` counts (headless, the controller prints the resume command); a change to the artifact after that voids the approval.` : "",
-    };
-  });
+  const neutral = neutralStages(pipeline).controlled;
+  const stages = pipeline.stages.map((stage, at) => ({
+    ...neutral[at]!,
+    how: stageHow(pipeline, stage, vocab),
+    gate: stage.gate ? `${vocab.askHuman} ${stage.gate.ask} (artifact: ${artifactPaths(pipeline, [stage.gate.approve])})` : "",
+  }));
   return orchestrator({
     title: pipeline.title,
     description: `${pipeline.stages.length} stages, ${pipeline.roles.length} roles; a run controller holds the order, the gates, the checks and the caps, and this prompt says what only you can do.`,
