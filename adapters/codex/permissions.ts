@@ -193,9 +193,10 @@ export function roleProfile(role: RoleIR, artifacts: readonly { name: string; pa
   }
   // Inside a folder granted for a single file, every other artifact path stays as closed as never_write.
   const own = new Set(role.write);
-  const others = artifacts
-    .flatMap((a) => a.paths)
-    .filter((g) => !own.has(g) && !role.neverWrite.includes(g) && fileFolders.some((f) => mayMatchUnder(g, f.folder)));
+  // (none without such a folder: most roles skip the scan of every artifact path against never_write)
+  const others = fileFolders.length
+    ? artifacts.flatMap((a) => a.paths).filter((g) => !own.has(g) && !role.neverWrite.includes(g) && fileFolders.some((f) => mayMatchUnder(g, f.folder)))
+    : [];
   // never_write wins: drop write entries an exact never_write path covers whole.
   const nevers = [...role.neverWrite, ...new Set(others)].map((g) => ({ glob: g, exact: exactOf(g) }));
   writes = writes.filter((w) => {

@@ -23,10 +23,14 @@ const LIMITS: readonly Limit[] = [
 
 export function hostLimitWarnings(pipeline: PipelineIR, host: string, prompts: Readonly<Record<string, string>>, files: readonly { path: string }[]): Diagnostic[] {
   const out: Diagnostic[] = [];
+  // The roles that have a skill file: one pass over the files, not one per role (at 1,000 roles a
+  // scan per role was two million path tests and as many short-lived strings).
+  let skills: Set<string> | undefined;
+  const hasSkill = (id: string) => (skills ??= skillRoles(files)).has(id);
   for (const limit of LIMITS) {
     if (!limit.hosts.includes(host)) continue;
     for (const role of pipeline.roles) {
-      if (limit.what === "description" && !files.some((f) => f.path.endsWith(`/skills/${role.id}/SKILL.md`))) continue;
+      if (limit.what === "description" && !hasSkill(role.id)) continue;
       const text = limit.what === "prompt" ? (prompts[role.id] ?? "") : role.description;
       if (text.length <= limit.max) continue; // UTF-16 units are never fewer than characters: most builds stop here
       const length = [...text].length;
@@ -34,6 +38,17 @@ export function hostLimitWarnings(pipeline: PipelineIR, host: string, prompts: R
     }
   }
   return out;
+}
+
+/** The role ids of files at <anything>/skills/<role>/SKILL.md. */
+function skillRoles(files: readonly { path: string }[]): Set<string> {
+  const ids = new Set<string>();
+  for (const f of files) {
+    if (!f.path.endsWith("/SKILL.md")) continue;
+    const parts = f.path.split("/");
+    if (parts.length >= 4 && parts[parts.length - 3] === "skills") ids.add(parts[parts.length - 2]!);
+  }
+  return ids;
 }
 
 function warning(role: RoleIR, limit: Limit, host: string, length: number): Diagnostic {

@@ -10,8 +10,16 @@ import type { PipelineIR, ShellPolicyIR } from "../ir/types.js";
 
 /** harness command-pattern match: `*` is any run of characters; a trailing " *" also matches nothing. */
 export function commandMatches(command: string, pattern: string): boolean {
-  const re = new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*")}$`);
-  return re.test(command) || (pattern.endsWith(" *") && command === pattern.slice(0, -2));
+  return commandRegExp(pattern).test(command) || (pattern.endsWith(" *") && command === pattern.slice(0, -2));
+}
+
+// Each pattern compiled once: every host asks about the same few dozen deny patterns (no flags, so
+// test() keeps no state between calls).
+const compiled = new Map<string, RegExp>();
+function commandRegExp(pattern: string): RegExp {
+  let re = compiled.get(pattern);
+  if (re === undefined) compiled.set(pattern, (re = new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*")}$`)));
+  return re;
 }
 
 export function orchestratorShellPolicy(pipeline: PipelineIR): ShellPolicyIR {

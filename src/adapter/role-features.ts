@@ -35,7 +35,9 @@ function mcpText(r: RoleIR): string | undefined {
 }
 
 export function settleRoleFeatures(adapter: Adapter, pipeline: PipelineIR, records: readonly FidelityRecord[]): FidelityRecord[] {
-  const reported = new Set(records.map((r) => `${r.role}\u0000${r.constraint}`));
+  // made on first need: most roles use none of the features (a key per record was ~5 MB a host at 1,000 roles)
+  let reportedKeys: Set<string> | undefined;
+  const reported = { has: (key: string) => (reportedKeys ??= new Set(records.map((r) => `${r.role}\u0000${r.constraint}`))).has(key) };
   const out: FidelityRecord[] = [];
   const byId = new Map(pipeline.roles.map((r) => [r.id, r] as const));
   for (const r of records) out.push(settleDefault(adapter, pipeline, r, r.role === null ? undefined : byId.get(r.role)));

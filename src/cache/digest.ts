@@ -8,7 +8,7 @@
 // the file system or git (probes), out/'s top level, every output file's hash and mode, and the bytes
 // the full run printed with its exit code. A replay re-reads and re-hashes all of it; one difference
 // and the full run happens instead.
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { isatty } from "node:tty";
@@ -39,7 +39,10 @@ export interface NoopEntry {
   code: number;
 }
 
-export const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
+// crypto.hash (Node 20.12+) is the one-shot form: no Hash object (a stream) per file, ~20% less per
+// hash; read from the namespace, so an older Node falls back instead of failing to import.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
+export const sha256 = oneShot ? (data: string | Uint8Array): string => oneShot("sha256", data, "hex") : (data: string | Uint8Array): string => crypto.createHash("sha256").update(data).digest("hex");
 
 const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -69,7 +72,7 @@ export const entryFile = (dir: string, key: string) => path.join(dir, `noop-${ke
 /** The roles folder as load.ts reads it: its entries' names and kinds, and every file's bytes. Null when unreadable. */
 export function rolesDigest(dir: string): string | null {
   try {
-    const hash = createHash("sha256");
+    const hash = crypto.createHash("sha256");
     for (const e of readdirSync(dir, { withFileTypes: true }).sort(byName)) {
       if (e.isDirectory()) hash.update(`d ${e.name}\n`);
       else hash.update(`f ${e.name} ${sha256(readFileSync(path.join(dir, e.name)))}\n`);

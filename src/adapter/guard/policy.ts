@@ -175,7 +175,8 @@ export function compileGuardPolicy(pipeline: PipelineIR, opts: GuardPolicyOption
       r.sh = {
         a: role.shell.allow.map(pat),
         k: role.shell.ask.map(pat),
-        d: role.shell.deny.filter((c) => !pipelineDeny.has(c)).map(pat),
+        // a role that adds no deny pattern holds the pipeline's own frozen list (src/ir/normalize.ts)
+        d: role.shell.deny === p.shellDeny ? [] : role.shell.deny.filter((c) => !pipelineDeny.has(c)).map(pat),
         def: role.shell.default,
       };
       // what a role runs without asking, the orchestrator (which runs the checks) may too

@@ -59,7 +59,14 @@ export function evaluator(rules: readonly Rule[], permission: string): (text: st
 
 type W = "lit" | "one" | "any";
 type T = { k: W; c?: string; seg?: boolean };
+// Patterns repeat across every pair asked about: each is split into tokens once (never mutated).
+const tokens = new Map<string, T[][]>();
 const toks = (p: string): T[][] => {
+  let t = tokens.get(p);
+  if (t === undefined) tokens.set(p, (t = splitToks(p)));
+  return t;
+};
+const splitToks = (p: string): T[][] => {
   const base = [...p].map((c): T =>
     c === "*" ? { k: "any" } : c === "?" ? { k: "one" } : c === "\u0001" ? { k: "any", seg: true } : c === "\u0002" ? { k: "one", seg: true } : { k: "lit", c },
   );
@@ -94,18 +101,20 @@ function literalClash(a: T[], b: T[]): boolean {
 
 function intersectToks(a: T[], b: T[]): boolean {
   if (literalClash(a, b)) return false;
+  // states (i, j) numbered i * width + j: a stack of numbers, not of pairs (no array per state)
   const width = b.length + 1;
   const seen = new Uint8Array((a.length + 1) * width);
-  const stack: [number, number][] = [[0, 0]];
+  const stack: number[] = [0];
   while (stack.length) {
-    const [i, j] = stack.pop()!;
-    if (seen[i * width + j]) continue;
-    seen[i * width + j] = 1;
+    const s = stack.pop()!;
+    if (seen[s]) continue;
+    seen[s] = 1;
+    const i = Math.floor(s / width), j = s - i * width;
     if (i === a.length && j === b.length) return true;
     const x = a[i], y = b[j];
-    if (x?.k === "any") stack.push([i + 1, j]);
-    if (y?.k === "any") stack.push([i, j + 1]);
-    if (x && y && (x.k !== "lit" || y.k !== "lit" || x.c === y.c)) stack.push([x.k === "any" ? i : i + 1, y.k === "any" ? j : j + 1]);
+    if (x?.k === "any") stack.push(s + width);
+    if (y?.k === "any") stack.push(s + 1);
+    if (x && y && (x.k !== "lit" || y.k !== "lit" || x.c === y.c)) stack.push((x.k === "any" ? i : i + 1) * width + (y.k === "any" ? j : j + 1));
   }
   return false;
 }
