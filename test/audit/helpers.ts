@@ -79,6 +79,9 @@ export function makeRepo(files: Record<string, string | Buffer>, opts: { git?: b
       env: { ...env, CLAUDE_PROJECT_DIR: dir, ...extraEnv },
       input: typeof input === "string" ? input : JSON.stringify(input),
       encoding: "utf8",
+      // a hook that hangs fails its test instead of holding the run (SIGKILL: code -1)
+      timeout: 60000,
+      killSignal: "SIGKILL",
     });
     return { code: r.status ?? -1, stderr: r.stderr, stdout: r.stdout, ms: performance.now() - t };
   };
