@@ -45,10 +45,10 @@ export interface Repo {
   exists(rel: string): boolean;
   run(mode: string, input: unknown, extraArgs?: string[], extraEnv?: Record<string, string>): { code: number; stderr: string; stdout: string; ms: number };
   start(id: string, role: string, session?: string): void;
-  stop(id: string, role: string, session?: string): { code: number; stderr: string };
+  stop(id: string, role: string, session?: string): { code: number; stderr: string; ms: number };
   /** the orchestrator's own command (PostToolUse on its Bash: no agent_id) */
   between(session: string, command?: string): { code: number; stderr: string };
-  report(id: string, subagentType?: string): { code: number; stderr: string };
+  report(id: string, subagentType?: string): { code: number; stderr: string; ms: number };
   cleanup(): void;
 }
 
