@@ -104,6 +104,18 @@ describe("audit: a FIFO where the audit or its git reads", () => {
       script({ timeLimitMs: 3000 }),
     ));
 
+  it("a .git that is a symbolic link to the repository folder is read as that folder (the checks before git refuse only what is no regular file)", () =>
+    withRepo(BASE, (r) => {
+      const real = path.join(path.dirname(r.dir), "project.git");
+      fs.renameSync(path.join(r.dir, ".git"), real);
+      fs.symlinkSync(real, path.join(r.dir, ".git"));
+      r.start("q7", "jade");
+      r.put("tests/a.test.ts", "rewritten\n");
+      const stop = r.stop("q7", "jade");
+      expect(stop.stderr).toContain("tests/a.test.ts (modified; restored)");
+      expect(stop.stderr).not.toContain("could not run");
+    }));
+
   it("the audit's git reads no user configuration, but keeps its safe.directory (a repository another account owns) and core.excludesFile", () =>
     withRepo(BASE, (r) => {
       fs.writeFileSync(path.join(r.home, ".gitignore-global"), "*.swp\n");
