@@ -1000,7 +1000,7 @@ function auditCheckRepoFiles(root) {
   for (let i = 0; i < 256 && !gitDir; i++) {
     const dot = path.join(d, ".git");
     let st = null;
-    try { st = fs.lstatSync(dot); } catch (e) { st = null; }
+    try { st = fs.statSync(dot); } catch (e) { st = null; } // a .git that is a link to the folder is the folder
     if (st && st.isDirectory()) gitDir = dot;
     else if (st) {
       const m = /^gitdir: *(.+?)\s*$/m.exec(auditReadText(dot));
