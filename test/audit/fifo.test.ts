@@ -66,17 +66,43 @@ describe("audit: a FIFO where the audit or its git reads", () => {
       expect(isFifo(path.join(r.home, ".gitconfig"))).toBe(true);
     }));
 
-  it(".git/config replaced by a FIFO: the stop says so at once and fails the stage", () =>
+  it(".git/config replaced by a FIFO during the stage: the stop puts it back before git runs and fails the stage", () =>
     withRepo(BASE, (r) => {
+      const config = path.join(r.dir, ".git/config");
+      const before = fs.readFileSync(config, "utf8");
       r.start("q3", "jade");
-      mkfifo(path.join(r.dir, ".git/config"));
+      mkfifo(config);
+      r.put("tests/a.test.ts", "rewritten\n");
       const stop = r.stop("q3", "jade");
       expect(stop.ms).toBeLessThan(QUICK_MS);
       expect(stop.stderr).toContain("stage FAILED");
-      expect(stop.stderr).toMatch(/\.git\/config"? is a FIFO, not a regular file/);
+      expect(stop.stderr).toContain(".git/config (replaced by a FIFO; restored)");
+      expect(stop.stderr).toContain("tests/a.test.ts (modified; restored)");
+      expect(fs.readFileSync(config, "utf8")).toBe(before);
+      expect(r.read("tests/a.test.ts")).toBe("t\n");
       const rep = r.report("q3");
       expect(rep.ms).toBeLessThan(QUICK_MS);
       expect(rep.code).toBe(2);
+    }));
+
+  it(".git/config a FIFO with no snapshot to restore it from (before the stage, or between stages): the start and the orchestrator's next command fail loudly at once", () =>
+    withRepo(BASE, (r) => {
+      const config = path.join(r.dir, ".git/config");
+      r.start("q3b", "jade", "s1");
+      r.stop("q3b", "jade", "s1");
+      mkfifo(config);
+      // the orchestrator's command after the stage: the last boundary's snapshot puts it back
+      const between = r.between("s1");
+      expect(between.code).toBe(2);
+      expect(between.stderr).toContain(".git/config (replaced by a FIFO; restored)");
+      expect(fs.lstatSync(config).isFile()).toBe(true);
+      // planted where no snapshot holds it: the start refuses, naming it
+      fs.rmSync(path.join(r.dir, ".git/harness-audit"), { recursive: true, force: true });
+      mkfifo(config);
+      const start = r.run("start", { agent_id: "q3c", agent_type: "jade" });
+      expect(start.ms).toBeLessThan(QUICK_MS);
+      expect(start.stderr).toMatch(/\.git\/config"? is a FIFO, not a regular file/);
+      expect(r.report("q3c").code).toBe(2);
     }));
 
   it("the audit's own state (the stage-start snapshot) replaced by a FIFO fails the stage, without waiting", () =>

@@ -210,7 +210,10 @@ function auditDiffersFromHead(ctx, index) {
  */
 function auditBetween(session, command) {
   let ctx;
-  try { ctx = auditContext(auditProjectRoot()); } catch (e) { return null; } // no repository: no stage has ended here
+  const early = [];
+  // no repository: no stage has ended here; a repository configuration that is no regular file is put back from the last boundary, or fails loudly
+  try { ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, "chain", auditKey(session) + ".json")).guarded, early); }
+  catch (e) { if (e && e.notRegular) throw e; return null; }
   if (!fs.existsSync(path.join(ctx.dir, "chain"))) return null;
   const chain = auditChainLoad(ctx, session);
   if (!chain) return null;
@@ -219,7 +222,7 @@ function auditBetween(session, command) {
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
   const active = auditActiveRoles(ctx, "");
-  const violations = auditRestoreGuarded(ctx, chain.guarded);
+  const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded));
   let head = null;
   if (/^\s*git\s+stash(\s|$)/.test(command || "")) {
     const idx = auditFile(ctx, key, "head-index");

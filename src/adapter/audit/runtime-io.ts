@@ -24,7 +24,10 @@ function auditFileKind(st) {
   return st.isFIFO() ? "a FIFO" : st.isSocket() ? "a socket" : st.isCharacterDevice() || st.isBlockDevice() ? "a device" : st.isDirectory() ? "a folder" : "not a regular file";
 }
 function auditNotRegular(p, kind) {
-  return new Error(auditShowPath(String(p)) + " is " + kind + ", not a regular file: code a stage ran put it there, and reading it would wait forever; remove it (a human restores the file)");
+  const e = new Error(auditShowPath(String(p)) + " is " + kind + ", not a regular file: code a stage ran put it there, and reading it would wait forever; remove it (a human restores the file)");
+  e.notRegular = String(p);
+  e.kind = kind;
+  return e;
 }
 
 /** A regular file's bytes (following a symbolic link); null when there is none. Anything else throws, and is never opened blocking. */
@@ -123,8 +126,12 @@ function auditUserConfigArgs() {
   return out;
 }
 
-/** The repository's own configuration and the files git opens first: each must be a regular file (or none) before git starts. */
+/** The repository's own configuration and the files git opens first: each must be a regular file (or none) before git starts. A refusal carries the repository's folders (e.repo). */
 function auditCheckRepoFiles(root) {
+  const found = { gitDir: null, common: null };
+  try { auditCheckRepoFilesIn(root, found); } catch (e) { if (e && typeof e === "object") e.repo = found; throw e; }
+}
+function auditCheckRepoFilesIn(root, found) {
   let d = path.resolve(root), gitDir = null;
   for (let i = 0; i < 256 && !gitDir; i++) {
     const dot = path.join(d, ".git");
@@ -143,6 +150,8 @@ function auditCheckRepoFiles(root) {
   let common = gitDir;
   const cd = auditReadRegular(path.join(gitDir, "commondir"));
   if (cd !== null) common = path.resolve(gitDir, cd.toString("utf8").trim());
+  found.gitDir = gitDir;
+  found.common = common;
   // [path, is a configuration file]: what the repository's configuration includes is read by git too
   const files = [[path.join(common, "config"), true], [path.join(gitDir, "config.worktree"), true], [path.join(common, "config.worktree"), true],
     [path.join(gitDir, "HEAD"), false], [path.join(gitDir, "index"), false], [path.join(common, "packed-refs"), false]];
@@ -154,6 +163,24 @@ function auditCheckRepoFiles(root) {
     const b = config ? auditReadRegular(f) : (auditCheckRegular(f), null);
     if (b === null || !config || !/include/i.test(b.toString("latin1"))) continue;
     for (const [, inc] of auditIncludesOf(f, auditConfigEntries(b) || [], process.env.HOME || "")) files.push([inc, true]);
+  }
+}
+
+/**
+ * auditContext, after putting back each repository configuration file that code replaced by a FIFO
+ * or a device, from the last snapshot of the files that control enforcement (snaps(gitDir): that
+ * snapshot, by absolute path). Each file put back is a violation in out; one with no snapshot fails.
+ */
+function auditContextRestoring(root, snaps, out) {
+  for (let i = 0; ; i++) {
+    try { return auditContext(root); } catch (e) {
+      const p = e && e.notRegular, repo = e && e.repo;
+      let snap = null;
+      if (p && repo && repo.gitDir && i < 8) { try { const all = snaps(repo.gitDir); snap = all ? all[p] : null; } catch (e2) { snap = null; } }
+      if (!snap || snap.t !== "file") throw e;
+      auditPutPath(p, snap);
+      out.push({ path: repo.common && p.startsWith(repo.common + "/") ? ".git/" + p.slice(repo.common.length + 1) : p, kind: "replaced by " + e.kind, restored: true, guarded: true });
+    }
   }
 }
 

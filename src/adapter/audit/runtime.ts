@@ -345,7 +345,9 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
 }
 
 function auditStop(key, roleHint) {
-  const ctx = auditContext(auditProjectRoot());
+  // a repository configuration replaced by a FIFO is put back from this stage's snapshot before git runs
+  const early = [];
+  const ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, key + ".state")).guarded, early);
   const statePath = auditFile(ctx, key, "state");
   let state;
   try { state = auditReadJson(statePath); } catch (e) { throw new Error("no stage-start snapshot for this stage (" + (e.code || e.message) + ")"); }
@@ -362,7 +364,7 @@ function auditStop(key, roleHint) {
   const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
   const leftover = alone ? auditWaitForLeftovers(ctx, state.ticks) : [];
   // then the enforcement files: the tree audit below runs with the git configuration they hold
-  const violations = (state.before || []).concat(leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
+  const violations = (state.before || []).concat(early, leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
   const index = auditFile(ctx, key, "index");
   const kept = auditFile(ctx, key, "end-index");
   let r;
