@@ -18,7 +18,7 @@
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
 //   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
-//   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory and core.excludesFile are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a FIFO there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. Such a FIFO stays until a human removes it, and every boundary fails until then
+//   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory and core.excludesFile are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
 //   - changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it
@@ -822,7 +822,9 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
 }
 
 function auditStop(key, roleHint) {
-  const ctx = auditContext(auditProjectRoot());
+  // a repository configuration replaced by a FIFO is put back from this stage's snapshot before git runs
+  const early = [];
+  const ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, key + ".state")).guarded, early);
   const statePath = auditFile(ctx, key, "state");
   let state;
   try { state = auditReadJson(statePath); } catch (e) { throw new Error("no stage-start snapshot for this stage (" + (e.code || e.message) + ")"); }
@@ -839,7 +841,7 @@ function auditStop(key, roleHint) {
   const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
   const leftover = alone ? auditWaitForLeftovers(ctx, state.ticks) : [];
   // then the enforcement files: the tree audit below runs with the git configuration they hold
-  const violations = (state.before || []).concat(leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
+  const violations = (state.before || []).concat(early, leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
   const index = auditFile(ctx, key, "index");
   const kept = auditFile(ctx, key, "end-index");
   let r;
@@ -905,7 +907,10 @@ function auditFileKind(st) {
   return st.isFIFO() ? "a FIFO" : st.isSocket() ? "a socket" : st.isCharacterDevice() || st.isBlockDevice() ? "a device" : st.isDirectory() ? "a folder" : "not a regular file";
 }
 function auditNotRegular(p, kind) {
-  return new Error(auditShowPath(String(p)) + " is " + kind + ", not a regular file: code a stage ran put it there, and reading it would wait forever; remove it (a human restores the file)");
+  const e = new Error(auditShowPath(String(p)) + " is " + kind + ", not a regular file: code a stage ran put it there, and reading it would wait forever; remove it (a human restores the file)");
+  e.notRegular = String(p);
+  e.kind = kind;
+  return e;
 }
 
 /** A regular file's bytes (following a symbolic link); null when there is none. Anything else throws, and is never opened blocking. */
@@ -1004,8 +1009,12 @@ function auditUserConfigArgs() {
   return out;
 }
 
-/** The repository's own configuration and the files git opens first: each must be a regular file (or none) before git starts. */
+/** The repository's own configuration and the files git opens first: each must be a regular file (or none) before git starts. A refusal carries the repository's folders (e.repo). */
 function auditCheckRepoFiles(root) {
+  const found = { gitDir: null, common: null };
+  try { auditCheckRepoFilesIn(root, found); } catch (e) { if (e && typeof e === "object") e.repo = found; throw e; }
+}
+function auditCheckRepoFilesIn(root, found) {
   let d = path.resolve(root), gitDir = null;
   for (let i = 0; i < 256 && !gitDir; i++) {
     const dot = path.join(d, ".git");
@@ -1024,6 +1033,8 @@ function auditCheckRepoFiles(root) {
   let common = gitDir;
   const cd = auditReadRegular(path.join(gitDir, "commondir"));
   if (cd !== null) common = path.resolve(gitDir, cd.toString("utf8").trim());
+  found.gitDir = gitDir;
+  found.common = common;
   // [path, is a configuration file]: what the repository's configuration includes is read by git too
   const files = [[path.join(common, "config"), true], [path.join(gitDir, "config.worktree"), true], [path.join(common, "config.worktree"), true],
     [path.join(gitDir, "HEAD"), false], [path.join(gitDir, "index"), false], [path.join(common, "packed-refs"), false]];
@@ -1035,6 +1046,24 @@ function auditCheckRepoFiles(root) {
     const b = config ? auditReadRegular(f) : (auditCheckRegular(f), null);
     if (b === null || !config || !/include/i.test(b.toString("latin1"))) continue;
     for (const [, inc] of auditIncludesOf(f, auditConfigEntries(b) || [], process.env.HOME || "")) files.push([inc, true]);
+  }
+}
+
+/**
+ * auditContext, after putting back each repository configuration file that code replaced by a FIFO
+ * or a device, from the last snapshot of the files that control enforcement (snaps(gitDir): that
+ * snapshot, by absolute path). Each file put back is a violation in out; one with no snapshot fails.
+ */
+function auditContextRestoring(root, snaps, out) {
+  for (let i = 0; ; i++) {
+    try { return auditContext(root); } catch (e) {
+      const p = e && e.notRegular, repo = e && e.repo;
+      let snap = null;
+      if (p && repo && repo.gitDir && i < 8) { try { const all = snaps(repo.gitDir); snap = all ? all[p] : null; } catch (e2) { snap = null; } }
+      if (!snap || snap.t !== "file") throw e;
+      auditPutPath(p, snap);
+      out.push({ path: repo.common && p.startsWith(repo.common + "/") ? ".git/" + p.slice(repo.common.length + 1) : p, kind: "replaced by " + e.kind, restored: true, guarded: true });
+    }
   }
 }
 
@@ -1399,7 +1428,10 @@ function auditDiffersFromHead(ctx, index) {
  */
 function auditBetween(session, command) {
   let ctx;
-  try { ctx = auditContext(auditProjectRoot()); } catch (e) { return null; } // no repository: no stage has ended here
+  const early = [];
+  // no repository: no stage has ended here; a repository configuration that is no regular file is put back from the last boundary, or fails loudly
+  try { ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, "chain", auditKey(session) + ".json")).guarded, early); }
+  catch (e) { if (e && e.notRegular) throw e; return null; }
   if (!fs.existsSync(path.join(ctx.dir, "chain"))) return null;
   const chain = auditChainLoad(ctx, session);
   if (!chain) return null;
@@ -1408,7 +1440,7 @@ function auditBetween(session, command) {
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
   const active = auditActiveRoles(ctx, "");
-  const violations = auditRestoreGuarded(ctx, chain.guarded);
+  const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded));
   let head = null;
   if (/^\s*git\s+stash(\s|$)/.test(command || "")) {
     const idx = auditFile(ctx, key, "head-index");
