@@ -50,18 +50,23 @@ export function projectTop(from: string): string {
 }
 
 const LOOKED_UP = ["roles", "out", "into"];
+/** The commands that work on a project (its roles/, out/, installed files or run records); `runs show` as "show runs". */
+const PROJECT_COMMANDS = new Set(["build", "check", "install", "uninstall", "diff", "report", "run", "runs", "show runs"]);
 
 /**
  * Before a project command: when the user named none of its folders, run it from the project root
  * found above the current folder, with the folders package.json's "harness" key names.
  */
 export function settle(cmd: Command): void {
-  if (!["build", "check", "install", "uninstall", "diff"].includes(cmd.name())) return;
-  const named = LOOKED_UP.some((o) => cmd.getOptionValueSource(o) !== undefined && cmd.getOptionValueSource(o) !== "default");
+  // `runs show` takes its --into from `runs` too
+  const chain = cmd.name() === "show" && cmd.parent?.name() === "runs" ? [cmd, cmd.parent] : [cmd];
+  if (!PROJECT_COMMANDS.has(chain.map((c) => c.name()).join(" "))) return;
+  const named = chain.some((c) => LOOKED_UP.some((o) => c.getOptionValueSource(o) !== undefined && c.getOptionValueSource(o) !== "default"));
   if (named) return;
   const found = findProjectRoot(process.cwd());
   if (!found) return;
   if (found.root !== process.cwd()) process.chdir(found.root);
   if (found.key?.roles && cmd.getOptionValue("roles") !== undefined) cmd.setOptionValue("roles", found.key.roles);
-  if (found.key?.out && cmd.getOptionValue("out") !== undefined) cmd.setOptionValue("out", found.key.out);
+  // report's --out is a file in the output folder
+  if (found.key?.out && cmd.getOptionValue("out") !== undefined) cmd.setOptionValue("out", cmd.name() === "report" ? path.join(found.key.out, "report.html") : found.key.out);
 }

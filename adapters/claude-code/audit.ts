@@ -110,7 +110,7 @@ export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered
     everySession
       ? "audit: between stages, a change by the orchestrator's tools other than Bash, or by the human in another program, is judged at the next boundary, which restores what no stage or main-session role may write (and names the git tree that keeps it)"
       : `audit: between stages: a session counts as a /${pipeline.name} run from the orchestrator's first Bash command after a stage has ended; from then on a change by its other tools, or by the human in another program, is judged at the next boundary, which restores what no stage or main-session role may write (and names the git tree that keeps it). Before that, and in an ordinary session, nothing is judged between stages`,
-    "audit: settings written outside any stage (by hand, or before the session started) that switch the hooks off (disableAllHooks, an env override) are found by no hook on Claude Code: nothing starts it that could check first",
+    "audit: settings written outside any stage (by hand, or before the session started) that switch the hooks off (disableAllHooks, an env override of PATH or NODE_OPTIONS and its kin) are found by no hook on Claude Code; `harness run` refuses to start a session with them, but a claude session started by hand runs without that check",
   ];
   return {
     ...lowered,

@@ -45,7 +45,7 @@ process.on("uncaughtException", function (e) { ccFail("internal error (" + ctlLi
 function ccOrigin(transcript, pid) {
   if (!transcript) return null;
   let text;
-  try { text = fs.readFileSync(transcript, "utf8"); } catch (e) { return null; }
+  try { text = ctlRead(transcript).toString("utf8"); } catch (e) { return null; }
   for (const line of text.split("\n")) {
     if (line.indexOf(pid) < 0) continue;
     let row; try { row = JSON.parse(line); } catch (e) { continue; }

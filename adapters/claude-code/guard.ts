@@ -49,7 +49,7 @@ export const GUARD_GAPS: readonly string[] = [
   "aliases and functions from the user's shell profile (Claude Code's shell snapshot loads them) are invisible to a hook; the guard matches the words as written (file effects: the stage-end audit)",
   "Claude Code's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may",
   "scope pipeline: the orchestrator's limits bind the session from /<pipeline> on (command front-matter hooks stay active for the rest of the session); stages run without that command are bound only by their roles' own limits",
-  ...guardSharedGaps({ audit: true, patch: false, off: true }),
+  ...guardSharedGaps({ audit: true, patch: false, off: "settings" }),
 ];
 
 export function compileClaudePolicy(pipeline: PipelineIR): GuardPolicy {

@@ -4,6 +4,7 @@
 // role's rules allow through without a prompt nobody can answer; the guard and deny rules still hold.
 import type { HostDriver, SessionRequest, SessionResult } from "../../src/adapter/runner.js";
 import { runProcess } from "../../src/adapter/process-group.js";
+import { claudeHooksOffProblem } from "./hooks-off.js";
 
 interface ClaudeResult {
   type?: string;
@@ -38,6 +39,9 @@ export const claudeCode: HostDriver = {
   host: "claude-code",
   program: "claude",
   async run(r): Promise<SessionResult> {
+    // settings that switch the hooks off are seen by no hook: checked here, before each session
+    const off = claudeHooksOffProblem(r.cwd);
+    if (off) return { exit: null, session: null, text: "", tokens: null, error: off, interrupted: false };
     const p = await runProcess("claude", claudeArgs(r), { cwd: r.cwd, signal: r.signal });
     const res = parseClaude(p.stdout);
     const u = res?.usage;

@@ -43,7 +43,9 @@ function cxFail(why) {
 }
 process.on("uncaughtException", function (e) { cxFail("internal error (" + ctlLine(String((e && e.message) || e), 200) + ")"); });
 function cxRoot(cwd) {
-  const r = cp.spawnSync("git", ["rev-parse", "--show-toplevel"], { cwd: cwd, encoding: "utf8" });
+  // never the user's git configuration, which code a stage ran can replace by a FIFO (git would wait on it)
+  const env = Object.assign({}, process.env, { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_SYSTEM: "/dev/null", GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0" });
+  const r = cp.spawnSync("git", ["rev-parse", "--show-toplevel"], { cwd: cwd, encoding: "utf8", env: env, timeout: 10000, killSignal: "SIGKILL" });
   return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : cwd;
 }
 /** the files an exec_command apply_patch heredoc names (Add/Update/Delete File), or null for any other command */

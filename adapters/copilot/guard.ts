@@ -43,7 +43,7 @@ export const GUARD_GAPS: readonly string[] = [
   "the orchestrator is bound when it runs as its agent (the launcher, copilot --agent, the agent picker); /<pipeline> as a skill in an ordinary session runs its steps unguarded (each role it starts is still bound)",
   "VS Code and the cloud agent were not checked: they may ignore hooks in agent front matter",
   "Copilot CLI 1.0.102's create tool refuses a file whose folder does not exist: the orchestrator makes the folders the roles' write scopes name (mkdir -p, allowed exactly); a role that needs a new folder deeper in its scope needs mkdir in its shell rules, and a role without a shell tool cannot make one",
-  ...guardSharedGaps({ audit: true, patch: true, off: true }),
+  ...guardSharedGaps({ audit: true, patch: true, off: "settings" }),
 ];
 
 /**

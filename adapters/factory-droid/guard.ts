@@ -11,6 +11,7 @@ import type { PipelineIR } from "../../src/ir/types.js";
 import { GUARD_OFF_ENV, compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
+import { guardSharedGaps } from "../../src/adapter/guard/gaps.js";
 import { DROID_GUARD_CALL, DROID_GUARD_MAIN } from "./guard-runtime.js";
 
 /** Where the guard script is written, relative to the project root. */
@@ -30,12 +31,12 @@ export const GUARD_TIMEOUT_SEC = 30;
 
 /** What the guard cannot see. Listed as limits of the `guard` level (MAPPING.md). */
 export const GUARD_GAPS: readonly string[] = [
-  "a command a role may run (its test runner, its build) runs code that can write any file, or start a launcher of its own: the guard checks the command line, not what the program does",
-  "a path that does not exist yet is matched as spelled",
+  "a command a role may run (its test runner, its build) runs code that can write any file, or start a launcher of its own: the guard checks the command line, not what the program does (no layer catches it: Factory Droid has no stage-end audit)",
   "the binding reads the droid process's starting environment from /proc: where there is no /proc (macOS), a session that names a role is refused, and an ordinary one is unbound",
   "Droid's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may",
   "the limits bind a session only when a launcher in .factory/bin/ started it; /<pipeline> typed into an ordinary session is instructed only",
   "an \"ask\" of the guard is refused, never handed to Droid: under --auto high nobody would be asked",
+  ...guardSharedGaps({ audit: false, patch: false, off: "settings" }),
 ];
 
 export function compileDroidPolicy(pipeline: PipelineIR): GuardPolicy {

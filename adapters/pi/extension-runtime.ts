@@ -58,7 +58,8 @@ function piRoleByPrompt(project, argv) {
   const given = [];
   for (let i = 0; i < argv.length - 1; i++) if (argv[i] === "--append-system-prompt" || argv[i] === "--system-prompt") given.push(argv[i + 1]);
   if (!given.length) return null;
-  const texts = given.map((g) => { try { return fs.existsSync(g) ? fs.readFileSync(g, "utf8") : g; } catch (e) { return g; } });
+  // Pi reads the value as a file when one of that name exists; a FIFO is read as neither (never opened blocking)
+  const texts = given.map((g) => { const t = piReadRegular(g); return typeof t === "string" ? t : g; });
   for (const role of Object.keys(PI_AGENTS)) {
     let body;
     try { body = piRolePrompt(project, role).trim(); } catch (e) { continue; }
@@ -93,9 +94,18 @@ function piProject() {
   return file.endsWith(tail) ? file.slice(0, -tail.length) || path.sep : null;
 }
 
+// A file's text when it is a regular file (undefined: none, null: something else), never opened blocking: a
+// FIFO a role's code put there would hold Pi's tool call for good.
+function piReadRegular(f) {
+  let fd;
+  try { fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0)); } catch (e) { return e && e.code === "ENOENT" ? undefined : null; }
+  try { return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd, "utf8") : null; } catch (e) { return null; } finally { fs.closeSync(fd); }
+}
+
 // A role's prompt: the body of .pi/agents/<role>.md (after its front matter).
 function piRolePrompt(project, role) {
-  const text = fs.readFileSync(path.join(project, ".pi", "agents", role + ".md"), "utf8");
+  const text = piReadRegular(path.join(project, ".pi", "agents", role + ".md"));
+  if (typeof text !== "string") throw new Error(".pi/agents/" + role + ".md is missing or not a regular file");
   if (!text.startsWith("---\n")) throw new Error(".pi/agents/" + role + ".md has no front matter");
   const end = text.indexOf("\n---\n", 4);
   if (end < 0) throw new Error(".pi/agents/" + role + ".md has an unterminated front matter");

@@ -6,6 +6,7 @@
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { GUARD_OFF_ENV, compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { GUARD_RUNTIME } from "../../src/adapter/guard/render.js";
+import { guardSharedGaps } from "../../src/adapter/guard/gaps.js";
 import { sortKeys } from "../../src/emit/render.js";
 import { PI_TOOLS } from "./tools.js";
 import { PI_GUARD_SHIM } from "./extension-runtime.js";
@@ -23,14 +24,14 @@ export const GUARD_PROTECTED_PATHS: readonly string[] = [".pi/**", "**/.pi/**"];
 
 /** What the guard cannot see. Listed as limits of the `guard` level (MAPPING.md). */
 export const GUARD_GAPS: readonly string[] = [
-  "a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does",
-  "hard links, and a symbolic link swapped in between the check and the write, are not detected",
-  "case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled",
+  "a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does (no layer catches it: Pi has no stage-end audit)",
+  "the guard runs inside Pi's own process, as a project extension, not through a hook line: Pi takes no environment from its settings files, so none reaches it. What a role's allowed command writes where Pi finds its extensions (.pi/extensions/, ~/.pi/agent/extensions/, and the extensions and packages lists of .pi/settings.json and ~/.pi/agent/settings.json, which can also leave this extension out) takes effect from Pi's next start (no layer catches it: Pi has no stage-end audit)",
   "Pi does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may",
   "the orchestrator's limits bind a session only when .pi/bin/<pipeline>.sh started it; /<pipeline> typed into an ordinary session binds only the roles it starts with harness_subagent",
   "in the main session, another extension the user installed runs its tool_call handlers too and may patch a call's input after the guard has read it, or register tools of its own (the guard refuses those for roles); a role's child process loads only this extension",
   "a role started by another subagent extension is bound only when its child's --append-system-prompt (or --system-prompt) holds the role's prompt from .pi/agents/ (as Pi's example subagent extension does); that child loads the project's other extensions too",
   "an \"ask\" of the guard is put to the human where Pi has a UI and refused headless (-p, json, rpc)",
+  ...guardSharedGaps({ audit: false, patch: false, off: "start", runs: "in-process" }),
 ];
 
 /** A subagent role as the extension runs it: Pi tool names for --tools, the model, the turn cap. */

@@ -34,7 +34,7 @@ export const GUARD_GAPS: readonly string[] = [
   "Qwen Code's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may",
   "the orchestrator's limits bind a session only when .qwen/bin/<pipeline> started it (Qwen Code's commands carry no hooks); /<pipeline> typed into an ordinary session binds only the subagent roles",
   "an \"ask\" of the guard is refused, never handed to Qwen Code: under --approval-mode yolo nobody would be asked",
-  ...guardSharedGaps({ audit: false, patch: false, off: true }),
+  ...guardSharedGaps({ audit: false, patch: false, off: "settings" }),
 ];
 
 export function compileQwenPolicy(pipeline: PipelineIR): GuardPolicy {

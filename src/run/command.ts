@@ -1,6 +1,7 @@
 // harness run: refuse unless the host files are installed and in sync, start or resume a run,
 // and give the runner its terminal, its output and its Ctrl-C.
 import { spawnSync } from "node:child_process";
+import { GIT_TIMEOUT_MS, gitTimedOut } from "./workspace.js";
 import path from "node:path";
 import readline from "node:readline";
 import type { AdapterRegistry } from "../adapter/types.js";
@@ -88,7 +89,9 @@ function lineReader(tty: boolean) {
 export async function runCommand(request: string | undefined, o: RunOptions): Promise<number> {
   const root = process.cwd();
   // each stage's changes are compared with its role's scope through git: no work tree, no run
-  if (spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: root, stdio: "ignore" }).status !== 0)
+  const inside = spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: root, stdio: "ignore", timeout: GIT_TIMEOUT_MS, killSignal: "SIGKILL" });
+  if (inside.error && (inside.error as NodeJS.ErrnoException).code === "ETIMEDOUT") throw new UsageError(gitTimedOut("git rev-parse"));
+  if (inside.status !== 0)
     throw new UsageError("harness run needs a git work tree: it checks every stage's changed files against the role's write scope with git. Run it in the project's repository (or `git init` first).");
   const rolesDir = path.resolve(o.roles ?? "roles");
   const drivable = await drivers(o.registry);

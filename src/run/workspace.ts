@@ -9,11 +9,19 @@ import { RUNS_DIR } from "../runs/record.js";
 import { runProcess } from "../adapter/process-group.js";
 import { fileSha } from "./trust.js";
 
+/** How long the runner's own git may take: far more than any real repository needs, and never forever. */
+export const GIT_TIMEOUT_MS = 120_000;
+export function gitTimedOut(what: string): string {
+  return `${what} did not finish in ${GIT_TIMEOUT_MS / 1000} s: a file git reads (~/.gitconfig, .git/config, a .gitignore) may have been replaced by a FIFO or a device by code a stage ran; remove it and run again (harness run --resume).`;
+}
+
 export type Snapshot = Map<string, string | null> | null;
 
 /** Every changed or untracked path with its content's sha256; null outside a git work tree. */
 export function snapshot(root: string): Snapshot {
-  const git = spawnSync("git", ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 64 << 20 });
+  // bounded: a file git reads (a git configuration, a .gitignore) that a stage's code replaced by a FIFO would hold it forever
+  const git = spawnSync("git", ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 64 << 20, timeout: GIT_TIMEOUT_MS, killSignal: "SIGKILL" });
+  if (git.error && (git.error as NodeJS.ErrnoException).code === "ETIMEDOUT") throw new Error(gitTimedOut("git status"));
   if (git.status !== 0) return null;
   const raw = git.stdout;
   const out = new Map<string, string | null>();

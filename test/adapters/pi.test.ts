@@ -3,6 +3,7 @@
 // (bound by HARNESS_PI_ROLE / HARNESS_PIPELINE_RUN, unbound otherwise), what its tool_call handler
 // answers, and that harness_subagent reads each role's prompt back exactly from .pi/agents/<role>.md.
 // Prompt templates are checked against Pi's own argument substitution (prompt-templates.js substituteArgs).
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -143,11 +144,26 @@ describe("pi: the extension's binding and decisions", () => {
     const { project } = await loadExtension(out.files, {});
     const src = fs.readFileSync(path.join(project, ".pi", "extensions", "harness-guard.js"), "utf8");
     // the generated reader, evaluated alone on each emitted agent file
-    const reader = new Function("fs", "path", `${/function piRolePrompt[\s\S]*?\n}\n/.exec(src)![0]}\nreturn piRolePrompt;`)(fs, path) as (p: string, r: string) => string;
+    const reader = new Function("fs", "path", `${/function piReadRegular[\s\S]*?\n}\n/.exec(src)![0]}\n${/function piRolePrompt[\s\S]*?\n}\n/.exec(src)![0]}\nreturn piRolePrompt;`)(fs, path) as (p: string, r: string) => string;
     for (const role of pipeline.roles.filter((r) => r.isolation === "subagent")) {
       const text = fs.readFileSync(path.join(project, ".pi", "agents", `${role.id}.md`), "utf8");
       expect(reader(project, role.id)).toBe(splitFrontMatter(text).body);
       expect(reader(project, role.id).trim()).toBe(PiAdapter.lower(pipeline).prompts[role.id]!.trim());
     }
+  });
+
+  it("an agent file a role's code replaced by a FIFO is refused at once, never waited on (issue 22)", async () => {
+    const { project } = await loadExtension(out.files, {});
+    const src = fs.readFileSync(path.join(project, ".pi", "extensions", "harness-guard.js"), "utf8");
+    const fns = [/function piReadRegular[\s\S]*?\n}\n/.exec(src)?.[0] ?? "", /function piRolePrompt[\s\S]*?\n}\n/.exec(src)![0]].join("\n");
+    const role = pipeline.roles.find((r) => r.isolation === "subagent")!.id;
+    const agent = path.join(project, ".pi", "agents", `${role}.md`);
+    fs.rmSync(agent);
+    execFileSync("mkfifo", [agent]);
+    // in a child with a time limit: a read that waits on the FIFO would hold this test process for good
+    const code = `const fs = require("fs"), path = require("path");\n${fns}\ntry { piRolePrompt(${JSON.stringify(project)}, ${JSON.stringify(role)}); console.log("read"); } catch (e) { console.log("refused: " + e.message); }`;
+    const r = spawnSync(process.execPath, ["-e", code], { encoding: "utf8", timeout: 10_000, killSignal: "SIGKILL" });
+    expect(r.signal).toBe(null);
+    expect(r.stdout).toContain(`refused: .pi/agents/${role}.md is missing or not a regular file`);
   });
 });

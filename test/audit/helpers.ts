@@ -45,10 +45,10 @@ export interface Repo {
   exists(rel: string): boolean;
   run(mode: string, input: unknown, extraArgs?: string[], extraEnv?: Record<string, string>): { code: number; stderr: string; stdout: string; ms: number };
   start(id: string, role: string, session?: string): void;
-  stop(id: string, role: string, session?: string): { code: number; stderr: string };
+  stop(id: string, role: string, session?: string): { code: number; stderr: string; ms: number };
   /** the orchestrator's own command (PostToolUse on its Bash: no agent_id) */
   between(session: string, command?: string): { code: number; stderr: string };
-  report(id: string, subagentType?: string): { code: number; stderr: string };
+  report(id: string, subagentType?: string): { code: number; stderr: string; ms: number };
   cleanup(): void;
 }
 
@@ -79,6 +79,9 @@ export function makeRepo(files: Record<string, string | Buffer>, opts: { git?: b
       env: { ...env, CLAUDE_PROJECT_DIR: dir, ...extraEnv },
       input: typeof input === "string" ? input : JSON.stringify(input),
       encoding: "utf8",
+      // a hook that hangs fails its test instead of holding the run (SIGKILL: code -1)
+      timeout: 60000,
+      killSignal: "SIGKILL",
     });
     return { code: r.status ?? -1, stderr: r.stderr, stdout: r.stdout, ms: performance.now() - t };
   };

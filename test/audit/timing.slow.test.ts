@@ -2,7 +2,7 @@
 // waits for (or refuses) processes a stage left running, and a rewrite git's whole-second timestamps
 // cannot see. Each waits on real processes or the clock for seconds: npm run test:slow. What the
 // audit restores and reports is audit.test.ts and boundary.test.ts.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -110,4 +110,20 @@ describe("audit: content, not git's view, across git's whole-second timestamps",
       r.cleanup();
     }
   });
+});
+
+describe("audit: its own time limit, under the hosts' hook timeouts", () => {
+  // A .gitignore made a FIFO holds git (it opens the file and waits for a writer); no check can list
+  // every .gitignore beforehand. Hosts give SubagentStart 60 s: the start must answer before that.
+  it("a FIFO .gitignore in the tree: the start stops git at its 45 s limit, names the file, and the stage is failed", { timeout: 120_000 }, () =>
+    withRepo(BASE, (r) => {
+      execFileSync("mkfifo", [path.join(r.dir, "src/.gitignore")]);
+      const start = r.run("start", { agent_id: "slow1", agent_type: "jade" });
+      expect(start.ms).toBeGreaterThan(40_000);
+      expect(start.ms).toBeLessThan(58_000);
+      expect(start.stderr).toContain("could not record the start of jade's stage");
+      expect(start.stderr).toContain("src/.gitignore");
+      fs.rmSync(path.join(r.dir, "src/.gitignore"));
+      expect(r.report("slow1").code).toBe(2);
+    }));
 });

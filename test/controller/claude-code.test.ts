@@ -1,6 +1,7 @@
 // The generated Claude Code run controller, driven with the hook payloads Claude Code 2.1.332 sends:
 // order, work kind, gates bound to the artifact's hash, checks run by the controller, caps, the run
 // record, tamper evidence, and an ordinary session left alone.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -187,5 +188,18 @@ describe("claude-code run controller", () => {
     fs.rmSync(file);
     expect(reason(s.spawn("chalk"))).toContain("tampering");
     expect((s.record() as { status: string }).status).toBe("failed");
+  });
+
+  it("a state replaced by a FIFO is tampering, answered at once: no hook waits on it (issue 22)", () => {
+    const s = scene();
+    s.prompt("/pebble add impl");
+    s.pre("Bash", { command: ": harness kind feature" });
+    const file = path.join(s.project, ".harness/controller", `${s.sid}.json`);
+    fs.rmSync(file);
+    execFileSync("mkfifo", [file]);
+    const a = s.spawn("chalk");
+    expect(a.ms).toBeLessThan(15_000);
+    expect(denied(a)).toBe(true);
+    expect(reason(a)).toContain("tampering");
   });
 });

@@ -83,6 +83,9 @@ export class Scene {
       input: JSON.stringify({ session_id: this.sid, cwd: this.project, hook_event_name: event, ...payload }),
       encoding: "utf8",
       env: { PATH: `${path.join(this.dir, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: this.home, CLAUDE_PROJECT_DIR: this.project, CLAUDE_CODE_SESSION_ID: this.sid, CLAUDE_CODE_SESSION_ATTENDED: "0", ...env },
+      // a hook that hangs fails its test instead of holding the run
+      timeout: 30_000,
+      killSignal: "SIGKILL",
     });
     const text = r.stdout.trim();
     return { code: r.status ?? -1, out: text ? (JSON.parse(text) as Record<string, unknown>) : null, stderr: r.stderr, ms: Date.now() - t0 };

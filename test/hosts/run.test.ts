@@ -251,6 +251,19 @@ describe("harness run on claude-code: a role that asks the human", () => {
 });
 
 describe("harness run on claude-code: the runner's own scope check", () => {
+  it("settings that switch the hooks off, written by test code a check ran, stop the run before the next session starts", { timeout: 300_000 }, async () => {
+    // Mica's test, once src/value.mjs exists, writes disableAllHooks into the user's settings: no hook would run to notice
+    const hooksOff = 'import fs from "node:fs";\nimport path from "node:path";\nimport { value } from "../src/value.mjs";\nconst d = path.join(process.env.HOME, ".claude");\nfs.mkdirSync(d, { recursive: true });\nfs.writeFileSync(path.join(d, "settings.json"), JSON.stringify({ disableAllHooks: true }));\nif (value() !== 42) throw new Error("no");\n';
+    const { rp, stub } = await scene("run-off", (p) => pebble(p, { mica: role("mica", [write(p, "test/value.test.mjs", hooksOff)], "Status: done") }));
+    const r = await harnessRun(rp, ["--kind", "bug-fix", "--json", REQUEST]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(fs.readFileSync(path.join(rp.env.home, ".claude", "settings.json"), "utf8")).toContain("disableAllHooks");
+    const rec = rp.record(events(r.stdout)[0]!.id);
+    expect(stagesOf(rec).slice(0, 3)).toEqual(["tests:done", "implement:done", "review:failed"]);
+    expect(rec.ending).toMatch(/refusing to start Claude Code: \S+\/\.claude\/settings\.json would switch off or alter the guard and audit hooks \(it sets disableAllHooks\)/);
+    expect(sessionsServed(stub)).toEqual(["mica", "jade"]);
+  });
+
   it("a file written outside Jade's scope by test code Jade's allowed npm test ran (no guard sees it) stops the run", { timeout: 300_000 }, async () => {
     // every run of the suite leaves a new file under docs/, which only Chalk may write
     const leaky = 'import fs from "node:fs";\nfs.mkdirSync("docs", { recursive: true });\nfs.writeFileSync("docs/leak-" + Date.now() + ".md", "x");\nimport { value } from "../src/value.mjs";\nif (value() !== 42) throw new Error("no");\n';

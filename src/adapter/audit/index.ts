@@ -15,6 +15,7 @@ import { AUDIT_MAIN_SOURCE, AUDIT_RUNTIME_SOURCE } from "./runtime.js";
 import { AUDIT_BOUNDARY_SOURCE, AUDIT_PROCESS_SOURCE, AUDIT_REPO_SOURCE } from "./runtime-boundary.js";
 import { GUARDED_FILES, type GuardedFile } from "./enforcement.js";
 import { AUDIT_CONTROLLER_SOURCE } from "./runtime-controller.js";
+import { AUDIT_IO_SOURCE } from "./runtime-io.js";
 import { CONTROLLER_STATE_SOURCE } from "../controller/runtime-state.js";
 import { byCodeUnit } from "../../compare.js";
 import { anyDepth } from "../guard/policy.js";
@@ -76,6 +77,8 @@ export interface AuditOptions {
   controller?: { stateDir: string };
   /** a fixed home for the controller's key and records instead of the account's (tests only) */
   controllerHome?: string;
+  /** a shorter time limit for the audit's git than the one under the hosts' hook timeouts (tests only) */
+  timeLimitMs?: number;
 }
 
 /** What the audit cannot do; adapters list these under MAPPING.md's Known gaps. */
@@ -89,7 +92,8 @@ export const AUDIT_GAPS: readonly string[] = [
   "git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings",
   "the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt",
   "refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them",
-  "a git configuration in the home (~/.gitconfig, ~/.config/git/config) that code replaces with a FIFO holds every git call, the audit's own included, until the host's hook timeout: the stage's end is then not audited, and the FIFO stays until the next boundary that completes; no layer catches it",
+  "the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory and core.excludesFile are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. Such a FIFO stays until a human removes it, and every boundary fails until then",
+  "the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again",
   "the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it",
   "changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it",
   "processes a stage leaves behind are found only on Linux (/proc) and only when they work in the repository (their folder or an open file there); the stop waits 3 s for them, then fails the stage by name; what they write later is restored at the next boundary of the session",
@@ -170,7 +174,10 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
     'import { fileURLToPath } from "node:url";',
     "",
     "const POLICY = " + JSON.stringify(sortKeys(policy), null, 2) + ";",
+    ...(o.timeLimitMs === undefined ? [] : [`const AUDIT_TIME_LIMIT_MS = ${JSON.stringify(o.timeLimitMs)};`]),
     AUDIT_RUNTIME_SOURCE.trim(),
+    "",
+    AUDIT_IO_SOURCE.trim(),
     "",
     AUDIT_CONTROLLER_SOURCE.trim(),
     ...(policy.controller ? ["", `const CTL_HOME = ${o.controllerHome === undefined ? "null" : JSON.stringify(o.controllerHome)};`, CONTROLLER_STATE_SOURCE.trim()] : []),

@@ -52,25 +52,13 @@ function auditGuardedList(ctx, snaps) {
   return out.concat(parents);
 }
 
-/** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include). */
+/** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
 function auditGitIncludes(file, home) {
-  let text;
-  try { text = fs.readFileSync(file, "latin1"); } catch (e) { return []; }
-  if (!/include/i.test(text)) return [];
-  const r = cp.spawnSync("git", ["config", "--file", file, "--no-includes", "--null", "--get-regexp", "^include(if\\..*)?\\.path$"], { encoding: "utf8", env: Object.assign({}, process.env, { GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" }) });
-  // exit 1: no such key; anything else (a file git cannot read) guards nothing more, and git refuses it too
-  if (r.error || r.status !== 0) return [];
-  const out = [];
-  for (const rec of r.stdout.split("\u0000")) {
-    const nl = rec.indexOf("\n");
-    if (nl < 0) continue;
-    let v = rec.slice(nl + 1);
-    if (v === "") continue;
-    if (v.startsWith("~/") && home) v = path.join(home, v.slice(2));
-    else if (v.startsWith("%(prefix)/")) continue; // git's own install prefix: not a file a stage writes
-    out.push(path.resolve(path.dirname(file), v));
-  }
-  return out;
+  let b;
+  try { b = auditReadRegular(file); } catch (e) { return []; } // a FIFO: no includes; the file itself is a changed enforcement file
+  if (b === null || !/include/i.test(b.toString("latin1"))) return [];
+  // unreadable for git: guards nothing more, and git refuses it too
+  return auditIncludesOf(file, auditConfigEntries(b) || [], home).map((x) => x[1]);
 }
 
 /** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
@@ -81,14 +69,18 @@ function auditReadPath(abs, tree, budget) {
   if (st.isFile()) {
     budget.left -= st.size;
     if (budget.left < 0) throw new Error("the files that control enforcement are too large to snapshot (over " + (AUDIT_GUARDED_MAX >> 20) + " MB)");
-    return { t: "file", x: st.mode & 0o111 ? 1 : 0, d: fs.readFileSync(abs).toString("base64") };
+    // swapped for a FIFO since the lstat: never opened blocking (runtime-io.ts)
+    let b;
+    try { b = auditReadRegular(abs); } catch (e) { return { t: "other" }; }
+    if (b === null) return { t: "none" };
+    return { t: "file", x: st.mode & 0o111 ? 1 : 0, d: b.toString("base64") };
   }
   if (st.isDirectory() && tree) {
     const e = {};
     for (const name of fs.readdirSync(abs, { encoding: "buffer" }).sort(Buffer.compare)) e[name.toString("latin1")] = auditReadPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), true, budget);
     return { t: "dir", e: e };
   }
-  return { t: st.isDirectory() ? "dir" : "other" };
+  return { t: st.isDirectory() ? "dir" : "other", k: st.isDirectory() ? undefined : auditFileKind(st) };
 }
 
 function auditSnapGuarded(ctx) {
@@ -154,7 +146,7 @@ function auditRestoreGuarded(ctx, snaps) {
     if (!then) continue; // a variable that moves a folder was set after the start: that folder was not snapshotted
     const now = auditReadPath(g.abs, g.tree, budget);
     if (auditSameGuarded(then, now, g.volatile)) continue;
-    const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : "modified";
+    const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : now.k && then.t !== "other" ? "replaced by " + now.k : "modified";
     if (g.parent) {
       // a folder is not rebuilt from its type alone: the stage fails and a human puts it back
       if (now.t === "dir" || now.t === "none") continue; // a real folder (or none): the files below it are compared one by one
@@ -165,6 +157,8 @@ function auditRestoreGuarded(ctx, snaps) {
     try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, auditReadPath(g.abs, g.tree, budget), g.volatile); } catch (e) { restored = false; }
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
   }
+  // the user's git configuration the audit's git carries settings from is now the one of the start
+  if (out.length) auditUserConfigCache = null;
   return out;
 }
 
@@ -197,8 +191,8 @@ function auditChainSave(ctx, session, tree, index, excludes, guarded) {
   const f = auditChainFiles(ctx, session);
   fs.mkdirSync(path.dirname(f.json), { recursive: true });
   const tmp = (p) => p + ".tmp" + process.pid;
-  fs.copyFileSync(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
-  if (excludes !== f.excludes) { fs.copyFileSync(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
+  auditCopy(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
+  if (excludes !== f.excludes) { auditCopy(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
   auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded });
 }
 
@@ -216,7 +210,10 @@ function auditDiffersFromHead(ctx, index) {
  */
 function auditBetween(session, command) {
   let ctx;
-  try { ctx = auditContext(auditProjectRoot()); } catch (e) { return null; } // no repository: no stage has ended here
+  const early = [];
+  // no repository: no stage has ended here; a repository configuration that is no regular file is put back from the last boundary, or fails loudly
+  try { ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, "chain", auditKey(session) + ".json")).guarded, early); }
+  catch (e) { if (e && e.notRegular) throw e; return null; }
   if (!fs.existsSync(path.join(ctx.dir, "chain"))) return null;
   const chain = auditChainLoad(ctx, session);
   if (!chain) return null;
@@ -225,11 +222,11 @@ function auditBetween(session, command) {
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
   const active = auditActiveRoles(ctx, "");
-  const violations = auditRestoreGuarded(ctx, chain.guarded);
+  const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded));
   let head = null;
   if (/^\s*git\s+stash(\s|$)/.test(command || "")) {
     const idx = auditFile(ctx, key, "head-index");
-    try { fs.copyFileSync(chain.index, idx); auditSnapshot(ctx, idx); head = auditDiffersFromHead(ctx, idx); } finally { fs.rmSync(idx, { force: true }); }
+    try { auditCopy(chain.index, idx); auditSnapshot(ctx, idx); head = auditDiffersFromHead(ctx, idx); } finally { fs.rmSync(idx, { force: true }); }
   }
   const keep = (rel, c) => auditInScope(POLICY, active, rel) || auditOrchestratorOwns(rel) || (head !== null && !head.has(c.path));
   const kept = auditFile(ctx, key, "end-index");
@@ -332,7 +329,7 @@ function auditRepoState(ctx) {
 
 function auditSaveRealIndex(ctx, key) {
   const real = path.join(ctx.gitDir, "index");
-  if (fs.existsSync(real)) fs.copyFileSync(real, auditFile(ctx, key, "real-index")); else fs.rmSync(auditFile(ctx, key, "real-index"), { force: true });
+  if (fs.existsSync(real)) auditCopy(real, auditFile(ctx, key, "real-index")); else fs.rmSync(auditFile(ctx, key, "real-index"), { force: true });
 }
 
 function auditRestoreRepo(ctx, key, then) {
@@ -349,7 +346,7 @@ function auditRestoreRepo(ctx, key, then) {
   if (now.staged !== then.staged) {
     const saved = auditFile(ctx, key, "real-index");
     const real = path.join(ctx.gitDir, "index");
-    if (fs.existsSync(saved)) { fs.copyFileSync(saved, real + ".harness-restore"); fs.renameSync(real + ".harness-restore", real); } else fs.rmSync(real, { force: true });
+    if (fs.existsSync(saved)) { auditCopy(saved, real + ".harness-restore"); fs.renameSync(real + ".harness-restore", real); } else fs.rmSync(real, { force: true });
     out.push({ path: ".git/index", kind: "staged changes", restored: auditRepoState(ctx).staged === then.staged, repo: true });
   }
   return out;

@@ -82,15 +82,18 @@ function auditInScope(policy, roles, rel) {
 
 function auditGit(ctx, args, opts) {
   const o = opts || {};
-  const env = Object.assign({}, process.env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", LC_ALL: "C" }, o.env || {});
+  // never the user's git configuration, which code a stage ran can replace (by a FIFO: git would wait forever); runtime-io.ts
+  const env = Object.assign({}, process.env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", LC_ALL: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_SYSTEM: "/dev/null", GIT_CONFIG_GLOBAL: "/dev/null" }, o.env || {});
   delete env.GIT_DIR; delete env.GIT_WORK_TREE; delete env.GIT_COMMON_DIR; delete env.GIT_OBJECT_DIRECTORY; delete env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
   for (const k of Object.keys(env)) if (/^GIT_CONFIG_(PARAMETERS|COUNT|KEY_|VALUE_)/.test(k)) delete env[k];
   if (!o.env || !o.env.GIT_INDEX_FILE) delete env.GIT_INDEX_FILE;
   // content, not git's view of it: no stat shortcuts a configuration could loosen, no sparse or split index
-  const pre = ["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null",
-    "-c", "core.ignoreStat=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.fileMode=true", "-c", "core.sparseCheckout=false", "-c", "index.sparse=false", "-c", "core.splitIndex=false", "-c", "core.hooksPath=/dev/null"];
-  if (ctx && ctx.excludesFile) pre.push("-c", "core.excludesFile=" + ctx.excludesFile);
-  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8" });
+  const pre = auditUserConfigArgs().concat(["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null",
+    "-c", "core.ignoreStat=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.fileMode=true", "-c", "core.sparseCheckout=false", "-c", "index.sparse=false", "-c", "core.splitIndex=false", "-c", "core.hooksPath=/dev/null"]);
+  if (ctx && ctx.excludesFile) { auditCheckRegular(ctx.excludesFile); pre.push("-c", "core.excludesFile=" + ctx.excludesFile); }
+  if (env.GIT_INDEX_FILE) auditCheckRegular(env.GIT_INDEX_FILE);
+  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
+  if (r.error && r.error.code === "ETIMEDOUT") throw auditGitTimedOut(ctx, args);
   if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
   if (r.status !== 0) throw new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300));
   return r.stdout;
@@ -106,6 +109,7 @@ function auditProjectRoot(input) {
 }
 
 function auditContext(root) {
+  auditCheckRepoFiles(root);
   const out = auditGit(null, ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"], { cwd: root }).split("\n");
   const top = fs.realpathSync(out[0]);
   const gitDir = out[1];
@@ -120,14 +124,16 @@ function auditContext(root) {
 }
 
 function auditFile(ctx, key, ext) { return path.join(ctx.dir, key + "." + ext); }
-function auditReadJson(p) { return JSON.parse(fs.readFileSync(p, "utf8")); }
+function auditReadJson(p) { return JSON.parse(auditReadText(p)); }
 function auditWriteJson(p, v) { const t = p + ".tmp" + process.pid; fs.writeFileSync(t, JSON.stringify(v, null, 1) + "\n"); fs.renameSync(t, p); }
-function auditReadOr(p, dflt) { try { return fs.readFileSync(p); } catch (e) { if (e.code === "ENOENT") return dflt; throw e; } }
+function auditReadOr(p, dflt) { const b = auditReadRegular(p); return b === null ? dflt : b; }
 
 /** The user's global excludes file as git would read it (content only; copied at start). */
 function auditGlobalExcludes(ctx) {
   let p = "";
+  // the repository's own setting wins; git reads the user's, which the audit's git does not (runtime-io.ts)
   try { p = auditGit(ctx, ["config", "--path", "core.excludesFile"]).trim(); } catch (e) { p = ""; }
+  if (!p) for (const [k, v] of auditUserConfig()) if (k === "core.excludesfile") p = v.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, v.slice(2)) : v;
   if (!p) {
     const xdg = process.env.XDG_CONFIG_HOME || (process.env.HOME ? path.join(process.env.HOME, ".config") : "");
     p = xdg ? path.join(xdg, "git", "ignore") : "";
@@ -176,7 +182,7 @@ function auditAbs(ctx, p) { return Buffer.concat([Buffer.from(ctx.top + "/", "ut
 function auditPrivateIndex(ctx, index) {
   const real = path.join(ctx.gitDir, "index");
   if (!fs.existsSync(real)) { fs.rmSync(index, { force: true }); return; }
-  fs.copyFileSync(real, index);
+  auditCopy(real, index);
   const env = { GIT_INDEX_FILE: index };
   const skip = [], assumed = [];
   for (const rec of auditGit(ctx, ["ls-files", "-v", "-z"], { env: env, latin1: true }).split("\0")) {
@@ -198,7 +204,9 @@ function auditActiveRoles(ctx, except) {
   try { names = fs.readdirSync(activeDir); } catch (e) { names = []; }
   for (const other of names) {
     if (other === except) continue;
-    try { out.push(fs.readFileSync(path.join(activeDir, other), "utf8")); } catch (e) { /* ended meanwhile */ }
+    let b = null;
+    try { b = auditReadRegular(path.join(activeDir, other)); } catch (e) { throw new Error("the audit's record of a running stage is damaged (" + auditOneLine(e.message, 200) + ")"); }
+    if (b !== null) out.push(b.toString("utf8")); // null: ended meanwhile
   }
   return out;
 }
@@ -211,11 +219,11 @@ function auditStart(key, role, session) {
   // between stages only where the main thread is the orchestrator: in an ordinary session it may write anything
   const chain = session && auditIsRun(ctx, session) ? auditChainLoad(ctx, session) : null;
   const excludes = auditFile(ctx, key, "excludes");
-  if (chain) fs.copyFileSync(chain.excludes, excludes); else fs.writeFileSync(excludes, auditGlobalExcludes(ctx));
+  if (chain) auditCopy(chain.excludes, excludes); else fs.writeFileSync(excludes, auditGlobalExcludes(ctx));
   ctx.excludesFile = excludes;
   const index = auditFile(ctx, key, "index");
   // the stat cache comes from the audit's own index of the last boundary when there is one
-  if (chain) fs.copyFileSync(chain.index, index); else auditPrivateIndex(ctx, index);
+  if (chain) auditCopy(chain.index, index); else auditPrivateIndex(ctx, index);
   const peers = auditActiveRoles(ctx, key);
   let guarded, before = [];
   if (chain) {
@@ -305,7 +313,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   let now = tree, changed = null;
   try {
     for (let pass = 1; ; pass++) {
-      if (fs.existsSync(baseIndex)) fs.copyFileSync(baseIndex, work); else fs.rmSync(work, { force: true });
+      if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
       now = auditSnapshot(ctx, work);
       if (pass === 1) changed = now;
       const out = auditChanges(ctx, tree, work).filter((c) => {
@@ -328,7 +336,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
       for (const c of out) if (c.status === "A") try { auditRemove(ctx, c.path); } catch (e) { /* seen again next pass */ }
       try { auditCheckout(ctx, tree, out.filter((c) => c.status !== "A").map((c) => c.path), key); } catch (e) { /* seen again next pass */ }
     }
-    if (saveIndex) fs.copyFileSync(work, saveIndex);
+    if (saveIndex) auditCopy(work, saveIndex);
   } finally {
     fs.rmSync(work, { force: true });
   }
@@ -337,7 +345,9 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
 }
 
 function auditStop(key, roleHint) {
-  const ctx = auditContext(auditProjectRoot());
+  // a repository configuration replaced by a FIFO is put back from this stage's snapshot before git runs
+  const early = [];
+  const ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, key + ".state")).guarded, early);
   const statePath = auditFile(ctx, key, "state");
   let state;
   try { state = auditReadJson(statePath); } catch (e) { throw new Error("no stage-start snapshot for this stage (" + (e.code || e.message) + ")"); }
@@ -347,13 +357,14 @@ function auditStop(key, roleHint) {
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
   const peersDir = path.join(ctx.dir, "peers", key);
   let late = [];
-  try { late = fs.readdirSync(peersDir).map((f) => fs.readFileSync(path.join(peersDir, f), "utf8")); } catch (e) { late = []; }
+  try { late = fs.readdirSync(peersDir); } catch (e) { late = []; }
+  late = late.map((f) => auditReadText(path.join(peersDir, f)));
   const allowed = [state.role].concat(state.peers || [], late);
   // processes the stage left behind first (beside other stages, whose processes look the same, this is skipped)
   const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
   const leftover = alone ? auditWaitForLeftovers(ctx, state.ticks) : [];
   // then the enforcement files: the tree audit below runs with the git configuration they hold
-  const violations = (state.before || []).concat(leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
+  const violations = (state.before || []).concat(early, leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
   const index = auditFile(ctx, key, "index");
   const kept = auditFile(ctx, key, "end-index");
   let r;

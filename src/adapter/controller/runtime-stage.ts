@@ -29,7 +29,7 @@ function ctlStageEnd(M, env, data, s, e, report) {
   let verdict = null;
   if (s.verdictDoc) {
     let text = "";
-    try { text = fs.readFileSync(path.join(env.root, s.verdictDoc), "utf8"); } catch (x) { text = ""; }
+    try { text = ctlRead(path.join(env.root, s.verdictDoc)).toString("utf8"); } catch (x) { text = ""; }
     const m = /^\s*\**Verdict:?\**:?\s*\**\s*([A-Za-z-]+)/im.exec(text);
     verdict = m ? (CTL_VERDICT[m[1].toLowerCase()] || null) : null;
     if (!verdict) problems.push(s.verdictDoc + " has no verdict line (\"Verdict: pass | fail | needs-human\")");

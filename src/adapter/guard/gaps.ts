@@ -6,8 +6,17 @@ export interface SharedGapOptions {
   audit: boolean;
   /** the host's write tool takes a patch (apply_patch) */
   patch: boolean;
-  /** the guard honours the off switch (HARNESS_GUARD_OFF) */
-  off: boolean;
+  /**
+   * the guard honours the off switch (HARNESS_GUARD_OFF): "settings" where the host copies a settings
+   * file's env into the hook (the switch counts only when no such file sets it, and the host started
+   * with it), "start" where the host reads no environment from files (only its start counts), false: none
+   */
+  off: false | "settings" | "start";
+  /**
+   * how the guard starts: "hook", a shell line the host runs (guardHookCommand), or "in-process", code
+   * the host loads into its own process (an extension); the adapter names what reaches that process
+   */
+  runs?: "hook" | "in-process";
 }
 
 export function guardSharedGaps(o: SharedGapOptions): string[] {
@@ -18,13 +27,20 @@ export function guardSharedGaps(o: SharedGapOptions): string[] {
     `case-insensitive file systems (macOS, Windows): never-write paths are matched without case, and on Windows without a name's trailing dots and spaces; a write scope is matched as spelled (another case is refused). Windows short (8.3) names and alternate data streams, and a never-write glob with non-ASCII letters under macOS's Unicode normalisation, are not modelled (${files})`,
     `a hard link or a symbolic link made, or swapped in, between the guard's check and the write is not detected; a file that already has more than one hard link is refused (${files})`,
     `a role whose shell default is allow runs any program the guard does not read: its deny and ask rules bind the command as written, its forms without leading options and every command its later words start (taskset 1 git push), not what a program does with one word (awk 'BEGIN{system(…)}', a script file) (${files}; a push or a network call: no layer)`,
-    o.audit
-      ? "the hook line unsets NODE_OPTIONS, NODE_PATH, the loader's LD_*/DYLD_* and BASH_ENV/ENV and drops relative PATH entries before it starts node, but finds node on the PATH it is given: the installed files are committed and hold no machine's path. An absolute PATH entry a settings file's env adds (with a fake node that code a role ran planted there) takes effect from the host's next start; the stage-end audit's snapshot of the user's settings restores the file and fails the stage, and the launchers refuse to start with hooks disabled (audit layer). A variable the shell itself reads before the line runs (LD_PRELOAD for sh, exported bash functions where the host runs hooks with bash) is likewise the audit's"
-      : "the hook line unsets NODE_OPTIONS, NODE_PATH, the loader's LD_*/DYLD_* and BASH_ENV/ENV and drops relative PATH entries before it starts node, but finds node on the PATH it is given: the installed files are committed and hold no machine's path. An absolute PATH entry a settings file's env adds (with a fake node that code a role ran planted there), and a variable the shell itself reads before the line runs (LD_PRELOAD for sh), take effect from the host's next start; no layer catches it: the host has no stage-end audit to restore the user's settings",
   ];
-  if (o.off)
+  if ((o.runs ?? "hook") === "hook")
+    gaps.push(
+      o.audit
+        ? "the hook line unsets NODE_OPTIONS, NODE_PATH, the loader's LD_*/DYLD_* and BASH_ENV/ENV and drops relative PATH entries before it starts node, but finds node on the PATH it is given: the installed files are committed and hold no machine's path. An absolute PATH entry a settings file's env adds (with a fake node that code a role ran planted there) takes effect from the host's next start; the stage-end audit's snapshot of the user's settings restores the file and fails the stage, and `harness run` and the launchers, where the host has them, refuse to start with hooks disabled (audit layer). A variable the shell itself reads before the line runs (LD_PRELOAD for sh, exported bash functions where the host runs hooks with bash) is likewise the audit's"
+        : "the hook line unsets NODE_OPTIONS, NODE_PATH, the loader's LD_*/DYLD_* and BASH_ENV/ENV and drops relative PATH entries before it starts node, but finds node on the PATH it is given: the installed files are committed and hold no machine's path. An absolute PATH entry a settings file's env adds (with a fake node that code a role ran planted there), and a variable the shell itself reads before the line runs (LD_PRELOAD for sh), take effect from the host's next start; no layer catches it: the host has no stage-end audit to restore the user's settings",
+    );
+  if (o.off === "settings")
     gaps.push(
       "the off switch counts only when no settings file the host reads sets it (read as JSON) and, on Linux, only when the host process was started with it (its /proc environment); on macOS and Windows the starting environment is not readable, so the settings-file check is the only one",
+    );
+  if (o.off === "start")
+    gaps.push(
+      "the off switch counts, on Linux, only when the host process was started with it (its /proc environment; the host reads no environment from files); on macOS and Windows the starting environment is not readable, so the environment the process runs with is taken as it is",
     );
   if (o.patch)
     gaps.push(

@@ -18,7 +18,8 @@
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
 //   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
-//   - a git configuration in the home (~/.gitconfig, ~/.config/git/config) that code replaces with a FIFO holds every git call, the audit's own included, until the host's hook timeout: the stage's end is then not audited, and the FIFO stays until the next boundary that completes; no layer catches it
+//   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory and core.excludesFile are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. Such a FIFO stays until a human removes it, and every boundary fails until then
+//   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
 //   - changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it
 //   - processes a stage leaves behind are found only on Linux (/proc) and only when they work in the repository (their folder or an open file there); the stop waits 3 s for them, then fails the stage by name; what they write later is restored at the next boundary of the session
@@ -1795,15 +1796,18 @@ function auditInScope(policy, roles, rel) {
 
 function auditGit(ctx, args, opts) {
   const o = opts || {};
-  const env = Object.assign({}, process.env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", LC_ALL: "C" }, o.env || {});
+  // never the user's git configuration, which code a stage ran can replace (by a FIFO: git would wait forever); runtime-io.ts
+  const env = Object.assign({}, process.env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", LC_ALL: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_SYSTEM: "/dev/null", GIT_CONFIG_GLOBAL: "/dev/null" }, o.env || {});
   delete env.GIT_DIR; delete env.GIT_WORK_TREE; delete env.GIT_COMMON_DIR; delete env.GIT_OBJECT_DIRECTORY; delete env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
   for (const k of Object.keys(env)) if (/^GIT_CONFIG_(PARAMETERS|COUNT|KEY_|VALUE_)/.test(k)) delete env[k];
   if (!o.env || !o.env.GIT_INDEX_FILE) delete env.GIT_INDEX_FILE;
   // content, not git's view of it: no stat shortcuts a configuration could loosen, no sparse or split index
-  const pre = ["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null",
-    "-c", "core.ignoreStat=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.fileMode=true", "-c", "core.sparseCheckout=false", "-c", "index.sparse=false", "-c", "core.splitIndex=false", "-c", "core.hooksPath=/dev/null"];
-  if (ctx && ctx.excludesFile) pre.push("-c", "core.excludesFile=" + ctx.excludesFile);
-  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8" });
+  const pre = auditUserConfigArgs().concat(["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null",
+    "-c", "core.ignoreStat=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.fileMode=true", "-c", "core.sparseCheckout=false", "-c", "index.sparse=false", "-c", "core.splitIndex=false", "-c", "core.hooksPath=/dev/null"]);
+  if (ctx && ctx.excludesFile) { auditCheckRegular(ctx.excludesFile); pre.push("-c", "core.excludesFile=" + ctx.excludesFile); }
+  if (env.GIT_INDEX_FILE) auditCheckRegular(env.GIT_INDEX_FILE);
+  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
+  if (r.error && r.error.code === "ETIMEDOUT") throw auditGitTimedOut(ctx, args);
   if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
   if (r.status !== 0) throw new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300));
   return r.stdout;
@@ -1819,6 +1823,7 @@ function auditProjectRoot(input) {
 }
 
 function auditContext(root) {
+  auditCheckRepoFiles(root);
   const out = auditGit(null, ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"], { cwd: root }).split("\n");
   const top = fs.realpathSync(out[0]);
   const gitDir = out[1];
@@ -1833,14 +1838,16 @@ function auditContext(root) {
 }
 
 function auditFile(ctx, key, ext) { return path.join(ctx.dir, key + "." + ext); }
-function auditReadJson(p) { return JSON.parse(fs.readFileSync(p, "utf8")); }
+function auditReadJson(p) { return JSON.parse(auditReadText(p)); }
 function auditWriteJson(p, v) { const t = p + ".tmp" + process.pid; fs.writeFileSync(t, JSON.stringify(v, null, 1) + "\n"); fs.renameSync(t, p); }
-function auditReadOr(p, dflt) { try { return fs.readFileSync(p); } catch (e) { if (e.code === "ENOENT") return dflt; throw e; } }
+function auditReadOr(p, dflt) { const b = auditReadRegular(p); return b === null ? dflt : b; }
 
 /** The user's global excludes file as git would read it (content only; copied at start). */
 function auditGlobalExcludes(ctx) {
   let p = "";
+  // the repository's own setting wins; git reads the user's, which the audit's git does not (runtime-io.ts)
   try { p = auditGit(ctx, ["config", "--path", "core.excludesFile"]).trim(); } catch (e) { p = ""; }
+  if (!p) for (const [k, v] of auditUserConfig()) if (k === "core.excludesfile") p = v.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, v.slice(2)) : v;
   if (!p) {
     const xdg = process.env.XDG_CONFIG_HOME || (process.env.HOME ? path.join(process.env.HOME, ".config") : "");
     p = xdg ? path.join(xdg, "git", "ignore") : "";
@@ -1889,7 +1896,7 @@ function auditAbs(ctx, p) { return Buffer.concat([Buffer.from(ctx.top + "/", "ut
 function auditPrivateIndex(ctx, index) {
   const real = path.join(ctx.gitDir, "index");
   if (!fs.existsSync(real)) { fs.rmSync(index, { force: true }); return; }
-  fs.copyFileSync(real, index);
+  auditCopy(real, index);
   const env = { GIT_INDEX_FILE: index };
   const skip = [], assumed = [];
   for (const rec of auditGit(ctx, ["ls-files", "-v", "-z"], { env: env, latin1: true }).split("\0")) {
@@ -1911,7 +1918,9 @@ function auditActiveRoles(ctx, except) {
   try { names = fs.readdirSync(activeDir); } catch (e) { names = []; }
   for (const other of names) {
     if (other === except) continue;
-    try { out.push(fs.readFileSync(path.join(activeDir, other), "utf8")); } catch (e) { /* ended meanwhile */ }
+    let b = null;
+    try { b = auditReadRegular(path.join(activeDir, other)); } catch (e) { throw new Error("the audit's record of a running stage is damaged (" + auditOneLine(e.message, 200) + ")"); }
+    if (b !== null) out.push(b.toString("utf8")); // null: ended meanwhile
   }
   return out;
 }
@@ -1924,11 +1933,11 @@ function auditStart(key, role, session) {
   // between stages only where the main thread is the orchestrator: in an ordinary session it may write anything
   const chain = session && auditIsRun(ctx, session) ? auditChainLoad(ctx, session) : null;
   const excludes = auditFile(ctx, key, "excludes");
-  if (chain) fs.copyFileSync(chain.excludes, excludes); else fs.writeFileSync(excludes, auditGlobalExcludes(ctx));
+  if (chain) auditCopy(chain.excludes, excludes); else fs.writeFileSync(excludes, auditGlobalExcludes(ctx));
   ctx.excludesFile = excludes;
   const index = auditFile(ctx, key, "index");
   // the stat cache comes from the audit's own index of the last boundary when there is one
-  if (chain) fs.copyFileSync(chain.index, index); else auditPrivateIndex(ctx, index);
+  if (chain) auditCopy(chain.index, index); else auditPrivateIndex(ctx, index);
   const peers = auditActiveRoles(ctx, key);
   let guarded, before = [];
   if (chain) {
@@ -2018,7 +2027,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   let now = tree, changed = null;
   try {
     for (let pass = 1; ; pass++) {
-      if (fs.existsSync(baseIndex)) fs.copyFileSync(baseIndex, work); else fs.rmSync(work, { force: true });
+      if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
       now = auditSnapshot(ctx, work);
       if (pass === 1) changed = now;
       const out = auditChanges(ctx, tree, work).filter((c) => {
@@ -2041,7 +2050,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
       for (const c of out) if (c.status === "A") try { auditRemove(ctx, c.path); } catch (e) { /* seen again next pass */ }
       try { auditCheckout(ctx, tree, out.filter((c) => c.status !== "A").map((c) => c.path), key); } catch (e) { /* seen again next pass */ }
     }
-    if (saveIndex) fs.copyFileSync(work, saveIndex);
+    if (saveIndex) auditCopy(work, saveIndex);
   } finally {
     fs.rmSync(work, { force: true });
   }
@@ -2050,7 +2059,9 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
 }
 
 function auditStop(key, roleHint) {
-  const ctx = auditContext(auditProjectRoot());
+  // a repository configuration replaced by a FIFO is put back from this stage's snapshot before git runs
+  const early = [];
+  const ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, key + ".state")).guarded, early);
   const statePath = auditFile(ctx, key, "state");
   let state;
   try { state = auditReadJson(statePath); } catch (e) { throw new Error("no stage-start snapshot for this stage (" + (e.code || e.message) + ")"); }
@@ -2060,13 +2071,14 @@ function auditStop(key, roleHint) {
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
   const peersDir = path.join(ctx.dir, "peers", key);
   let late = [];
-  try { late = fs.readdirSync(peersDir).map((f) => fs.readFileSync(path.join(peersDir, f), "utf8")); } catch (e) { late = []; }
+  try { late = fs.readdirSync(peersDir); } catch (e) { late = []; }
+  late = late.map((f) => auditReadText(path.join(peersDir, f)));
   const allowed = [state.role].concat(state.peers || [], late);
   // processes the stage left behind first (beside other stages, whose processes look the same, this is skipped)
   const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
   const leftover = alone ? auditWaitForLeftovers(ctx, state.ticks) : [];
   // then the enforcement files: the tree audit below runs with the git configuration they hold
-  const violations = (state.before || []).concat(leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
+  const violations = (state.before || []).concat(early, leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
   const index = auditFile(ctx, key, "index");
   const kept = auditFile(ctx, key, "end-index");
   let r;
@@ -2124,6 +2136,205 @@ function auditDescribe(v) {
   return lines.join("\n");
 }
 
+const AUDIT_T0 = Date.now();
+// AUDIT_TIME_LIMIT_MS: a shorter limit, set by tests only (renderAuditScript timeLimitMs)
+const AUDIT_BUDGET_MS = typeof AUDIT_TIME_LIMIT_MS === "number" ? AUDIT_TIME_LIMIT_MS : /start$/.test(process.argv[2] || "") ? 45000 : 100000;
+
+function auditFileKind(st) {
+  return st.isFIFO() ? "a FIFO" : st.isSocket() ? "a socket" : st.isCharacterDevice() || st.isBlockDevice() ? "a device" : st.isDirectory() ? "a folder" : "not a regular file";
+}
+function auditNotRegular(p, kind) {
+  const e = new Error(auditShowPath(String(p)) + " is " + kind + ", not a regular file: code a stage ran put it there, and reading it would wait forever; remove it (a human restores the file)");
+  e.notRegular = String(p);
+  e.kind = kind;
+  return e;
+}
+
+/** A regular file's bytes (following a symbolic link); null when there is none. Anything else throws, and is never opened blocking. */
+function auditReadRegular(p) {
+  let st;
+  try { st = fs.statSync(p); } catch (e) { if (e.code === "ENOENT" || e.code === "ENOTDIR") return null; throw e; }
+  if (!st.isFile()) throw auditNotRegular(p, auditFileKind(st));
+  // swapped between the stat and the open: a FIFO opened non-blocking returns at once, and fstat tells
+  const fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0));
+  try {
+    const now = fs.fstatSync(fd);
+    if (!now.isFile()) throw auditNotRegular(p, auditFileKind(now));
+    return fs.readFileSync(fd);
+  } finally { fs.closeSync(fd); }
+}
+/** Throws when p exists and is not a regular file (following a symbolic link); opens nothing. */
+function auditCheckRegular(p) {
+  let st;
+  try { st = fs.statSync(p); } catch (e) { return; }
+  if (!st.isFile()) throw auditNotRegular(p, auditFileKind(st));
+}
+function auditReadText(p) { const b = auditReadRegular(p); if (b === null) { const e = new Error("ENOENT: no such file " + p); e.code = "ENOENT"; throw e; } return b.toString("utf8"); }
+/** fs.copyFileSync for a source that must be a regular file (a missing one throws ENOENT, as copyFileSync does). */
+function auditCopy(src, dst) {
+  const b = auditReadRegular(src);
+  if (b === null) { const e = new Error("ENOENT: no such file " + src); e.code = "ENOENT"; throw e; }
+  fs.writeFileSync(dst, b);
+}
+
+/** Entries [key, value] of one git configuration text, as git reads them (without its includes); null when git cannot read it. */
+function auditConfigEntries(text) {
+  const env = { PATH: process.env.PATH || "/usr/bin:/bin", LC_ALL: "C", GIT_DIR: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_SYSTEM: "/dev/null", GIT_CONFIG_GLOBAL: "/dev/null" };
+  const r = cp.spawnSync("git", ["config", "--file", "-", "--no-includes", "--null", "--list"], { input: text, encoding: "latin1", env: env, timeout: 10000, killSignal: "SIGKILL" });
+  if (r.error || r.status !== 0) return null;
+  const out = [];
+  for (const rec of r.stdout.split("\u0000")) {
+    const nl = rec.indexOf("\n");
+    if (nl > 0) out.push([rec.slice(0, nl).toLowerCase(), Buffer.from(rec.slice(nl + 1), "latin1").toString("utf8")]);
+  }
+  return out;
+}
+
+/** include.path and includeIf.*.path of a git configuration file, absolute (whether or not they exist). */
+function auditIncludesOf(file, entries, home) {
+  const out = [];
+  for (const [k, v0] of entries) {
+    if (!/^include(if\..*)?\.path$/.test(k) || v0 === "") continue;
+    let v = v0;
+    if (v.startsWith("~/") && home) v = path.join(home, v.slice(2));
+    else if (v.startsWith("%(prefix)/")) continue; // git's own install prefix: not a file a stage writes
+    out.push([k === "include.path", path.resolve(path.dirname(file), v)]);
+  }
+  return out;
+}
+
+/** The user's git configuration files in the order git reads them, as git finds them from this environment. */
+function auditUserConfigFiles() {
+  const home = process.env.HOME || "";
+  const out = [];
+  if (!process.env.GIT_CONFIG_NOSYSTEM) out.push(process.env.GIT_CONFIG_SYSTEM || "/etc/gitconfig");
+  if (process.env.GIT_CONFIG_GLOBAL) out.push(process.env.GIT_CONFIG_GLOBAL);
+  else {
+    const xdg = process.env.XDG_CONFIG_HOME || (home ? path.join(home, ".config") : "");
+    if (xdg) out.push(path.join(xdg, "git", "config"));
+    if (home) out.push(path.join(home, ".gitconfig"));
+  }
+  return out.filter((f) => f !== "/dev/null");
+}
+
+let auditUserConfigCache = null;
+/** The user's git configuration, flattened: [key, value] in git's order, include.path followed 8 deep (includeIf is not: its condition is git's), from regular files only. */
+function auditUserConfig() {
+  if (auditUserConfigCache) return auditUserConfigCache;
+  const home = process.env.HOME || "";
+  const out = [];
+  const read = (file, depth) => {
+    let b = null;
+    try { b = auditReadRegular(file); } catch (e) { b = null; } // not a regular file: a changed enforcement file, restored and failed by the guarded snapshot
+    if (b === null || !/safe|excludesfile|include/i.test(b.toString("latin1"))) return;
+    const entries = auditConfigEntries(b);
+    if (!entries) return;
+    for (const e of entries) {
+      if (e[0] === "include.path" && depth < 8) { for (const [plain, inc] of auditIncludesOf(file, [e], home)) if (plain) read(inc, depth + 1); }
+      else out.push(e);
+    }
+  };
+  for (const f of auditUserConfigFiles()) read(f, 0);
+  auditUserConfigCache = out;
+  return out;
+}
+
+/** The -c arguments carried over from the user's configuration: safe.directory only (a repository another account owns). */
+function auditUserConfigArgs() {
+  const out = [];
+  for (const [k, v] of auditUserConfig()) if (k === "safe.directory") out.push("-c", "safe.directory=" + v);
+  return out;
+}
+
+/** The repository's own configuration and the files git opens first: each must be a regular file (or none) before git starts. A refusal carries the repository's folders (e.repo). */
+function auditCheckRepoFiles(root) {
+  const found = { gitDir: null, common: null };
+  try { auditCheckRepoFilesIn(root, found); } catch (e) { if (e && typeof e === "object") e.repo = found; throw e; }
+}
+function auditCheckRepoFilesIn(root, found) {
+  let d = path.resolve(root), gitDir = null;
+  for (let i = 0; i < 256 && !gitDir; i++) {
+    const dot = path.join(d, ".git");
+    let st = null;
+    try { st = fs.statSync(dot); } catch (e) { st = null; } // a .git that is a link to the folder is the folder
+    if (st && st.isDirectory()) gitDir = dot;
+    else if (st) {
+      const m = /^gitdir: *(.+?)\s*$/m.exec(auditReadText(dot));
+      if (m) gitDir = path.resolve(d, m[1]);
+      else return;
+    }
+    if (path.dirname(d) === d) break;
+    d = path.dirname(d);
+  }
+  if (!gitDir) return;
+  let common = gitDir;
+  const cd = auditReadRegular(path.join(gitDir, "commondir"));
+  if (cd !== null) common = path.resolve(gitDir, cd.toString("utf8").trim());
+  found.gitDir = gitDir;
+  found.common = common;
+  // [path, is a configuration file]: what the repository's configuration includes is read by git too
+  const files = [[path.join(common, "config"), true], [path.join(gitDir, "config.worktree"), true], [path.join(common, "config.worktree"), true],
+    [path.join(gitDir, "HEAD"), false], [path.join(gitDir, "index"), false], [path.join(common, "packed-refs"), false]];
+  const seen = new Set();
+  for (let i = 0; i < files.length && i < 64; i++) {
+    const [f, config] = files[i];
+    if (seen.has(f)) continue;
+    seen.add(f);
+    const b = config ? auditReadRegular(f) : (auditCheckRegular(f), null);
+    if (b === null || !config || !/include/i.test(b.toString("latin1"))) continue;
+    for (const [, inc] of auditIncludesOf(f, auditConfigEntries(b) || [], process.env.HOME || "")) files.push([inc, true]);
+  }
+}
+
+/**
+ * auditContext, after putting back each repository configuration file that code replaced by a FIFO
+ * or a device, from the last snapshot of the files that control enforcement (snaps(gitDir): that
+ * snapshot, by absolute path). Each file put back is a violation in out; one with no snapshot fails.
+ */
+function auditContextRestoring(root, snaps, out) {
+  for (let i = 0; ; i++) {
+    try { return auditContext(root); } catch (e) {
+      const p = e && e.notRegular, repo = e && e.repo;
+      let snap = null;
+      if (p && repo && repo.gitDir && i < 8) { try { const all = snaps(repo.gitDir); snap = all ? all[p] : null; } catch (e2) { snap = null; } }
+      if (!snap || snap.t !== "file") throw e;
+      auditPutPath(p, snap);
+      out.push({ path: repo.common && p.startsWith(repo.common + "/") ? ".git/" + p.slice(repo.common.length + 1) : p, kind: "replaced by " + e.kind, restored: true, guarded: true });
+    }
+  }
+}
+
+/** After git ran out of time: files in the tree that git would open and wait on (a .gitignore or .gitattributes that is no regular file), looked for for 2 s at most. */
+function auditSpecialFiles(ctx) {
+  const out = [], end = Date.now() + 2000;
+  const dirs = [ctx.top];
+  for (const f of [ctx.excludesFile, path.join(ctx.gitDir, "info", "exclude"), path.join(ctx.gitDir, "info", "attributes")]) {
+    if (!f) continue;
+    try { const st = fs.statSync(f); if (!st.isFile()) out.push(f); } catch (e) { /* none */ }
+  }
+  while (dirs.length && Date.now() < end && out.length < 10) {
+    const d = dirs.shift();
+    let ents = [];
+    try { ents = fs.readdirSync(d, { withFileTypes: true }); } catch (e) { continue; }
+    for (const e of ents) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) { if (e.name !== ".git") dirs.push(p); continue; }
+      if (e.name !== ".gitignore" && e.name !== ".gitattributes") continue;
+      try { if (!fs.statSync(p).isFile()) out.push(path.relative(ctx.top, p)); } catch (e2) { /* a dangling link: git skips it */ }
+    }
+  }
+  return out;
+}
+
+/** The time git may still take in this audit (at least 1 s). */
+function auditGitTimeLeft() { return Math.max(1000, AUDIT_T0 + AUDIT_BUDGET_MS - Date.now()); }
+
+function auditGitTimedOut(ctx, args) {
+  const found = ctx ? auditSpecialFiles(ctx) : [];
+  return new Error("git " + args[0] + " did not finish within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s): " +
+    (found.length ? "it waits on " + found.map((f) => auditShowPath(f)).join(", ") + ", which is no regular file (a FIFO or a device code a stage put there); remove it" : "a file it reads may be a FIFO or a device that code a stage put there (a .gitignore or .gitattributes in the tree, or a file in .git)"));
+}
+
 /** undefined: not the controller's; false: the controller wrote it; true: a violation (the run is marked tampered) */
 function auditControllerChange(ctx, rel, change) {
   if (!POLICY.controller) return undefined;
@@ -2170,10 +2381,21 @@ function ctlWriteAtomic(file, text, mode) {
   fs.renameSync(tmp, file);
 }
 function ctlKey(P) {
-  try { const k = fs.readFileSync(P.key, "utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
+  try { const k = ctlRead(P.key).toString("utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
   const k = crypto.randomBytes(32).toString("hex");
   fs.mkdirSync(path.dirname(P.key), { recursive: true, mode: 0o700 });
-  try { fs.writeFileSync(P.key, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) { return fs.readFileSync(P.key, "utf8").trim(); }
+  try { fs.writeFileSync(P.key, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) { return ctlRead(P.key).toString("utf8").trim(); }
+}
+/** A regular file's text (following a link), never opened blocking: a FIFO a stage's code put in place of a state
+ *  file would hold the hook until the host's timeout. Missing: ENOENT, as readFileSync throws; anything else throws too. */
+function ctlRead(f) {
+  const st = fs.statSync(f);
+  if (!st.isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
+  const fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0));
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
+    return fs.readFileSync(fd);
+  } finally { fs.closeSync(fd); }
 }
 function ctlMac(key, body) { return crypto.createHmac("sha256", key).update(body).digest("hex"); }
 function ctlExists(f) { try { fs.statSync(f); return true; } catch (e) { return false; } }
@@ -2198,11 +2420,11 @@ function ctlLoad(P) {
   if (!hasWitness) return { tampered: "the controller's own record of this run (outside the project) is missing" };
   if (!hasState) return { tampered: "the run state " + P.state + " was deleted" };
   let doc;
-  try { doc = JSON.parse(fs.readFileSync(P.state, "utf8")); } catch (e) { return { tampered: "the run state is not valid JSON" }; }
+  try { doc = JSON.parse(ctlRead(P.state).toString("utf8")); } catch (e) { return { tampered: "the run state is not valid JSON" }; }
   if (!doc || typeof doc !== "object" || typeof doc.mac !== "string" || !doc.data) return { tampered: "the run state has no signature" };
   const key = ctlKey(P);
   const body = JSON.stringify(doc.data);
-  const witness = fs.readFileSync(P.witness, "utf8").trim();
+  const witness = ctlRead(P.witness).toString("utf8").trim();
   if (witness.indexOf(CTL_TAMPERED) === 0) return { tampered: witness.slice(CTL_TAMPERED.length), data: ctlMac(key, body) === doc.mac ? doc.data : undefined };
   if (ctlMac(key, body) !== doc.mac) return { tampered: "the run state was rewritten outside the controller (its signature does not match)", data: doc.data };
   if (witness !== doc.mac) return { tampered: "the run state was replaced by another copy (it is not the one the controller last wrote)", data: doc.data };
@@ -2220,7 +2442,7 @@ function ctlVerify(P) {
     if (!hasWitness) return hasState ? "the controller's own record of this run (outside the project) is missing" : null;
     if (!hasState) { why = "the run state " + P.state + " was deleted"; continue; }
     let doc = null, witness = "", key = "";
-    try { doc = JSON.parse(fs.readFileSync(P.state, "utf8")); witness = fs.readFileSync(P.witness, "utf8").trim(); key = fs.readFileSync(P.key, "utf8").trim(); } catch (e) { why = "the run state cannot be read (" + ctlLine((e && e.message) || e, 200) + ")"; continue; }
+    try { doc = JSON.parse(ctlRead(P.state).toString("utf8")); witness = ctlRead(P.witness).toString("utf8").trim(); key = ctlRead(P.key).toString("utf8").trim(); } catch (e) { why = "the run state cannot be read (" + ctlLine((e && e.message) || e, 200) + ")"; continue; }
     if (witness.indexOf(CTL_TAMPERED) === 0) return witness.slice(CTL_TAMPERED.length);
     if (!doc || typeof doc.mac !== "string" || !doc.data) { why = "the run state has no signature"; continue; }
     if (ctlMac(key, JSON.stringify(doc.data)) !== doc.mac) { why = "the run state was rewritten outside the controller (its signature does not match)"; continue; }
@@ -2243,7 +2465,7 @@ function ctlSave(P, data) {
   ctlWriteAtomic(path.join(P.runs, r.id + ".json"), JSON.stringify(r, null, 2) + "\n");
 }
 function ctlRunId(now) { return now.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z") + "-" + crypto.randomBytes(3).toString("hex"); }
-function ctlSha(root, rel) { try { return crypto.createHash("sha256").update(fs.readFileSync(path.join(root, rel))).digest("hex"); } catch (e) { return null; } }
+function ctlSha(root, rel) { try { return crypto.createHash("sha256").update(ctlRead(path.join(root, rel))).digest("hex"); } catch (e) { return null; } }
 function ctlLine(s, n) { s = String(s).replace(/\s+/g, " ").trim(); return s.length > n ? s.slice(0, n - 1) + "\u2026" : s; }
 
 const AUDIT_GUARDED_MAX = 16 << 20;
@@ -2285,25 +2507,13 @@ function auditGuardedList(ctx, snaps) {
   return out.concat(parents);
 }
 
-/** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include). */
+/** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
 function auditGitIncludes(file, home) {
-  let text;
-  try { text = fs.readFileSync(file, "latin1"); } catch (e) { return []; }
-  if (!/include/i.test(text)) return [];
-  const r = cp.spawnSync("git", ["config", "--file", file, "--no-includes", "--null", "--get-regexp", "^include(if\\..*)?\\.path$"], { encoding: "utf8", env: Object.assign({}, process.env, { GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" }) });
-  // exit 1: no such key; anything else (a file git cannot read) guards nothing more, and git refuses it too
-  if (r.error || r.status !== 0) return [];
-  const out = [];
-  for (const rec of r.stdout.split("\u0000")) {
-    const nl = rec.indexOf("\n");
-    if (nl < 0) continue;
-    let v = rec.slice(nl + 1);
-    if (v === "") continue;
-    if (v.startsWith("~/") && home) v = path.join(home, v.slice(2));
-    else if (v.startsWith("%(prefix)/")) continue; // git's own install prefix: not a file a stage writes
-    out.push(path.resolve(path.dirname(file), v));
-  }
-  return out;
+  let b;
+  try { b = auditReadRegular(file); } catch (e) { return []; } // a FIFO: no includes; the file itself is a changed enforcement file
+  if (b === null || !/include/i.test(b.toString("latin1"))) return [];
+  // unreadable for git: guards nothing more, and git refuses it too
+  return auditIncludesOf(file, auditConfigEntries(b) || [], home).map((x) => x[1]);
 }
 
 /** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
@@ -2314,14 +2524,18 @@ function auditReadPath(abs, tree, budget) {
   if (st.isFile()) {
     budget.left -= st.size;
     if (budget.left < 0) throw new Error("the files that control enforcement are too large to snapshot (over " + (AUDIT_GUARDED_MAX >> 20) + " MB)");
-    return { t: "file", x: st.mode & 0o111 ? 1 : 0, d: fs.readFileSync(abs).toString("base64") };
+    // swapped for a FIFO since the lstat: never opened blocking (runtime-io.ts)
+    let b;
+    try { b = auditReadRegular(abs); } catch (e) { return { t: "other" }; }
+    if (b === null) return { t: "none" };
+    return { t: "file", x: st.mode & 0o111 ? 1 : 0, d: b.toString("base64") };
   }
   if (st.isDirectory() && tree) {
     const e = {};
     for (const name of fs.readdirSync(abs, { encoding: "buffer" }).sort(Buffer.compare)) e[name.toString("latin1")] = auditReadPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), true, budget);
     return { t: "dir", e: e };
   }
-  return { t: st.isDirectory() ? "dir" : "other" };
+  return { t: st.isDirectory() ? "dir" : "other", k: st.isDirectory() ? undefined : auditFileKind(st) };
 }
 
 function auditSnapGuarded(ctx) {
@@ -2387,7 +2601,7 @@ function auditRestoreGuarded(ctx, snaps) {
     if (!then) continue; // a variable that moves a folder was set after the start: that folder was not snapshotted
     const now = auditReadPath(g.abs, g.tree, budget);
     if (auditSameGuarded(then, now, g.volatile)) continue;
-    const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : "modified";
+    const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : now.k && then.t !== "other" ? "replaced by " + now.k : "modified";
     if (g.parent) {
       // a folder is not rebuilt from its type alone: the stage fails and a human puts it back
       if (now.t === "dir" || now.t === "none") continue; // a real folder (or none): the files below it are compared one by one
@@ -2398,6 +2612,8 @@ function auditRestoreGuarded(ctx, snaps) {
     try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, auditReadPath(g.abs, g.tree, budget), g.volatile); } catch (e) { restored = false; }
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
   }
+  // the user's git configuration the audit's git carries settings from is now the one of the start
+  if (out.length) auditUserConfigCache = null;
   return out;
 }
 
@@ -2430,8 +2646,8 @@ function auditChainSave(ctx, session, tree, index, excludes, guarded) {
   const f = auditChainFiles(ctx, session);
   fs.mkdirSync(path.dirname(f.json), { recursive: true });
   const tmp = (p) => p + ".tmp" + process.pid;
-  fs.copyFileSync(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
-  if (excludes !== f.excludes) { fs.copyFileSync(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
+  auditCopy(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
+  if (excludes !== f.excludes) { auditCopy(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
   auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded });
 }
 
@@ -2449,7 +2665,10 @@ function auditDiffersFromHead(ctx, index) {
  */
 function auditBetween(session, command) {
   let ctx;
-  try { ctx = auditContext(auditProjectRoot()); } catch (e) { return null; } // no repository: no stage has ended here
+  const early = [];
+  // no repository: no stage has ended here; a repository configuration that is no regular file is put back from the last boundary, or fails loudly
+  try { ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, "chain", auditKey(session) + ".json")).guarded, early); }
+  catch (e) { if (e && e.notRegular) throw e; return null; }
   if (!fs.existsSync(path.join(ctx.dir, "chain"))) return null;
   const chain = auditChainLoad(ctx, session);
   if (!chain) return null;
@@ -2458,11 +2677,11 @@ function auditBetween(session, command) {
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
   const active = auditActiveRoles(ctx, "");
-  const violations = auditRestoreGuarded(ctx, chain.guarded);
+  const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded));
   let head = null;
   if (/^\s*git\s+stash(\s|$)/.test(command || "")) {
     const idx = auditFile(ctx, key, "head-index");
-    try { fs.copyFileSync(chain.index, idx); auditSnapshot(ctx, idx); head = auditDiffersFromHead(ctx, idx); } finally { fs.rmSync(idx, { force: true }); }
+    try { auditCopy(chain.index, idx); auditSnapshot(ctx, idx); head = auditDiffersFromHead(ctx, idx); } finally { fs.rmSync(idx, { force: true }); }
   }
   const keep = (rel, c) => auditInScope(POLICY, active, rel) || auditOrchestratorOwns(rel) || (head !== null && !head.has(c.path));
   const kept = auditFile(ctx, key, "end-index");
@@ -2552,7 +2771,7 @@ function auditRepoState(ctx) {
 
 function auditSaveRealIndex(ctx, key) {
   const real = path.join(ctx.gitDir, "index");
-  if (fs.existsSync(real)) fs.copyFileSync(real, auditFile(ctx, key, "real-index")); else fs.rmSync(auditFile(ctx, key, "real-index"), { force: true });
+  if (fs.existsSync(real)) auditCopy(real, auditFile(ctx, key, "real-index")); else fs.rmSync(auditFile(ctx, key, "real-index"), { force: true });
 }
 
 function auditRestoreRepo(ctx, key, then) {
@@ -2569,7 +2788,7 @@ function auditRestoreRepo(ctx, key, then) {
   if (now.staged !== then.staged) {
     const saved = auditFile(ctx, key, "real-index");
     const real = path.join(ctx.gitDir, "index");
-    if (fs.existsSync(saved)) { fs.copyFileSync(saved, real + ".harness-restore"); fs.renameSync(real + ".harness-restore", real); } else fs.rmSync(real, { force: true });
+    if (fs.existsSync(saved)) { auditCopy(saved, real + ".harness-restore"); fs.renameSync(real + ".harness-restore", real); } else fs.rmSync(real, { force: true });
     out.push({ path: ".git/index", kind: "staged changes", restored: auditRepoState(ctx).staged === then.staged, repo: true });
   }
   return out;

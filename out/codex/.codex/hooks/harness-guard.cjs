@@ -21,7 +21,7 @@
 //   - case-insensitive file systems (macOS, Windows): never-write paths are matched without case, and on Windows without a name's trailing dots and spaces; a write scope is matched as spelled (another case is refused). Windows short (8.3) names and alternate data streams, and a never-write glob with non-ASCII letters under macOS's Unicode normalisation, are not modelled (file effects: the stage-end audit)
 //   - a hard link or a symbolic link made, or swapped in, between the guard's check and the write is not detected; a file that already has more than one hard link is refused (file effects: the stage-end audit)
 //   - a role whose shell default is allow runs any program the guard does not read: its deny and ask rules bind the command as written, its forms without leading options and every command its later words start (taskset 1 git push), not what a program does with one word (awk 'BEGIN{system(…)}', a script file) (file effects: the stage-end audit; a push or a network call: no layer)
-//   - the hook line unsets NODE_OPTIONS, NODE_PATH, the loader's LD_*/DYLD_* and BASH_ENV/ENV and drops relative PATH entries before it starts node, but finds node on the PATH it is given: the installed files are committed and hold no machine's path. An absolute PATH entry a settings file's env adds (with a fake node that code a role ran planted there) takes effect from the host's next start; the stage-end audit's snapshot of the user's settings restores the file and fails the stage, and the launchers refuse to start with hooks disabled (audit layer). A variable the shell itself reads before the line runs (LD_PRELOAD for sh, exported bash functions where the host runs hooks with bash) is likewise the audit's
+//   - the hook line unsets NODE_OPTIONS, NODE_PATH, the loader's LD_*/DYLD_* and BASH_ENV/ENV and drops relative PATH entries before it starts node, but finds node on the PATH it is given: the installed files are committed and hold no machine's path. An absolute PATH entry a settings file's env adds (with a fake node that code a role ran planted there) takes effect from the host's next start; the stage-end audit's snapshot of the user's settings restores the file and fails the stage, and `harness run` and the launchers, where the host has them, refuse to start with hooks disabled (audit layer). A variable the shell itself reads before the line runs (LD_PRELOAD for sh, exported bash functions where the host runs hooks with bash) is likewise the audit's
 //   - apply_patch: a patch in any shape but the canonical one (a line that could read as a directive once trimmed, a file name with white space or a control character at an end, carriage returns, a heredoc wrapper) is refused whole, even where the host would apply it
 "use strict";
 const fs = require("node:fs");
@@ -648,7 +648,10 @@ function guardWorktreeOf(ctx, real) {
     try { info = fs.lstatSync(dotgit); } catch (e) { continue; }
     if (!info.isFile()) return null;
     try {
-      const m = /^gitdir: *(.+?)\s*$/m.exec(fs.readFileSync(dotgit, "utf8"));
+      // a regular file only, here too: swapped for a FIFO after the lstat, it would hold the hook
+      const dotText = guardRegularText(dotgit);
+      if (typeof dotText !== "string") return null;
+      const m = /^gitdir: *(.+?)\s*$/m.exec(dotText);
       if (!m) return null;
       const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
       const rel = path.relative(base, gitdir);

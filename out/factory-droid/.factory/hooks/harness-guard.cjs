@@ -10,12 +10,18 @@
 //
 // Off switch: HARNESS_GUARD_OFF=1 in the environment Droid is started with. Nothing an agent can write turns it off.
 // Not covered:
-//   - a command a role may run (its test runner, its build) runs code that can write any file, or start a launcher of its own: the guard checks the command line, not what the program does
-//   - a path that does not exist yet is matched as spelled
+//   - a command a role may run (its test runner, its build) runs code that can write any file, or start a launcher of its own: the guard checks the command line, not what the program does (no layer catches it: Factory Droid has no stage-end audit)
 //   - the binding reads the droid process's starting environment from /proc: where there is no /proc (macOS), a session that names a role is refused, and an ordinary one is unbound
 //   - Droid's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may
 //   - the limits bind a session only when a launcher in .factory/bin/ started it; /<pipeline> typed into an ordinary session is instructed only
 //   - an "ask" of the guard is refused, never handed to Droid: under --auto high nobody would be asked
+//   - options are read by allow list for the programs the guard models (read-only utilities, git's read-only subcommands, npm/npx/pnpm/yarn, tsc, vitest, jest, pytest, go, cargo); for any other program a rule allows (actionlint, hadolint, docker compose config, terraform, helm, playwright, cypress) only its positional words pass and each option is asked (refused for default-deny roles). Positional words are that program's operands: what a role's own test file, package script, build file or tool configuration (vitest.config, conftest.py, a .cargo/config.toml or .npmrc in a folder the role writes and then runs the tool from) does when the allowed runner loads it is code (no layer catches it: the host has no stage-end audit)
+//   - npm, pnpm and yarn pass words on to the project's package.json script; only filters and --run, --passWithNoTests, --silent, --verbose pass, and what the script (the project's own) does with them is its own. `go build` writes its binary into the working folder (no layer catches it: the host has no stage-end audit)
+//   - case-insensitive file systems (macOS, Windows): never-write paths are matched without case, and on Windows without a name's trailing dots and spaces; a write scope is matched as spelled (another case is refused). Windows short (8.3) names and alternate data streams, and a never-write glob with non-ASCII letters under macOS's Unicode normalisation, are not modelled (no layer catches it: the host has no stage-end audit)
+//   - a hard link or a symbolic link made, or swapped in, between the guard's check and the write is not detected; a file that already has more than one hard link is refused (no layer catches it: the host has no stage-end audit)
+//   - a role whose shell default is allow runs any program the guard does not read: its deny and ask rules bind the command as written, its forms without leading options and every command its later words start (taskset 1 git push), not what a program does with one word (awk 'BEGIN{system(…)}', a script file) (no layer catches it: the host has no stage-end audit; a push or a network call: no layer)
+//   - the hook line unsets NODE_OPTIONS, NODE_PATH, the loader's LD_*/DYLD_* and BASH_ENV/ENV and drops relative PATH entries before it starts node, but finds node on the PATH it is given: the installed files are committed and hold no machine's path. An absolute PATH entry a settings file's env adds (with a fake node that code a role ran planted there), and a variable the shell itself reads before the line runs (LD_PRELOAD for sh), take effect from the host's next start; no layer catches it: the host has no stage-end audit to restore the user's settings
+//   - the off switch counts only when no settings file the host reads sets it (read as JSON) and, on Linux, only when the host process was started with it (its /proc environment); on macOS and Windows the starting environment is not readable, so the settings-file check is the only one
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -641,7 +647,10 @@ function guardWorktreeOf(ctx, real) {
     try { info = fs.lstatSync(dotgit); } catch (e) { continue; }
     if (!info.isFile()) return null;
     try {
-      const m = /^gitdir: *(.+?)\s*$/m.exec(fs.readFileSync(dotgit, "utf8"));
+      // a regular file only, here too: swapped for a FIFO after the lstat, it would hold the hook
+      const dotText = guardRegularText(dotgit);
+      if (typeof dotText !== "string") return null;
+      const m = /^gitdir: *(.+?)\s*$/m.exec(dotText);
       if (!m) return null;
       const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
       const rel = path.relative(base, gitdir);

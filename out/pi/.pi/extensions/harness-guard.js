@@ -9,14 +9,19 @@
 //
 // Off switch: HARNESS_GUARD_OFF=1 in the environment Pi is started with. Nothing an agent can write turns it off.
 // Not covered:
-//   - a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does
-//   - hard links, and a symbolic link swapped in between the check and the write, are not detected
-//   - case-insensitive file systems (macOS, Windows): a path that does not exist yet is matched as spelled
+//   - a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does (no layer catches it: Pi has no stage-end audit)
+//   - the guard runs inside Pi's own process, as a project extension, not through a hook line: Pi takes no environment from its settings files, so none reaches it. What a role's allowed command writes where Pi finds its extensions (.pi/extensions/, ~/.pi/agent/extensions/, and the extensions and packages lists of .pi/settings.json and ~/.pi/agent/settings.json, which can also leave this extension out) takes effect from Pi's next start (no layer catches it: Pi has no stage-end audit)
 //   - Pi does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may
 //   - the orchestrator's limits bind a session only when .pi/bin/<pipeline>.sh started it; /<pipeline> typed into an ordinary session binds only the roles it starts with harness_subagent
 //   - in the main session, another extension the user installed runs its tool_call handlers too and may patch a call's input after the guard has read it, or register tools of its own (the guard refuses those for roles); a role's child process loads only this extension
 //   - a role started by another subagent extension is bound only when its child's --append-system-prompt (or --system-prompt) holds the role's prompt from .pi/agents/ (as Pi's example subagent extension does); that child loads the project's other extensions too
 //   - an "ask" of the guard is put to the human where Pi has a UI and refused headless (-p, json, rpc)
+//   - options are read by allow list for the programs the guard models (read-only utilities, git's read-only subcommands, npm/npx/pnpm/yarn, tsc, vitest, jest, pytest, go, cargo); for any other program a rule allows (actionlint, hadolint, docker compose config, terraform, helm, playwright, cypress) only its positional words pass and each option is asked (refused for default-deny roles). Positional words are that program's operands: what a role's own test file, package script, build file or tool configuration (vitest.config, conftest.py, a .cargo/config.toml or .npmrc in a folder the role writes and then runs the tool from) does when the allowed runner loads it is code (no layer catches it: the host has no stage-end audit)
+//   - npm, pnpm and yarn pass words on to the project's package.json script; only filters and --run, --passWithNoTests, --silent, --verbose pass, and what the script (the project's own) does with them is its own. `go build` writes its binary into the working folder (no layer catches it: the host has no stage-end audit)
+//   - case-insensitive file systems (macOS, Windows): never-write paths are matched without case, and on Windows without a name's trailing dots and spaces; a write scope is matched as spelled (another case is refused). Windows short (8.3) names and alternate data streams, and a never-write glob with non-ASCII letters under macOS's Unicode normalisation, are not modelled (no layer catches it: the host has no stage-end audit)
+//   - a hard link or a symbolic link made, or swapped in, between the guard's check and the write is not detected; a file that already has more than one hard link is refused (no layer catches it: the host has no stage-end audit)
+//   - a role whose shell default is allow runs any program the guard does not read: its deny and ask rules bind the command as written, its forms without leading options and every command its later words start (taskset 1 git push), not what a program does with one word (awk 'BEGIN{system(…)}', a script file) (no layer catches it: the host has no stage-end audit; a push or a network call: no layer)
+//   - the off switch counts, on Linux, only when the host process was started with it (its /proc environment; the host reads no environment from files); on macOS and Windows the starting environment is not readable, so the environment the process runs with is taken as it is
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -646,7 +651,10 @@ function guardWorktreeOf(ctx, real) {
     try { info = fs.lstatSync(dotgit); } catch (e) { continue; }
     if (!info.isFile()) return null;
     try {
-      const m = /^gitdir: *(.+?)\s*$/m.exec(fs.readFileSync(dotgit, "utf8"));
+      // a regular file only, here too: swapped for a FIFO after the lstat, it would hold the hook
+      const dotText = guardRegularText(dotgit);
+      if (typeof dotText !== "string") return null;
+      const m = /^gitdir: *(.+?)\s*$/m.exec(dotText);
       if (!m) return null;
       const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
       const rel = path.relative(base, gitdir);
@@ -1086,7 +1094,8 @@ function piRoleByPrompt(project, argv) {
   const given = [];
   for (let i = 0; i < argv.length - 1; i++) if (argv[i] === "--append-system-prompt" || argv[i] === "--system-prompt") given.push(argv[i + 1]);
   if (!given.length) return null;
-  const texts = given.map((g) => { try { return fs.existsSync(g) ? fs.readFileSync(g, "utf8") : g; } catch (e) { return g; } });
+  // Pi reads the value as a file when one of that name exists; a FIFO is read as neither (never opened blocking)
+  const texts = given.map((g) => { const t = piReadRegular(g); return typeof t === "string" ? t : g; });
   for (const role of Object.keys(PI_AGENTS)) {
     let body;
     try { body = piRolePrompt(project, role).trim(); } catch (e) { continue; }
@@ -1121,9 +1130,18 @@ function piProject() {
   return file.endsWith(tail) ? file.slice(0, -tail.length) || path.sep : null;
 }
 
+// A file's text when it is a regular file (undefined: none, null: something else), never opened blocking: a
+// FIFO a role's code put there would hold Pi's tool call for good.
+function piReadRegular(f) {
+  let fd;
+  try { fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0)); } catch (e) { return e && e.code === "ENOENT" ? undefined : null; }
+  try { return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd, "utf8") : null; } catch (e) { return null; } finally { fs.closeSync(fd); }
+}
+
 // A role's prompt: the body of .pi/agents/<role>.md (after its front matter).
 function piRolePrompt(project, role) {
-  const text = fs.readFileSync(path.join(project, ".pi", "agents", role + ".md"), "utf8");
+  const text = piReadRegular(path.join(project, ".pi", "agents", role + ".md"));
+  if (typeof text !== "string") throw new Error(".pi/agents/" + role + ".md is missing or not a regular file");
   if (!text.startsWith("---\n")) throw new Error(".pi/agents/" + role + ".md has no front matter");
   const end = text.indexOf("\n---\n", 4);
   if (end < 0) throw new Error(".pi/agents/" + role + ".md has an unterminated front matter");

@@ -645,7 +645,10 @@ function guardWorktreeOf(ctx, real) {
     try { info = fs.lstatSync(dotgit); } catch (e) { continue; }
     if (!info.isFile()) return null;
     try {
-      const m = /^gitdir: *(.+?)\s*$/m.exec(fs.readFileSync(dotgit, "utf8"));
+      // a regular file only, here too: swapped for a FIFO after the lstat, it would hold the hook
+      const dotText = guardRegularText(dotgit);
+      if (typeof dotText !== "string") return null;
+      const m = /^gitdir: *(.+?)\s*$/m.exec(dotText);
       if (!m) return null;
       const gitdir = fs.realpathSync.native(path.resolve(d, m[1]));
       const rel = path.relative(base, gitdir);
