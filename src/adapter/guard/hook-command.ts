@@ -1,6 +1,7 @@
-// The shell lines a host runs as its hooks (guard, audit, run controller). POSIX sh: the guard line blocks (exit 2, one line on stderr) when
-// node is missing, and turns any other exit of the script than the ones the host reads as an answer
-// into a block as well, so a crash or a missing file never lets a call through.
+// The shell lines a host runs as its hooks (guard, stage-end audit, run controller). POSIX sh. The
+// guard's line blocks (exit 2, one line on stderr) when node is missing, and turns any other exit of
+// the script than the ones the host reads as an answer into a block as well, so a crash or a missing
+// file never lets a call through.
 // A host copies its settings' `env` into the hook's environment, and code a role runs can write the
 // user's settings: nothing there may reach the runtime. So the line first unsets what Node.js, the
 // dynamic loader and the shell read from the environment (sh's own builtin, no PATH needed), and
