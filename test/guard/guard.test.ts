@@ -596,7 +596,7 @@ describe("properties", () => {
           }
           if (j >= s.length) out += c;
           else {
-            out += inner;
+            out += inner === "" ? "q" : inner; // "" is an empty word part: ""~ is the word ~, unexpanded
             i = j;
           }
         } else out += c;
