@@ -1,5 +1,5 @@
 // Options by allow list (issue 22, item 1), against the programs themselves: the properties ask each
-// program's real parser (GNU sort/uniq/file/xxd, tsc, npm) and check that the guard never allows a
+// program's real parser (GNU sort/uniq/file, xxd, tree, tsc, npm) and check that the guard never allows a
 // spelling the program reads as a write, an exec or an option outside the safe list. A process per
 // spelling: npm run test:slow. The red team's tables and vitest's parser are options.test.ts.
 import { execFileSync, spawnSync } from "node:child_process";
