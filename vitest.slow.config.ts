@@ -1,5 +1,5 @@
 // The slow unit tests (`npm run test:slow`): the ones whose worth is a real program's answer, not the
-// fast loop: headless Chromium rendering the report, the real parsers of sort/uniq/xxd/file/tsc/npm
+// fast loop: headless Chromium rendering the report, the real parsers of sort/uniq/xxd/file/tree/tsc/npm
 // against the guard's option lists (a process per spelling), the audit's timing on a 5000-file
 // repository, its waits for processes a stage left running and for git's whole-second timestamps,
 // and the runner's process groups (helpers that outlive their step by seconds). Files named

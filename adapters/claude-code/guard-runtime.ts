@@ -22,6 +22,8 @@ function ccCall(raw, env, as, scriptProject) {
   const ti = input.tool_input;
   if (typeof tool !== "string" || tool === "" || ti === null || typeof ti !== "object" || Array.isArray(ti)) return "hook input has no tool_name or tool_input";
   for (const k of ["agent_type", "agent_id", "cwd"]) if (input[k] !== undefined && input[k] !== null && typeof input[k] !== "string") return k + " is not a string";
+  // a subagent's call names its type (measured); one that does not could be any role's
+  if (input.agent_id && !input.agent_type) return "a subagent's call (agent_id) names no agent_type";
   const call = { as, agentType: input.agent_type || null, agentId: input.agent_id || null, tool, kind: "other", cwd: input.cwd || null, project: env.CLAUDE_PROJECT_DIR || scriptProject || input.cwd || null };
   if (Object.prototype.hasOwnProperty.call(CC_WRITE, tool)) {
     call.kind = "write";

@@ -20,6 +20,7 @@ import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { roleById } from "../../src/ir/lookup.js";
 import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript } from "../../src/adapter/audit/index.js";
 import { launcherPath } from "./launcher.js";
+import { hookProjectPath } from "../../src/adapter/guard/hook-command.js";
 import { HARNESS_STATE_DIR } from "../../src/schema/vocabulary.js";
 
 export const AUDIT_PATH = ".codex/hooks/harness-audit.mjs";
@@ -37,7 +38,7 @@ export function auditedRoles(pipeline: PipelineIR): RoleIR[] {
 }
 
 // hooks run in the session's folder: find the script from the repository's top level
-const script = `"$(git rev-parse --show-toplevel 2>/dev/null || pwd)/${AUDIT_PATH}"`;
+const script = hookProjectPath(AUDIT_PATH);
 const entry = (mode: "start" | "stop" | "report", timeout: number) => ({ type: "command", command: auditHookCommand(script, mode, mode !== "stop"), timeout });
 
 function hooksFile(existing: HostFile | undefined): HostFile {

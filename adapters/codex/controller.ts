@@ -16,7 +16,7 @@ import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { compileControllerModel } from "../../src/adapter/controller/model.js";
 import { CONTROLLER_GAPS, renderControllerScript } from "../../src/adapter/controller/render.js";
-import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
+import { HOOK_CLEAN_ENV, hookProjectPath, guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
 import { HARNESS_STATE_DIR } from "../../src/schema/vocabulary.js";
 
 export const CODEX_CONTROLLER_PATH = ".codex/hooks/harness-controller.cjs";
@@ -131,12 +131,13 @@ export function renderCodexController(pipeline: PipelineIR, home?: string): stri
 }
 
 // hooks run in the session's folder: the script is found from the repository's top level
-const ROOT = `"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"`;
+const ROOT = hookProjectPath("");
 /** The hook command. The hook env names no session, so an unbound project exits in the shell when it has
  *  no controller folder at all; a prompt always reaches node (only it can read the prompt). */
 export function codexControllerHookCommand(event: string): string {
   const run = failClosedHook(`node "$harness_r/${CODEX_CONTROLLER_PATH}" ${event}`);
-  const root = `harness_r=${ROOT}`;
+  // the environment is cleaned before git finds the root, not only before node starts
+  const root = `${HOOK_CLEAN_ENV}; harness_r=${ROOT}`;
   if (event === "UserPromptSubmit") return `${root}; ${run}`;
   return `${root}; [ ! -e "$harness_r/${HARNESS_STATE_DIR}/controller" ] && exit 0; ${run}`;
 }

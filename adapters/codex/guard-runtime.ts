@@ -45,6 +45,8 @@ function cxCall(raw, scriptProject) {
   if (input.hook_event_name !== "PreToolUse") return "expected a PreToolUse hook input";
   for (const k of ["agent_type", "agent_id", "cwd"]) if (input[k] !== undefined && input[k] !== null && typeof input[k] !== "string") return k + " is not a string";
   const type = input.agent_type || null;
+  // a spawned agent's call names its type (measured); one that does not could be any role's
+  if (input.agent_id && type === null) return "a spawned agent's call (agent_id) names no agent_type";
   // the orchestrator's session, an ordinary session, or an agent of no pipeline role: not bound (scope pipeline)
   if (type === null || !Object.prototype.hasOwnProperty.call(POLICY.roles, type)) return { none: true };
   const tool = input.tool_name;

@@ -15,7 +15,7 @@ import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { compileGuardPolicy, type GuardPolicy } from "../../src/adapter/guard/policy.js";
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { CODEX_GUARD_CALL, CODEX_GUARD_MAIN } from "./guard-runtime.js";
-import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
+import { hookProjectPath, guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
 
 export const GUARD_PATH = ".codex/hooks/harness-guard.cjs";
 /** Paths no guarded role may write: the guard, the hooks and config that wire it, the agent roles, the skills, AGENTS.md (and AGENTS.override.md, which Codex reads instead of it). */
@@ -70,7 +70,7 @@ export function renderGuard(pipeline: PipelineIR): string {
 }
 
 // hooks run in the session's folder: find the script from the repository's top level (as the audit does)
-const script = `"$(git rev-parse --show-toplevel 2>/dev/null || pwd)/${GUARD_PATH}"`;
+const script = hookProjectPath(GUARD_PATH);
 
 /**
  * The hook `command`. POSIX sh: blocks (exit 2) when node is missing, and turns any exit of the script

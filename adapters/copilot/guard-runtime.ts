@@ -30,6 +30,8 @@ function cpCall(raw, env, as, scriptProject) {
   const tool = input.toolName;
   if (typeof tool !== "string" || tool === "") return "hook input has no toolName";
   for (const k of ["agentType", "agentId", "parentAgentId", "cwd"]) if (input[k] !== undefined && input[k] !== null && typeof input[k] !== "string") return k + " is not a string";
+  // a subagent's call names its type (measured on 1.0.102; the SDK types say "when known"): one that does not could be any role's
+  if (input.agentId && !input.agentType) return "a subagent's call (agentId) names no agentType";
   // an agent's hook fires for that agent only (measured); any other name means the input is not understood
   if (as !== null && as !== "@orchestrator" && input.agentType && input.agentType !== as) return "the hook of " + as + " received a call of agent " + JSON.stringify(guardLine(input.agentType, 60));
   let args = input.toolArgs;

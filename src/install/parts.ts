@@ -33,9 +33,13 @@ export function handEdits(path: string, current: string | null, entry: LockEntry
   return [...edited, ...extra];
 }
 
+// A hook entry's command starts with the same environment cleaning in every hook line, so a cut
+// entry also names the harness script it runs (and the script's first word: the mode or event).
 const brief = (v: unknown) => {
   const s = JSON.stringify(v);
-  return s.length > 80 ? `${s.slice(0, 77)}…` : s;
+  if (s.length <= 80) return s;
+  const script = /(harness-[a-z]+\.(?:cjs|mjs|js))(?:\\")?(?: ([A-Za-z@][\w@-]*))?/.exec(s);
+  return `${s.slice(0, 77)}…${script ? ` (runs ${script[1]}${script[2] ? ` ${script[2]}` : ""})` : ""}`;
 };
 
 function describe(item: OwnedItem, edited: boolean): string {

@@ -95,6 +95,11 @@ describe("Codex guard: decisions on the measured input", () => {
     ["slate (no shell tool) runs git commit", () => input("Bash", { command: "git commit -m x" }, "slate"), "deny"],
     ["flint (spawned) writes its spec", () => input("Bash", { command: heredoc(add(".pebble/spec.md")) }, "flint"), "allow"],
     ["onyx (spawned) writes src/", () => input("Bash", { command: heredoc(add("src/x.ts")) }, "onyx"), "deny"],
+    // third red team (r3): tree's -P takes the next word, so -o takes the guard's own file
+    ["quartz runs tree -NiPo x <guard> (tree's -o writes the guard)", () => input("Bash", { command: `tree -NiPo x ${GUARD_PATH} --noreport 'process.exit(0)//'` }, "quartz"), "deny"],
+    ["quartz runs tree -L 2 src", () => input("Bash", { command: "tree -L 2 src" }, "quartz"), "allow"],
+    // third red team (r3): a spawned agent's call that names no type could be any role's: refused, never "none"
+    ["a spawned agent's write with agent_id but no agent_type", () => { const i = input("Bash", { command: "echo x > tests/a.txt" }, "jade"); delete i.agent_type; return i; }, "deny"],
     // scope pipeline: the orchestrator's and an ordinary session's calls name no agent
     ["the orchestrator writes tests/", () => input("Bash", { command: heredoc(add("tests/x.ts")) }), "none"],
     ["the orchestrator spawns a built-in agent", () => input("spawn_agent", { agent_type: "worker", message: "x" }), "none"],

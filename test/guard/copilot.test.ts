@@ -65,6 +65,9 @@ describe("Copilot guard: decisions on the measured input", () => {
     ["jade uses an MCP tool", "jade", input("github-mcp-server-create_issue", {}), "deny"],
     ["jade sends input to a shell", "jade", input("write_bash", { shellId: "0", input: "git push\n" }), "deny"],
     ["flint (no shell) runs a command", "flint", input("bash", { command: "ls" }), "deny"],
+    // third red team (r3): a subagent's call that names no type could be any role's: refused, never "none"
+    ["a subagent's write with agentId but no agentType (orchestrator's hook)", ORCHESTRATOR, { ...input("create", { path: "P/tests/x.ts", file_text: "x" }), agentId: "a-1", parentAgentId: "s-0" }, "deny"],
+    ["a subagent's write with agentId but no agentType (jade's hook)", "jade", { ...input("create", { path: "P/tests/x.ts", file_text: "x" }), agentId: "a-1" }, "deny"],
     ["flint writes its spec", "flint", input("create", { path: "P/.pebble/spec.md", file_text: "x" }), "allow"],
     ["onyx writes src/", "onyx", input("create", { path: "P/src/x.ts", file_text: "x" }), "deny"],
     ["onyx runs an allowed command", "onyx", input("bash", { command: "git diff --stat" }), "allow"],

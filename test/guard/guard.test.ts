@@ -596,7 +596,7 @@ describe("properties", () => {
           }
           if (j >= s.length) out += c;
           else {
-            out += inner;
+            out += inner === "" ? "q" : inner; // "" is an empty word part: ""~ is the word ~, unexpanded
             i = j;
           }
         } else out += c;
@@ -643,9 +643,11 @@ describe("settings.json layer (scope pipeline, no argument)", () => {
     expect(decide(w("tests/x.test.ts", "jade"), env(), null).kind).toBe("deny");
     expect(decide(w("src/x.ts", "jade"), env(), null).kind).toBe("allow");
   });
-  it("the main thread, a non-role agent and an unnamed subagent get no opinion", () => {
+  it("the main thread and a non-role agent get no opinion", () => {
     expect(decide(w("tests/x.test.ts"), env(), null).kind).toBe("none");
     expect(decide(w("tests/x.test.ts", "general-purpose"), env(), null).kind).toBe("none");
-    expect(decide(JSON.stringify({ ...JSON.parse(w("tests/x.test.ts")), agent_id: "a1" }), env(), null).kind).toBe("none");
+  });
+  it("a subagent that names no agent_type is refused: it could be any role (r3; Claude Code names every subagent's type)", () => {
+    expect(decide(JSON.stringify({ ...JSON.parse(w("tests/x.test.ts")), agent_id: "a1" }), env(), null).kind).toBe("deny");
   });
 });

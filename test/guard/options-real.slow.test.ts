@@ -1,5 +1,5 @@
 // Options by allow list (issue 22, item 1), against the programs themselves: the properties ask each
-// program's real parser (GNU sort/uniq/file/xxd, tsc, npm) and check that the guard never allows a
+// program's real parser (GNU sort/uniq/file, xxd, tree, tsc, npm) and check that the guard never allows a
 // spelling the program reads as a write, an exec or an option outside the safe list. A process per
 // spelling: npm run test:slow. The red team's tables and vitest's parser are options.test.ts.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -57,6 +57,80 @@ describe.each([
     );
     expect(wrote, "the generator never produced a writing spelling: the property tests nothing").toBeGreaterThan(0);
   }, 120_000);
+});
+
+/** The files in dir and their bytes (the folder holds only files). */
+const snapshot = (dir: string) => new Map(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]));
+const changedSince = (dir: string, before: Map<string, string>) => {
+  const after = fs.readdirSync(dir);
+  return after.length !== before.size || after.some((f) => before.get(f) !== fs.readFileSync(path.join(dir, f), "utf8"));
+};
+
+describe.runIf(has("xxd"))("the guard against the real xxd, words after its input file", () => {
+  // third red team (r3): xxd stops reading options at its first file, so `xxd in.txt -p` writes a file named -p
+  it("never allows a spelling that makes it write a file", () => {
+    const dir = fs.mkdtempSync(path.join(root, "xxd-after-"));
+    const word = fc.constantFrom(["-p"], ["-c", "8"], ["-l", "4"], ["-u"], ["OUT"], ["-"], ["--"], ["-r"]);
+    let wrote = 0;
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 2 }), fc.array(word, { minLength: 1, maxLength: 2 }), (pre, post) => {
+        const args = [...pre.flat(), "in.txt", ...post.flat()];
+        for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f), { recursive: true, force: true });
+        fs.writeFileSync(path.join(dir, "in.txt"), "b\na\n");
+        const before = snapshot(dir);
+        spawnSync("xxd", args, { cwd: dir, input: "", timeout: 3000, stdio: ["pipe", "ignore", "ignore"] });
+        if (!changedSince(dir, before)) return;
+        wrote++;
+        expect(kind("jade", ["xxd", ...args]), `xxd ${args.join(" ")} wrote a file`).not.toBe("allow");
+      }),
+      { numRuns: 120, seed: 22, examples: [[[], [["-p"]]]] },
+    );
+    expect(wrote).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe.runIf(has("tree"))("the guard against the real tree", () => {
+  // tree.c's own loop: in a cluster each value letter (-P -I -L -o -H -T) takes the next word in order,
+  // -L its digits first (2.1.3+); long names exact, a value with = or as the next word
+  const letters = [..."adfiNpsDJXLPIoRHTx"];
+  const long = ["--noreport", "--noreportx", "--sort", "--sortx", "--charset", "--timefmt", "--du", "--filelimit", "--fromfile", "--dirsfirst"];
+  const word = fc.oneof(
+    fc.tuple(fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 3 }), fc.constantFrom("", "2")).map(([cs, d]) => [`-${cs.join("")}${d}`]),
+    fc.tuple(fc.constantFrom(...long), fc.constantFrom("", "=name", " OUT")).map(([n, v]) => (n + v).split(" ")),
+    fc.constantFrom(["OUT"], ["2"], ["*.txt"], ["."], ["--"]),
+  );
+  it("never allows a spelling that makes it write a file", () => {
+    const dir = fs.mkdtempSync(path.join(root, "tree-"));
+    let wrote = 0;
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 4 }), (words) => {
+        const args = [...words.flat(), "."];
+        for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f), { recursive: true, force: true });
+        fs.writeFileSync(path.join(dir, "in.txt"), "a\n");
+        const before = snapshot(dir);
+        spawnSync("tree", args, { cwd: dir, timeout: 3000, stdio: ["ignore", "ignore", "ignore"] });
+        if (!changedSince(dir, before)) return;
+        wrote++;
+        expect(kind("onyx", ["tree", ...args]), `tree ${args.join(" ")} wrote a file`).not.toBe("allow");
+      }),
+      { numRuns: 300, seed: 22, examples: [[[["-NiPo"], ["x"], ["OUT"]]], [[["-aPo"], ["*.txt"], ["OUT"]]]] },
+    );
+    expect(wrote, "the generator never produced a writing spelling: the property tests nothing").toBeGreaterThan(0);
+  }, 120_000);
+
+  it("allows the spellings it models, which tree reads as they are modelled (no write, the listing asked for)", () => {
+    const dir = fs.mkdtempSync(path.join(root, "tree-ok-"));
+    fs.mkdirSync(path.join(dir, "sub"));
+    fs.writeFileSync(path.join(dir, "a.ts"), "a\n");
+    fs.writeFileSync(path.join(dir, "sub", "b.md"), "b\n");
+    // -P then -I take the next two words in order: only a.ts is listed, sub/ is pruned
+    const args = ["-aPI", "*.ts", "sub", "--noreport", "--sort", "name", "."];
+    expect(kind("onyx", ["tree", ...args])).toBe("allow");
+    const out = execFileSync("tree", args, { cwd: dir, encoding: "utf8" });
+    expect(out).toContain("a.ts");
+    expect(out).not.toContain("sub");
+    expect(fs.readdirSync(dir).sort()).toEqual(["a.ts", "sub"]);
+  });
 });
 
 describe.runIf(fs.existsSync("node_modules/.bin/tsc"))("the guard against the real tsc", () => {

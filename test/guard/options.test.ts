@@ -52,6 +52,11 @@ describe("spellings the red team used are never allowed", () => {
     "npx vitest -t x init browser", "npx vitest --run init browser", "npx vitest --changed HEAD init browser", "npx vitest --bail 1 bench", "npx vitest -t x watch", "npx vitest --project p dev",
     // npm, pnpm and yarn pass every word after the script's name on to it: npm test init browser runs vitest init browser
     "npm test init browser", "npm run test -- init browser", "npm test --silent watch", "pnpm test init browser", "yarn test bench", "npm run test:unit init browser",
+    // third red team (r3): in a tree cluster each value letter takes the next word (-P x, then -o FILE), and -L takes its digits first
+    "tree -NiPo x .claude/hooks/harness-guard.cjs --noreport 'process.exit(0)//'", "tree -L1o .git/config x", "tree -Po x tests/t.txt", "tree -PIo a b tests/t.txt", "tree -aLo 2 tests/t.txt",
+    "tree --sortx name", "tree --noreportx", "tree --noreport=1", "tree -L", "tree -aP", "tree -Ro x", "tree --fromfile x", "tree --infofile=x", "tree -H . -o tests/t.html",
+    // xxd reads no options after its input file: the next word is its output file, whatever it looks like
+    "xxd src/a.ts -p", "cd ./src && xxd a.ts -p", "xxd - -p", "xxd -p src/a.ts -c", "xxd -- src/a.ts -p",
   ];
   it.each(CALLERS)("for %s", (as) => {
     const allowed = never.filter((c) => kind(as, c) === "allow");
@@ -65,6 +70,8 @@ describe("spellings the red team used are never allowed", () => {
       ["jade", "npx vitest run src --reporter=verbose"], ["jade", "npx vitest run --pass-with-no-tests -t foo"], ["jade", "npx jest --ci --runInBand"], ["jade", "npx jest --run-in-band"],
       ["jade", "npm test --if-present"], ["jade", "npm test -- --run"], ["jade", "npm run test --silent"], ["jade", "pytest -xq -k foo tests"], ["jade", "go test -v -count=1 -run=TestX ./..."],
       ["jade", "cargo test --release -- --nocapture --test-threads=1"], ["jade", "pytest tests/a_test.py -k 'foo and not bar'"], ["jade", "npx vitest run -t x src"], ["jade", "npm test src/a.test.ts"], ["jade", "npm test -- tests/a.test.ts --run"], ["jade", "pnpm test tests/a.test.ts"], ["quartz", "npx vitest run --bail 1 src"], ["jade", "git diff --stat --cached"], ["jade", "git status --porcelain=v1 -uall"],
+      ["jade", "tree -L 2 src"], ["jade", "tree -L2 -a src"], ["jade", "tree -aL 2 src"], ["jade", "tree -L2d src"], ["jade", "tree -PI '*.ts' node_modules src"], ["jade", "tree --sort=name --dirsfirst src"], ["jade", "tree --sort name src"], ["onyx", "tree -a --noreport"],
+      ["jade", "xxd -p src/a.ts"], ["jade", "xxd -l 64 -c 16 src/a.ts"],
       ["jade", "npm run test:unit"], ["jade", "npm run typecheck:src"], ["mica", "pnpm run test:e2e"],
       [ORCHESTRATOR, "git stash push -u -m pre-run"], [ORCHESTRATOR, "npm run lint --if-present"], ["onyx", "git log --oneline -5"], ["onyx", "npm audit --json"],
     ].filter((x) => x.length) as [string, string][];

@@ -236,7 +236,7 @@ describe("hand edits", () => {
     expect(read(dir, ".claude/agents/jade.md")).toContain("My own line.");
     expect(json(dir, ".claude/settings.json").hooks.SubagentStop).toBeUndefined();
     expect(stderr()).toMatch(/\.claude\/agents\/jade\.md:1:1: warning W_HAND_EDIT the file was edited; kept \(--force overwrites it\)\n/);
-    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT harness's entry \{.*harness-audit.* in hooks\.SubagentStop was removed or changed; kept \(--force overwrites it\)\n/);
+    expect(stderr()).toMatch(/\.claude\/settings\.json:\d+:\d+: warning W_HAND_EDIT harness's entry \{.*… \(runs harness-audit\.mjs stop\) in hooks\.SubagentStop was removed or changed; kept \(--force overwrites it\)\n/);
 
     // Uninstall keeps hand-edited parts (and the lock that names them) until --force.
     const edited = snapshot(dir);

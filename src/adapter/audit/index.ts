@@ -19,6 +19,7 @@ import { AUDIT_IO_SOURCE } from "./runtime-io.js";
 import { CONTROLLER_STATE_SOURCE } from "../controller/runtime-state.js";
 import { byCodeUnit } from "../../compare.js";
 import { anyDepth } from "../guard/policy.js";
+import { HOOK_CLEAN_ENV, HOOK_FIND_NODE, HOOK_SYSTEM_PATH_FIRST } from "../guard/hook-command.js";
 
 export interface AuditGlob {
   glob: string;
@@ -200,12 +201,16 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
  * its stage then has a snapshot and no verdict, and the report hook audits it or fails it.
  */
 export function auditHookCommand(script: string, mode: "start" | "stop" | "report" | "between", blocking = true, projectDir?: string): string {
-  if (!blocking) return `node ${script} ${mode}; exit 0`;
+  // the same clean environment as the guard's line: a settings file's env (NODE_OPTIONS=--require=…
+  // that exits 0) must not answer for the audit; its git is the system's where there is one
+  const run = `${HOOK_SYSTEM_PATH_FIRST} "$harness_node" ${script} ${mode}`;
+  if (!blocking) return `${HOOK_CLEAN_ENV}; ${HOOK_FIND_NODE} && ${run}; exit 0`;
   return [
+    HOOK_CLEAN_ENV,
     // the orchestrator's own commands: nothing to compare before the session's first stage has ended
     ...(mode === "between" && projectDir ? [`{ [ -d "${projectDir}/.git" ] && ! [ -d "${projectDir}/.git/harness-audit/chain" ]; } && exit 0`] : []),
-    `command -v node >/dev/null 2>&1 || { echo "harness audit: node is not on PATH, so the stage-end scope audit cannot run (fail closed)." >&2; exit 2; }`,
-    `node ${script} ${mode}`,
+    `${HOOK_FIND_NODE} || { echo "harness audit: node is not on PATH, so the stage-end scope audit cannot run (fail closed)." >&2; exit 2; }`,
+    run,
     `rc=$?`,
     `[ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || { echo "harness audit: the audit script failed (exit $rc) (fail closed)." >&2; exit 2; }`,
     `exit "$rc"`,

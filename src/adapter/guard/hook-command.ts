@@ -1,6 +1,7 @@
-// The shell line a host runs as its guard hook. POSIX sh: blocks (exit 2, one line on stderr) when
-// node is missing, and turns any other exit of the script than the ones the host reads as an answer
-// into a block as well, so a crash or a missing file never lets a call through.
+// The shell lines a host runs as its hooks (guard, stage-end audit, run controller). POSIX sh. The
+// guard's line blocks (exit 2, one line on stderr) when node is missing, and turns any other exit of
+// the script than the ones the host reads as an answer into a block as well, so a crash or a missing
+// file never lets a call through.
 // A host copies its settings' `env` into the hook's environment, and code a role runs can write the
 // user's settings: nothing there may reach the runtime. So the line first unsets what Node.js, the
 // dynamic loader and the shell read from the environment (sh's own builtin, no PATH needed), and
@@ -9,6 +10,18 @@
 // and shared), so PATH is where node is found; MAPPING.md's Known gaps says which layer holds that.
 export const HOOK_ENV_UNSET = ["NODE_OPTIONS", "NODE_PATH", "NODE_EXTRA_CA_CERTS", "NODE_ICU_DATA", "NODE_REPL_EXTERNAL_MODULE", "NODE_PRESERVE_SYMLINKS", "NODE_PRESERVE_SYMLINKS_MAIN", "NODE_REDIRECT_WARNINGS", "NODE_PENDING_DEPRECATION", "NODE_V8_COVERAGE", "NODE_DEBUG", "NODE_DEBUG_NATIVE", "NODE_COMPILE_CACHE", "NODE_TLS_REJECT_UNAUTHORIZED", "NODE_USE_ENV_PROXY", "NODE_TEST_CONTEXT", "UV_THREADPOOL_SIZE", "UV_USE_IO_URING", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "OPENSSL_CONF", "SSL_CERT_FILE", "SSL_CERT_DIR", "BASH_ENV", "ENV", "CDPATH", "GLOBIGNORE"];
 const CLEAN_ENV = `unset ${HOOK_ENV_UNSET.join(" ")}; harness_p=; IFS=:; set -f; for harness_d in $PATH; do case $harness_d in /*) harness_p=$harness_p\${harness_p:+:}$harness_d;; esac; done; unset IFS; PATH=$harness_p; export PATH`;
+/** The start of every hook line (guard, audit, controller): the environment cleaned as above. Ends without `;`. */
+export const HOOK_CLEAN_ENV = CLEAN_ENV;
+/** `node` found on the cleaned PATH, as an absolute path in $harness_node (a shell function of that name is not node); false when there is none. */
+export const HOOK_FIND_NODE = `harness_node=$(command -v node 2>/dev/null); case $harness_node in /*) :;; *) false;; esac`;
+/** Put before a hook's node: the programs it starts (the audit's own git) are looked up in the system's
+ *  own folders first, which no role writes, and only then on the cleaned PATH. Node itself is not (an
+ *  old system node would not run the script): HOOK_FIND_NODE found it before this applies. */
+export const HOOK_SYSTEM_PATH_FIRST = `PATH=/usr/bin:/bin\${PATH:+:$PATH}`;
+/** A path below the repository's top level for a host whose hooks run in the session's folder (Codex), one
+ *  quoted shell word: the system's own git first (`command -p`: the system's default folders, which no
+ *  role writes), the cleaned PATH's only where there is none, the folder itself outside a repository. */
+export const hookProjectPath = (rel: string): string => `"$( { command -p git rev-parse --show-toplevel || git rev-parse --show-toplevel; } 2>/dev/null || pwd)${rel ? `/${rel}` : ""}"`;
 const NO_NODE = `command -v node >/dev/null 2>&1 || { echo "harness guard: node is not on PATH, so the pipeline guard cannot run; blocking (fail closed). Install Node.js 20+." >&2; exit 2; }`;
 const FAILED = `echo "harness guard: the guard script failed (exit $rc); blocking (fail closed)." >&2; exit 2;`;
 

@@ -113,12 +113,17 @@ function guardShell(st, cwd, command) {
   }
   let worst = { kind: "allow" };
   const note = (d) => { if (GUARD_RANK[d.kind] > GUARD_RANK[worst.kind]) worst = d; };
+  // bash's cd is logical: it reads .. against $PWD as spelled, which may name the folder through a
+  // symbolic link. The shell's $PWD is the folder the host reports, as spelled or resolved.
+  let logical = [path.resolve(cwd)];
+  try { const real = fs.realpathSync.native(cwd); if (!logical.includes(real)) logical.push(real); } catch (e) { /* guardCd refuses */ }
   for (let i = 0; i < cmds.length && worst.kind !== "deny"; i++) {
     const c = cmds[i];
     if (c.argv[0] === "cd") {
-      const r = guardCd(st, cwd, c, cmds[i + 1]);
+      const r = guardCd(st, cwd, logical, c, cmds[i + 1]);
       if (r.error) { note(guardUnmodelledOut(st, shown, r.error)); continue; }
       cwd = r.cwd;
+      logical = r.logical;
       continue;
     }
     for (const r of c.redirs) {
@@ -142,8 +147,10 @@ function guardUnmodelledOut(st, shown, why) {
   return guardOut("ask", st.label + text.replace(" may not run ", " wants to run ") + " The human decides.");
 }
 
-// cd into a literal folder of the project, followed by && (or nothing): { cwd } or { error }.
-function guardCd(st, cwd, c, next) {
+// cd into a literal folder of the project, followed by && (or nothing): { cwd, logical } or { error }.
+// Where bash's logical cd (.. taken off the spelled $PWD, every spelling it may have) and the physical
+// walk land in different folders, the guard cannot say which one the shell is in: refused.
+function guardCd(st, cwd, logical, c, next) {
   if (c.argv.length !== 2 || c.redirs.length) return { error: "it uses cd without exactly one folder" };
   if (c.join === "|" || c.join === "||" || (next && next.join !== "&&")) return { error: "it uses cd outside a plain && chain" };
   const t = c.argv[1];
@@ -154,7 +161,14 @@ function guardCd(st, cwd, c, next) {
   try { isDir = fs.statSync(r.real).isDirectory(); } catch (e) { isDir = false; }
   const rel = guardPosix(path.relative(st.ctx.projectReal, r.real));
   if (!isDir || guardOutside(rel)) return { error: "cd " + t + " leaves the project or is not a folder" };
-  return { cwd: r.real };
+  const spelled = [];
+  for (const l of logical) {
+    const p = path.resolve(l, t);
+    const lr = guardPhysical(p, ".");
+    if (lr.error || lr.real !== r.real) return { error: "cd " + t + " goes through a symbolic link, so bash's logical cd (" + p + ") and the folder it resolves to differ" };
+    if (!spelled.includes(p)) spelled.push(p);
+  }
+  return { cwd: r.real, logical: spelled };
 }
 
 function guardRoleCommand(st, argv, shown) {

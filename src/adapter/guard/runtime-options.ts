@@ -13,7 +13,11 @@
 // (two values, the next words), `-#` (a bare number, `head -5`). Styles, as each parser reads them:
 //   g  getopt_long, argparse, clap, lexopt, git: `--name=v` / `--name v`, short clusters `-xvk2`
 //   w  one dash per word (Go's flag package, find): `-name v` = `--name v` = `-name=v`, no clusters
-//   x  xxd: one dash, whole words only (xxd reads `-len` as `-l`, so `-l64` and `-len` are refused)
+//   x  xxd: one dash, whole words only (xxd reads `-len` as `-l`, so `-l64` and `-len` are refused);
+//      options end at the first operand (xxd reads the next word as its output file, whatever it looks like)
+//   T  tree (its own loop in tree.c): long names exact (`--name=v` / `--name v`), no abbreviation;
+//      in a short cluster every value letter takes the NEXT word, in order (`-PI a b`: -P a, -I b),
+//      and `-L` takes the digits right after it if there are any (`-L2d`), else the next word
 //   t  tsc: `-` or `--`, names case-insensitive, no `=`; a flag takes a following true/false
 //   y  yargs, cac (jest, vitest): camelCase = kebab-case, no clusters; a flag takes a following true/false
 //   n  nopt (npm): exact names, no clusters; a flag takes a following true/false
@@ -31,7 +35,8 @@ const GUARD_SPECS = {
   find: "w * -name= -iname= -path= -ipath= -wholename= -iwholename= -regex= -iregex= -regextype= -lname= -ilname= -type= -xtype= -maxdepth= -mindepth= -newer= -anewer= -cnewer= -mtime= -mmin= -atime= -amin= -ctime= -cmin= -size= -perm= -user= -group= -uid= -gid= -links= -inum= -samefile= -used= -empty -readable -writable -executable -nouser -nogroup -print -print0 -printf= -prune -quit -ls -not -a -and -o -or -true -false -depth -mount -xdev -follow -noleaf -ignore_readdir_race -L -H -P -D= -O=",
   stat: "g * -L -f -t -c= --format= --printf= --dereference --file-system --terse",
   file: "g * -b -c -E -h -i -k -L -l -N -n -p -r -s -z -Z -0 -S -F= -e= -P= --brief --checking-printout --dereference --no-dereference --mime --mime-type --mime-encoding --keep-going --list --no-pad --preserve-date --raw --special-files --uncompress --uncompress-noreport --print0 --no-sandbox --separator= --exclude= --exclude-quiet= --parameter= --extension --apple",
-  tree: "g * -a -d -l -f -x -i -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -C -n -A -S -J -X --du --si --noreport --dirsfirst --filesfirst --prune --gitignore --matchdirs --ignore-case --inodes --device --dirsfirst -L= -P= -I= --filelimit= --sort= --charset= --timefmt=",
+  // no -o (the output file), -R (reruns tree through system() in HTML mode), -H/-T (HTML), --fromfile, --infofile, --gitfile
+  tree: "T * -a -d -l -f -x -i -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -C -n -A -S -J -X --du --si --noreport --dirsfirst --filesfirst --prune --gitignore --matchdirs --ignore-case --inodes --device -L= -P= -I= --filelimit= --sort= --charset= --timefmt=",
   du: "g * -s -h -a -c -k -m -b -x -L -H -P -l -0 -S -D --summarize --human-readable --all --total --apparent-size --bytes --one-file-system --dereference --count-links --separate-dirs --si -d= --max-depth= --exclude= -B= --block-size= -t= --threshold= --time=? --inodes",
   df: "g * -h -H -T -i -k -P -a -l -x= -t= --human-readable --si --print-type --inodes --portability --all --local --total --type= --exclude-type= --sync --no-sync -B= --block-size=",
   diff: "g 2 -u -c -q -s -r -N -w -b -B -i -y -a -t -T -E -Z -p -d -U= -C= -W= -I= -x= -X= -S= --unified=? --context=? --brief --report-identical-files --recursive --new-file --unidirectional-new-file --ignore-all-space --ignore-space-change --ignore-blank-lines --ignore-case --side-by-side --text --expand-tabs --initial-tab --ignore-tab-expansion --ignore-trailing-space --show-c-function --minimal --speed-large-files --color=? --label= --width= --ignore-matching-lines= --exclude= --exclude-from= --starting-file= --strip-trailing-cr --normal --suppress-common-lines --left-column --no-dereference --from-file= --to-file= --tabsize= --show-function-line= --horizon-lines= --line-format= --old-line-format= --new-line-format= --unchanged-line-format= --old-group-format= --new-group-format= --unchanged-group-format= --changed-group-format=",
@@ -122,6 +127,7 @@ function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
     const a = argv[i];
     if (ended || a === "-" || !a.startsWith("-")) {
       if (s.style === "t" && a.startsWith("@") && i >= trusted) fail(a); // a response file: more options
+      if (s.style === "x") ended = true; // xxd: no options after its input file
       out.pos.push(i);
       continue;
     }
@@ -133,6 +139,7 @@ function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
     if (i < trusted) continue;
     if (s.num && /^-\d+$/.test(a)) continue;
     const long = a.startsWith("--") || s.style === "w" || s.style === "t" || s.style === "x";
+    if (s.style === "T" && !long) { i = guardTreeCluster(s, argv, i, out, fail); continue; }
     if (long) {
       const eq = s.style === "t" || s.style === "x" ? -1 : a.indexOf("=");
       const name = eq < 0 ? a : a.slice(0, eq);
@@ -173,5 +180,23 @@ function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
   }
   if (out.bad === null && out.pos.filter((k) => k >= trusted).length > s.max) out.bad = argv[out.pos[out.pos.length - 1]];
   return out;
+}
+// tree's short cluster at argv[i], as tree.c reads it: each value letter takes the next unused word.
+// Returns the index of the last word the cluster used.
+function guardTreeCluster(s, argv, i, out, fail) {
+  const a = argv[i];
+  let next = i + 1;
+  for (let k = 1; k < a.length; k++) {
+    const key = "-" + a[k];
+    const ar = s.opts.get(key);
+    if (ar === undefined || ar !== 0 && ar !== 1) { fail(a); return i; }
+    out.seen.add(key);
+    if (ar === 0) continue;
+    if (key === "-L" && /[0-9]/.test(a[k + 1] || "")) { while (/[0-9]/.test(a[k + 1] || "")) k++; continue; }
+    if (next >= argv.length) { fail(a); return i; }
+    out.seen.add(key + "=" + argv[next]);
+    next++;
+  }
+  return next - 1;
 }
 `;

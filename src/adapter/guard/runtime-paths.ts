@@ -9,19 +9,26 @@ export const GUARD_PATHS_SOURCE = String.raw`
 function guardOutside(rel) { return rel === ".." || rel.startsWith("../") || path.isAbsolute(rel); }
 function guardPosix(p) { return path.sep === "/" ? p : p.split(path.sep).join("/"); }
 
-// The physical path of p (from base): { real } or { error }.
+// The physical path of p (from base): { real } or { error }. A symbolic link's text is walked like the
+// rest (its chain of links too), so a link into /proc is seen. What lies in /proc or /dev is refused:
+// /proc/self, /proc/thread-self and /dev/fd name the process that opens them, so the guard would
+// resolve them in its own hook process, not in the host or the command that writes.
 function guardPhysical(base, p) {
   if (typeof p !== "string" || p === "") return { error: "is empty" };
   if (p.includes("\u0000")) return { error: "contains a NUL byte" };
   const abs = path.isAbsolute(p) ? p : base + path.sep + p;
+  const split = (q) => q.slice(path.parse(q).root.length).split(/[\\/]+/);
   let cur = path.parse(abs).root;
+  const todo = split(abs);
   let exists = true;
   let hops = 0;
   let last = null;
-  for (const part of abs.slice(cur.length).split(/[\\/]+/)) {
+  while (todo.length) {
+    const part = todo.shift();
     if (part === "" || part === ".") continue;
     if (part === "..") { cur = path.dirname(cur); last = null; continue; }
     const next = path.join(cur, part);
+    if (guardProcessBound(next)) return { error: "goes through " + next + ", whose meaning depends on the process that opens it" };
     if (!exists) { cur = next; continue; }
     let st;
     try { st = fs.lstatSync(next); } catch (e) {
@@ -30,8 +37,13 @@ function guardPhysical(base, p) {
     }
     if (st.isSymbolicLink()) {
       if (++hops > 64) return { error: "has too many symbolic links" };
-      try { cur = fs.realpathSync.native(next); } catch (e) { return { error: "goes through a dangling symbolic link (" + next + ")" }; }
+      let real, text;
+      try { real = fs.realpathSync.native(next); text = fs.readlinkSync(next); } catch (e) { return { error: "goes through a dangling symbolic link (" + next + ")" }; }
       last = null;
+      // Windows: junctions and their \\?\ forms are the system's to resolve
+      if (path.sep !== "/") { cur = real; continue; }
+      if (path.isAbsolute(text)) cur = "/";
+      todo.unshift(...text.split("/"));
     } else { cur = next; last = st; }
   }
   // a file with more than one name: a write lands under every other name too, wherever it is
@@ -39,6 +51,7 @@ function guardPhysical(base, p) {
   if (exists && last && last.isFile() && last.nlink > 1) return { error: "is a file with " + last.nlink + " hard links, so a write also changes it under names the guard cannot see" };
   return { real: cur };
 }
+function guardProcessBound(p) { return path.sep === "/" && /^\/(proc|dev)(\/|$)/.test(p); }
 
 // The root of the linked git worktree of this project that holds real, or null. Verified both ways:
 // its .git file points into <project>/.git/worktrees/<name>, whose gitdir file points back.

@@ -19,6 +19,7 @@
 //   - npm, pnpm and yarn pass words on to the project's package.json script; only filters and --run, --passWithNoTests, --silent, --verbose pass, and what the script (the project's own) does with them is its own. `go build` writes its binary into the working folder (no layer catches it: the host has no stage-end audit)
 //   - case-insensitive file systems (macOS, Windows): never-write paths are matched without case, and on Windows without a name's trailing dots and spaces; a write scope is matched as spelled (another case is refused). Windows short (8.3) names and alternate data streams, and a never-write glob with non-ASCII letters under macOS's Unicode normalisation, are not modelled (no layer catches it: the host has no stage-end audit)
 //   - a hard link or a symbolic link made, or swapped in, between the guard's check and the write is not detected; a file that already has more than one hard link is refused (no layer catches it: the host has no stage-end audit)
+//   - cd is read both as bash's logical cd (from the folder the host reports, as spelled and resolved) and physically, and refused where the two land apart; a $PWD the host's own shell holds that names the folder through some other symbolic link is not seen (no layer catches it: the host has no stage-end audit)
 //   - a role whose shell default is allow runs any program the guard does not read: its deny and ask rules bind the command as written, its forms without leading options and every command its later words start (taskset 1 git push), not what a program does with one word (awk 'BEGIN{system(…)}', a script file) (no layer catches it: the host has no stage-end audit; a push or a network call: no layer)
 //   - the hook line unsets NODE_OPTIONS, NODE_PATH, the loader's LD_*/DYLD_* and BASH_ENV/ENV and drops relative PATH entries before it starts node, but finds node on the PATH it is given: the installed files are committed and hold no machine's path. An absolute PATH entry a settings file's env adds (with a fake node that code a role ran planted there), and a variable the shell itself reads before the line runs (LD_PRELOAD for sh), take effect from the host's next start; no layer catches it: the host has no stage-end audit to restore the user's settings
 //   - the off switch counts only when no settings file the host reads sets it (read as JSON) and, on Linux, only when the host process was started with it (its /proc environment); on macOS and Windows the starting environment is not readable, so the settings-file check is the only one
@@ -204,7 +205,8 @@ const GUARD_SPECS = {
   find: "w * -name= -iname= -path= -ipath= -wholename= -iwholename= -regex= -iregex= -regextype= -lname= -ilname= -type= -xtype= -maxdepth= -mindepth= -newer= -anewer= -cnewer= -mtime= -mmin= -atime= -amin= -ctime= -cmin= -size= -perm= -user= -group= -uid= -gid= -links= -inum= -samefile= -used= -empty -readable -writable -executable -nouser -nogroup -print -print0 -printf= -prune -quit -ls -not -a -and -o -or -true -false -depth -mount -xdev -follow -noleaf -ignore_readdir_race -L -H -P -D= -O=",
   stat: "g * -L -f -t -c= --format= --printf= --dereference --file-system --terse",
   file: "g * -b -c -E -h -i -k -L -l -N -n -p -r -s -z -Z -0 -S -F= -e= -P= --brief --checking-printout --dereference --no-dereference --mime --mime-type --mime-encoding --keep-going --list --no-pad --preserve-date --raw --special-files --uncompress --uncompress-noreport --print0 --no-sandbox --separator= --exclude= --exclude-quiet= --parameter= --extension --apple",
-  tree: "g * -a -d -l -f -x -i -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -C -n -A -S -J -X --du --si --noreport --dirsfirst --filesfirst --prune --gitignore --matchdirs --ignore-case --inodes --device --dirsfirst -L= -P= -I= --filelimit= --sort= --charset= --timefmt=",
+  // no -o (the output file), -R (reruns tree through system() in HTML mode), -H/-T (HTML), --fromfile, --infofile, --gitfile
+  tree: "T * -a -d -l -f -x -i -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -C -n -A -S -J -X --du --si --noreport --dirsfirst --filesfirst --prune --gitignore --matchdirs --ignore-case --inodes --device -L= -P= -I= --filelimit= --sort= --charset= --timefmt=",
   du: "g * -s -h -a -c -k -m -b -x -L -H -P -l -0 -S -D --summarize --human-readable --all --total --apparent-size --bytes --one-file-system --dereference --count-links --separate-dirs --si -d= --max-depth= --exclude= -B= --block-size= -t= --threshold= --time=? --inodes",
   df: "g * -h -H -T -i -k -P -a -l -x= -t= --human-readable --si --print-type --inodes --portability --all --local --total --type= --exclude-type= --sync --no-sync -B= --block-size=",
   diff: "g 2 -u -c -q -s -r -N -w -b -B -i -y -a -t -T -E -Z -p -d -U= -C= -W= -I= -x= -X= -S= --unified=? --context=? --brief --report-identical-files --recursive --new-file --unidirectional-new-file --ignore-all-space --ignore-space-change --ignore-blank-lines --ignore-case --side-by-side --text --expand-tabs --initial-tab --ignore-tab-expansion --ignore-trailing-space --show-c-function --minimal --speed-large-files --color=? --label= --width= --ignore-matching-lines= --exclude= --exclude-from= --starting-file= --strip-trailing-cr --normal --suppress-common-lines --left-column --no-dereference --from-file= --to-file= --tabsize= --show-function-line= --horizon-lines= --line-format= --old-line-format= --new-line-format= --unchanged-line-format= --old-group-format= --new-group-format= --unchanged-group-format= --changed-group-format=",
@@ -295,6 +297,7 @@ function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
     const a = argv[i];
     if (ended || a === "-" || !a.startsWith("-")) {
       if (s.style === "t" && a.startsWith("@") && i >= trusted) fail(a); // a response file: more options
+      if (s.style === "x") ended = true; // xxd: no options after its input file
       out.pos.push(i);
       continue;
     }
@@ -306,6 +309,7 @@ function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
     if (i < trusted) continue;
     if (s.num && /^-\d+$/.test(a)) continue;
     const long = a.startsWith("--") || s.style === "w" || s.style === "t" || s.style === "x";
+    if (s.style === "T" && !long) { i = guardTreeCluster(s, argv, i, out, fail); continue; }
     if (long) {
       const eq = s.style === "t" || s.style === "x" ? -1 : a.indexOf("=");
       const name = eq < 0 ? a : a.slice(0, eq);
@@ -346,6 +350,24 @@ function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
   }
   if (out.bad === null && out.pos.filter((k) => k >= trusted).length > s.max) out.bad = argv[out.pos[out.pos.length - 1]];
   return out;
+}
+// tree's short cluster at argv[i], as tree.c reads it: each value letter takes the next unused word.
+// Returns the index of the last word the cluster used.
+function guardTreeCluster(s, argv, i, out, fail) {
+  const a = argv[i];
+  let next = i + 1;
+  for (let k = 1; k < a.length; k++) {
+    const key = "-" + a[k];
+    const ar = s.opts.get(key);
+    if (ar === undefined || ar !== 0 && ar !== 1) { fail(a); return i; }
+    out.seen.add(key);
+    if (ar === 0) continue;
+    if (key === "-L" && /[0-9]/.test(a[k + 1] || "")) { while (/[0-9]/.test(a[k + 1] || "")) k++; continue; }
+    if (next >= argv.length) { fail(a); return i; }
+    out.seen.add(key + "=" + argv[next]);
+    next++;
+  }
+  return next - 1;
 }
 
 const GUARD_GIT_DIFF = "-p -u -s --patch --no-patch -U=? --unified=? --raw --patch-with-raw --patch-with-stat --stat=? --numstat --shortstat --dirstat=? --summary --name-only --name-status --check --full-index --binary --abbrev=? --no-abbrev -B=? -M=? -C=? --break-rewrites=? --find-renames=? --find-copies=? --find-copies-harder --no-renames -D --irreversible-delete -l= -S= -G= --pickaxe-all --pickaxe-regex -R --relative=? --no-relative -a --text -b -w --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol --ignore-space-at-eol --inter-hunk-context= -W --function-context --exit-code --quiet --no-ext-diff --no-textconv --ignore-submodules=? --src-prefix= --dst-prefix= --no-prefix --default-prefix --color=? --no-color --color-moved=? --no-color-moved --word-diff=? --word-diff-regex= --color-words=? --minimal --patience --histogram --diff-algorithm= --diff-filter= --cached --staged --merge-base -z --compact-summary --ita-invisible-in-index --no-index --submodule=? --full-diff";
@@ -602,19 +624,26 @@ function guardModelled(name) {
 function guardOutside(rel) { return rel === ".." || rel.startsWith("../") || path.isAbsolute(rel); }
 function guardPosix(p) { return path.sep === "/" ? p : p.split(path.sep).join("/"); }
 
-// The physical path of p (from base): { real } or { error }.
+// The physical path of p (from base): { real } or { error }. A symbolic link's text is walked like the
+// rest (its chain of links too), so a link into /proc is seen. What lies in /proc or /dev is refused:
+// /proc/self, /proc/thread-self and /dev/fd name the process that opens them, so the guard would
+// resolve them in its own hook process, not in the host or the command that writes.
 function guardPhysical(base, p) {
   if (typeof p !== "string" || p === "") return { error: "is empty" };
   if (p.includes("\u0000")) return { error: "contains a NUL byte" };
   const abs = path.isAbsolute(p) ? p : base + path.sep + p;
+  const split = (q) => q.slice(path.parse(q).root.length).split(/[\\/]+/);
   let cur = path.parse(abs).root;
+  const todo = split(abs);
   let exists = true;
   let hops = 0;
   let last = null;
-  for (const part of abs.slice(cur.length).split(/[\\/]+/)) {
+  while (todo.length) {
+    const part = todo.shift();
     if (part === "" || part === ".") continue;
     if (part === "..") { cur = path.dirname(cur); last = null; continue; }
     const next = path.join(cur, part);
+    if (guardProcessBound(next)) return { error: "goes through " + next + ", whose meaning depends on the process that opens it" };
     if (!exists) { cur = next; continue; }
     let st;
     try { st = fs.lstatSync(next); } catch (e) {
@@ -623,8 +652,13 @@ function guardPhysical(base, p) {
     }
     if (st.isSymbolicLink()) {
       if (++hops > 64) return { error: "has too many symbolic links" };
-      try { cur = fs.realpathSync.native(next); } catch (e) { return { error: "goes through a dangling symbolic link (" + next + ")" }; }
+      let real, text;
+      try { real = fs.realpathSync.native(next); text = fs.readlinkSync(next); } catch (e) { return { error: "goes through a dangling symbolic link (" + next + ")" }; }
       last = null;
+      // Windows: junctions and their \\?\ forms are the system's to resolve
+      if (path.sep !== "/") { cur = real; continue; }
+      if (path.isAbsolute(text)) cur = "/";
+      todo.unshift(...text.split("/"));
     } else { cur = next; last = st; }
   }
   // a file with more than one name: a write lands under every other name too, wherever it is
@@ -632,6 +666,7 @@ function guardPhysical(base, p) {
   if (exists && last && last.isFile() && last.nlink > 1) return { error: "is a file with " + last.nlink + " hard links, so a write also changes it under names the guard cannot see" };
   return { real: cur };
 }
+function guardProcessBound(p) { return path.sep === "/" && /^\/(proc|dev)(\/|$)/.test(p); }
 
 // The root of the linked git worktree of this project that holds real, or null. Verified both ways:
 // its .git file points into <project>/.git/worktrees/<name>, whose gitdir file points back.
@@ -844,12 +879,17 @@ function guardShell(st, cwd, command) {
   }
   let worst = { kind: "allow" };
   const note = (d) => { if (GUARD_RANK[d.kind] > GUARD_RANK[worst.kind]) worst = d; };
+  // bash's cd is logical: it reads .. against $PWD as spelled, which may name the folder through a
+  // symbolic link. The shell's $PWD is the folder the host reports, as spelled or resolved.
+  let logical = [path.resolve(cwd)];
+  try { const real = fs.realpathSync.native(cwd); if (!logical.includes(real)) logical.push(real); } catch (e) { /* guardCd refuses */ }
   for (let i = 0; i < cmds.length && worst.kind !== "deny"; i++) {
     const c = cmds[i];
     if (c.argv[0] === "cd") {
-      const r = guardCd(st, cwd, c, cmds[i + 1]);
+      const r = guardCd(st, cwd, logical, c, cmds[i + 1]);
       if (r.error) { note(guardUnmodelledOut(st, shown, r.error)); continue; }
       cwd = r.cwd;
+      logical = r.logical;
       continue;
     }
     for (const r of c.redirs) {
@@ -873,8 +913,10 @@ function guardUnmodelledOut(st, shown, why) {
   return guardOut("ask", st.label + text.replace(" may not run ", " wants to run ") + " The human decides.");
 }
 
-// cd into a literal folder of the project, followed by && (or nothing): { cwd } or { error }.
-function guardCd(st, cwd, c, next) {
+// cd into a literal folder of the project, followed by && (or nothing): { cwd, logical } or { error }.
+// Where bash's logical cd (.. taken off the spelled $PWD, every spelling it may have) and the physical
+// walk land in different folders, the guard cannot say which one the shell is in: refused.
+function guardCd(st, cwd, logical, c, next) {
   if (c.argv.length !== 2 || c.redirs.length) return { error: "it uses cd without exactly one folder" };
   if (c.join === "|" || c.join === "||" || (next && next.join !== "&&")) return { error: "it uses cd outside a plain && chain" };
   const t = c.argv[1];
@@ -885,7 +927,14 @@ function guardCd(st, cwd, c, next) {
   try { isDir = fs.statSync(r.real).isDirectory(); } catch (e) { isDir = false; }
   const rel = guardPosix(path.relative(st.ctx.projectReal, r.real));
   if (!isDir || guardOutside(rel)) return { error: "cd " + t + " leaves the project or is not a folder" };
-  return { cwd: r.real };
+  const spelled = [];
+  for (const l of logical) {
+    const p = path.resolve(l, t);
+    const lr = guardPhysical(p, ".");
+    if (lr.error || lr.real !== r.real) return { error: "cd " + t + " goes through a symbolic link, so bash's logical cd (" + p + ") and the folder it resolves to differ" };
+    if (!spelled.includes(p)) spelled.push(p);
+  }
+  return { cwd: r.real, logical: spelled };
 }
 
 function guardRoleCommand(st, argv, shown) {

@@ -45,10 +45,21 @@ function ctlWriteAtomic(file, text, mode) {
   fs.renameSync(tmp, file);
 }
 function ctlKey(P) {
-  try { const k = fs.readFileSync(P.key, "utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
+  try { const k = ctlRead(P.key).toString("utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
   const k = crypto.randomBytes(32).toString("hex");
   fs.mkdirSync(path.dirname(P.key), { recursive: true, mode: 0o700 });
-  try { fs.writeFileSync(P.key, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) { return fs.readFileSync(P.key, "utf8").trim(); }
+  try { fs.writeFileSync(P.key, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) { return ctlRead(P.key).toString("utf8").trim(); }
+}
+/** A regular file's text (following a link), never opened blocking: a FIFO a stage's code put in place of a state
+ *  file would hold the hook until the host's timeout. Missing: ENOENT, as readFileSync throws; anything else throws too. */
+function ctlRead(f) {
+  const st = fs.statSync(f);
+  if (!st.isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
+  const fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0));
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
+    return fs.readFileSync(fd);
+  } finally { fs.closeSync(fd); }
 }
 function ctlMac(key, body) { return crypto.createHmac("sha256", key).update(body).digest("hex"); }
 function ctlExists(f) { try { fs.statSync(f); return true; } catch (e) { return false; } }
@@ -73,11 +84,11 @@ function ctlLoad(P) {
   if (!hasWitness) return { tampered: "the controller's own record of this run (outside the project) is missing" };
   if (!hasState) return { tampered: "the run state " + P.state + " was deleted" };
   let doc;
-  try { doc = JSON.parse(fs.readFileSync(P.state, "utf8")); } catch (e) { return { tampered: "the run state is not valid JSON" }; }
+  try { doc = JSON.parse(ctlRead(P.state).toString("utf8")); } catch (e) { return { tampered: "the run state is not valid JSON" }; }
   if (!doc || typeof doc !== "object" || typeof doc.mac !== "string" || !doc.data) return { tampered: "the run state has no signature" };
   const key = ctlKey(P);
   const body = JSON.stringify(doc.data);
-  const witness = fs.readFileSync(P.witness, "utf8").trim();
+  const witness = ctlRead(P.witness).toString("utf8").trim();
   if (witness.indexOf(CTL_TAMPERED) === 0) return { tampered: witness.slice(CTL_TAMPERED.length), data: ctlMac(key, body) === doc.mac ? doc.data : undefined };
   if (ctlMac(key, body) !== doc.mac) return { tampered: "the run state was rewritten outside the controller (its signature does not match)", data: doc.data };
   if (witness !== doc.mac) return { tampered: "the run state was replaced by another copy (it is not the one the controller last wrote)", data: doc.data };
@@ -95,7 +106,7 @@ function ctlVerify(P) {
     if (!hasWitness) return hasState ? "the controller's own record of this run (outside the project) is missing" : null;
     if (!hasState) { why = "the run state " + P.state + " was deleted"; continue; }
     let doc = null, witness = "", key = "";
-    try { doc = JSON.parse(fs.readFileSync(P.state, "utf8")); witness = fs.readFileSync(P.witness, "utf8").trim(); key = fs.readFileSync(P.key, "utf8").trim(); } catch (e) { why = "the run state cannot be read (" + ctlLine((e && e.message) || e, 200) + ")"; continue; }
+    try { doc = JSON.parse(ctlRead(P.state).toString("utf8")); witness = ctlRead(P.witness).toString("utf8").trim(); key = ctlRead(P.key).toString("utf8").trim(); } catch (e) { why = "the run state cannot be read (" + ctlLine((e && e.message) || e, 200) + ")"; continue; }
     if (witness.indexOf(CTL_TAMPERED) === 0) return witness.slice(CTL_TAMPERED.length);
     if (!doc || typeof doc.mac !== "string" || !doc.data) { why = "the run state has no signature"; continue; }
     if (ctlMac(key, JSON.stringify(doc.data)) !== doc.mac) { why = "the run state was rewritten outside the controller (its signature does not match)"; continue; }
@@ -118,7 +129,7 @@ function ctlSave(P, data) {
   ctlWriteAtomic(path.join(P.runs, r.id + ".json"), JSON.stringify(r, null, 2) + "\n");
 }
 function ctlRunId(now) { return now.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z") + "-" + crypto.randomBytes(3).toString("hex"); }
-function ctlSha(root, rel) { try { return crypto.createHash("sha256").update(fs.readFileSync(path.join(root, rel))).digest("hex"); } catch (e) { return null; } }
+function ctlSha(root, rel) { try { return crypto.createHash("sha256").update(ctlRead(path.join(root, rel))).digest("hex"); } catch (e) { return null; } }
 function ctlLine(s, n) { s = String(s).replace(/\s+/g, " ").trim(); return s.length > n ? s.slice(0, n - 1) + "\u2026" : s; }
 
 function ctlStage(M, id) { for (const s of M.stages) if (s.id === id) return s; return null; }
@@ -251,7 +262,7 @@ function ctlStageEnd(M, env, data, s, e, report) {
   let verdict = null;
   if (s.verdictDoc) {
     let text = "";
-    try { text = fs.readFileSync(path.join(env.root, s.verdictDoc), "utf8"); } catch (x) { text = ""; }
+    try { text = ctlRead(path.join(env.root, s.verdictDoc)).toString("utf8"); } catch (x) { text = ""; }
     const m = /^\s*\**Verdict:?\**:?\s*\**\s*([A-Za-z-]+)/im.exec(text);
     verdict = m ? (CTL_VERDICT[m[1].toLowerCase()] || null) : null;
     if (!verdict) problems.push(s.verdictDoc + " has no verdict line (\"Verdict: pass | fail | needs-human\")");
