@@ -209,10 +209,14 @@ function auditDiffersFromHead(ctx, index) {
   return new Set(auditChanges(ctx, head, index).map((c) => c.path));
 }
 
+// exactly one git stash with plain words (quoted ones without expansions): nothing chained, piped,
+// substituted or on a second line rides on the exception (r3 A3: "git stash push && npm test")
+const AUDIT_STASH_ONLY = /^[ \t]*git[ \t]+stash(?:[ \t]+(?:[A-Za-z0-9_@%+=:,.\/-]+|'[^'\n]*'|"[^"$\x60\\!\n]*"))*[ \t]*$/;
+
 /**
  * The orchestrator's own step (Claude Code: PostToolUse on its Bash, and Stop): what changed since the
  * session's last boundary is judged like a stage of the main-session roles, beside the stages running
- * now. "git stash" (the orchestrator's own exception) may return paths to their committed state.
+ * now. A command that is exactly a "git stash" (the orchestrator's own exception) may return paths to their committed state.
  */
 function auditBetween(session, command) {
   let ctx;
@@ -227,7 +231,7 @@ function auditBetween(session, command) {
   const active = auditActiveRoles(ctx, "");
   const violations = auditRestoreGuarded(ctx, chain.guarded);
   let head = null;
-  if (/^\s*git\s+stash(\s|$)/.test(command || "")) {
+  if (AUDIT_STASH_ONLY.test(command || "")) {
     const idx = auditFile(ctx, key, "head-index");
     try { fs.copyFileSync(chain.index, idx); auditSnapshot(ctx, idx); head = auditDiffersFromHead(ctx, idx); } finally { fs.rmSync(idx, { force: true }); }
   }
