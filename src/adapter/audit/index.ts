@@ -9,6 +9,7 @@
 // write globs minus its never-write globs, picomatch with dot files, compiled to RegExp here).
 import { globRegExp } from "../../glob.js";
 import type { FidelityRecord } from "../fidelity.js";
+import type { HostFile, Lowered } from "../types.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import { sortKeys } from "../../emit/render.js";
 import { AUDIT_MAIN_SOURCE, AUDIT_RUNTIME_SOURCE } from "./runtime.js";
@@ -76,6 +77,18 @@ export interface AuditOptions {
   controller?: { stateDir: string };
   /** a fixed home for the controller's key and records instead of the account's (tests only) */
   controllerHome?: string;
+  /** Project paths of the enforcement files harness installs for this host (installedEnforcement): guarded byte for byte, wherever the ignore rules hide them. */
+  installed?: readonly string[];
+}
+
+/**
+ * The files harness emits that hold enforcement (those under the host's protected paths: hook scripts,
+ * guard, audit, controller, settings, role definitions), and the audit script itself: taken from the
+ * emitted files, so a file added to an adapter is guarded without a hand list (r3 A7).
+ */
+export function installedEnforcement(emitted: readonly string[], protect: readonly string[], auditScript: string): string[] {
+  const res = protect.map((g) => globRegExp(g));
+  return [...new Set([...emitted, auditScript])].filter((p) => res.some((re) => re.test(p))).sort(byCodeUnit);
 }
 
 /** What the audit cannot do; adapters list these under MAPPING.md's Known gaps. */
@@ -87,7 +100,7 @@ export const AUDIT_GAPS: readonly string[] = [
   "while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for",
   "writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)",
   "git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings",
-  "the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt",
+  "the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the folder core.hooksPath names at the start of the stage) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt",
   "refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them",
   "a git configuration in the home (~/.gitconfig, ~/.config/git/config) that code replaces with a FIFO holds every git call, the audit's own included, until the host's hook timeout: the stage's end is then not audited, and the FIFO stays until the next boundary that completes; no layer catches it",
   "the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it",
@@ -95,6 +108,24 @@ export const AUDIT_GAPS: readonly string[] = [
   "processes a stage leaves behind are found only on Linux (/proc) and only when they work in the repository (their folder or an open file there); the stop waits 3 s for them, then fails the stage by name; what they write later is restored at the next boundary of the session",
   "between stages: what changes after a stage's end is restored at the session's next boundary (the next stage's start, which then fails); a write after the session's last boundary, and what is staged or committed between stages, is found by no hook, and the next session's first stage takes the tree as it finds it",
 ];
+
+/**
+ * Render the audit script again once every wrapper has added its files (the guard, the run controller
+ * come after the audit): its list of installed enforcement files then names them all.
+ */
+export function withInstalledEnforcement(lowered: Lowered, auditPath: string, render: (emitted: readonly string[]) => string): Lowered {
+  const at = lowered.files.findIndex((f) => f.path === auditPath);
+  if (at < 0) return lowered;
+  const files = [...lowered.files];
+  files[at] = { ...files[at]!, kind: "text", text: render(files.map((f) => f.path)) } as HostFile;
+  return { ...lowered, files };
+}
+
+/** The fixed list and the installed files (as project files), each project path once. */
+function guardedFiles(installed: readonly string[]): GuardedFile[] {
+  const listed = new Set(GUARDED_FILES.filter((g) => g.base === "project").map((g) => g.path));
+  return [...GUARDED_FILES, ...installed.filter((p) => !listed.has(p)).map((p): GuardedFile => ({ base: "project", path: p }))];
+}
 
 /** picomatch's RegExp, with `s` so that `.` also matches a newline (a legal file-name character). */
 export function auditGlob(glob: string): AuditGlob {
@@ -127,7 +158,7 @@ export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): Audit
     protect: o.protect.map(auditGlob),
     exempt: (o.exempt ?? []).map(auditGlob),
     never: never.map(auditGlob),
-    guarded: GUARDED_FILES,
+    guarded: guardedFiles(o.installed ?? []),
     globs: globs.map(auditGlob),
     roles,
     orchestrator: mainRoles.filter((r) => r.write.length).map(scope),
