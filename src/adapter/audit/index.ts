@@ -91,12 +91,16 @@ export function installedEnforcement(emitted: readonly string[], protect: readon
   return [...new Set([...emitted, auditScript])].filter((p) => res.some((re) => re.test(p))).sort(byCodeUnit);
 }
 
+/** Files that change what git shows the audit (ignore rules) and what it hashes (attributes, filters), at any depth. */
+export const AUDIT_RULE_GLOBS = ["**/.gitignore", "**/.gitattributes"] as const;
+
 /** What the audit cannot do; adapters list these under MAPPING.md's Known gaps. */
 export const AUDIT_GAPS: readonly string[] = [
   "it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these",
-  "paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored, and the host settings files are audited even where ignored",
-  "empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed",
-  "submodules and nested repositories count as one path (their checked-out commit), not file by file",
+  "paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored",
+  "the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it",
+  "empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)",
+  "submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file) is undone by removing its .git whatever the scope, and the files it hid are then judged one by one",
   "while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for",
   "writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)",
   "git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings",
@@ -155,7 +159,8 @@ export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): Audit
     scriptPath: o.scriptPath,
     projectEnv: o.projectEnv,
     stopBlocks: o.stopBlocks,
-    protect: o.protect.map(auditGlob),
+    // the ignore and attribute files decide what the audit sees and how it hashes: no stage may change one (r3 A1, A2)
+    protect: [...o.protect, ...AUDIT_RULE_GLOBS].map(auditGlob),
     exempt: (o.exempt ?? []).map(auditGlob),
     never: never.map(auditGlob),
     guarded: guardedFiles(o.installed ?? []),

@@ -10,9 +10,10 @@
 // State lives in <git dir>/harness-audit/; the work tree's index, HEAD and refs are never touched.
 // Any error fails the stage (fail closed). Limits:
 //   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these
-//   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored, and the host settings files are audited even where ignored
-//   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed
-//   - submodules and nested repositories count as one path (their checked-out commit), not file by file
+//   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored
+//   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it
+//   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
+//   - submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file) is undone by removing its .git whatever the scope, and the files it hid are then judged one by one
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
@@ -1422,6 +1423,16 @@ const POLICY = {
       "flags": "s",
       "glob": "AGENTS.md",
       "re": "^(?:^(?:AGENTS\\.md)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.gitignore",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.gitignore)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.gitattributes",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.gitattributes)$"
     }
   ],
   "roles": {
@@ -1924,11 +1935,48 @@ function auditGlobalExcludes(ctx) {
   return p ? auditReadOr(p, Buffer.alloc(0)) : Buffer.alloc(0);
 }
 
-/** Stage every non-ignored file into the given index file; returns the tree id. */
+const AUDIT_RULE_FILES = new Set([".gitignore", ".gitattributes"]);
+
+/**
+ * Stage every non-ignored file into the given index file, and the ignore and attribute files the
+ * ignore rules hide (one can name itself): they decide what the audit sees and hashes, so they are
+ * part of the tree (and protected, POLICY.protect). Returns the tree id.
+ */
 function auditSnapshot(ctx, indexFile) {
   const env = { GIT_INDEX_FILE: indexFile };
   auditGit(ctx, ["add", "-A", "--ignore-errors", "--", "."], { env: env });
+  // --directory: not into ignored folders, where no rule file has any effect
+  const hidden = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0")
+    .filter((p) => p && !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p)));
+  if (hidden.length) auditGit(ctx, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { env: Object.assign({ GIT_LITERAL_PATHSPECS: "1" }, env), input: Buffer.from(hidden.join("\0") + "\0", "latin1") });
   return auditGit(ctx, ["write-tree"], { env: env }).trim();
+}
+
+/**
+ * What keeps git from snapshotting the tree, found after "git add" failed or added a gitlink: a
+ * repository created inside the project (its .git hides every file in it; with a commit git records
+ * one gitlink, without one it refuses to add it), and a FIFO, socket or device standing where a tracked
+ * file was (git can add only files, links and repositories). [{ path, kind, remove }] as byte strings.
+ */
+function auditBlockers(ctx, indexFile, changes) {
+  const out = [];
+  const isRepo = (p) => { try { fs.lstatSync(auditAbs(ctx, p + "/.git")); return true; } catch (e) { return false; } };
+  const exempt = (p) => { const rel = auditRel(ctx, p); return rel !== null && auditMatch(POLICY.exempt, auditText(rel)); };
+  const env = { GIT_INDEX_FILE: indexFile };
+  if (changes) {
+    for (const c of changes) if (c.newMode === "160000" && c.status !== "D" && isRepo(c.path) && !exempt(c.path)) out.push({ path: c.path + "/.git", kind: "created", remove: c.path + "/.git" });
+    return out;
+  }
+  // without --directory, git names a repository inside an untracked folder as "path/"
+  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--exclude-standard"], { env: env, latin1: true }).split("\0"))
+    if (p.endsWith("/") && isRepo(p.slice(0, -1)) && !exempt(p.slice(0, -1))) out.push({ path: p + ".git", kind: "created", remove: p + ".git" });
+  for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\0")) {
+    if (!p) continue;
+    let st = null;
+    try { st = fs.lstatSync(auditAbs(ctx, p)); } catch (e) { st = null; }
+    if (st && !st.isFile() && !st.isSymbolicLink() && !st.isDirectory()) out.push({ path: p, kind: "replaced by a FIFO, socket or device", remove: p });
+  }
+  return out;
 }
 
 /** [{status, path, oldMode, newMode, newId}] between the start tree and the index file (raw diff, -z; paths as byte strings). */
@@ -2095,9 +2143,23 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) fs.copyFileSync(baseIndex, work); else fs.rmSync(work, { force: true });
-      now = auditSnapshot(ctx, work);
+      let blocked, all = null;
+      try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); }
+      catch (e) { blocked = auditBlockers(ctx, work, null); if (!blocked.length) throw e; }
+      // never judged by scope: whatever hid the files is removed, and the next pass judges them
+      if (blocked.length) {
+        if (pass > AUDIT_MAX_PASSES) throw new Error("these paths keep git from auditing the tree and could NOT be removed: " + blocked.slice(0, 5).map((b) => auditShowPath(auditShown(b.path))).join(", ") + "; remove them by hand");
+        for (const b of blocked) {
+          if (seen.has(b.path)) continue;
+          seen.add(b.path);
+          const rel = auditRel(ctx, b.path);
+          violations.push({ path: auditShown(rel === null ? b.path : rel), kind: b.kind, restored: true });
+          try { fs.rmSync(auditAbs(ctx, b.remove), { recursive: true, force: true }); } catch (e) { /* seen again next pass */ }
+        }
+        continue;
+      }
       if (pass === 1) changed = now;
-      const out = auditChanges(ctx, tree, work).filter((c) => {
+      const out = all.filter((c) => {
         const rel = auditRel(ctx, c.path);
         if (rel !== null && auditMatch(POLICY.exempt, auditText(rel))) return false;
         const own = rel === null ? undefined : auditControllerChange(ctx, auditText(rel), c);
