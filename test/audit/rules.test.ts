@@ -94,9 +94,21 @@ describe("audit: repositories a stage creates inside the project", () => {
       expect(rep).toContain("src/vendor/deep/CLAUDE.md (created; removed)");
     }));
 
-  it("a nested repository with a commit (a gitlink to git) is undone the same way", () =>
+  it("a nested repository with a commit (a gitlink to git) is undone the same way; one from the start keeps its .git", () =>
     withRepo(BASE, (r) => {
+      const keep = path.join(r.dir, "src/keep");
+      const commitIn = (dir: string, file: string) => {
+        fs.writeFileSync(path.join(dir, file), "x\n");
+        execFileSync("git", ["add", "-A"], { cwd: dir, env: gitEnv });
+        execFileSync("git", ["commit", "-q", "-m", "x"], { cwd: dir, env: gitEnv });
+      };
+      fs.mkdirSync(keep, { recursive: true });
+      execFileSync("git", ["init", "-q", keep], { env: gitEnv });
+      commitIn(keep, "one.ts");
+      r.git("add", "-A");
+      r.git("commit", "-q", "-m", "a nested repository");
       r.start("n2", "jade");
+      commitIn(keep, "two.ts"); // its commit moves: one path in jade's scope
       const v = path.join(r.dir, "src/sub/v");
       fs.mkdirSync(v, { recursive: true });
       execFileSync("git", ["init", "-q", v], { env: gitEnv });
@@ -106,7 +118,10 @@ describe("audit: repositories a stage creates inside the project", () => {
       r.stop("n2", "jade");
       expect(r.exists("src/sub/v/.git")).toBe(false);
       expect(r.exists("src/sub/v/a.test.ts")).toBe(false);
-      expect(r.report("n2").stderr).toContain("src/sub/v/.git (created; removed)");
+      expect(r.exists("src/keep/.git")).toBe(true);
+      const rep = r.report("n2").stderr;
+      expect(rep).toContain("src/sub/v/.git (created; removed)");
+      expect(rep).not.toContain("src/keep");
     }));
 });
 

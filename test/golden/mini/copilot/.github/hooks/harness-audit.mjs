@@ -707,7 +707,8 @@ function auditBlockers(ctx, indexFile, changes) {
   const exempt = (p) => { const rel = auditRel(ctx, p); return rel !== null && auditMatch(POLICY.exempt, auditText(rel)); };
   const env = { GIT_INDEX_FILE: indexFile };
   if (changes) {
-    for (const c of changes) if (c.newMode === "160000" && c.status !== "D" && isRepo(c.path) && !exempt(c.path)) out.push({ path: c.path + "/.git", kind: "created", remove: c.path + "/.git" });
+    // new ones only (A, or a file made a repository): a nested repository or submodule from the start keeps its .git
+    for (const c of changes) if (c.newMode === "160000" && (c.status === "A" || c.status === "T") && isRepo(c.path) && !exempt(c.path)) out.push({ path: c.path + "/.git", kind: "created", remove: c.path + "/.git" });
     return out;
   }
   // without --directory, git names a repository inside an untracked folder as "path/"
