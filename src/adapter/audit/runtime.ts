@@ -20,7 +20,10 @@
 //                       verdict is reported (exit 2, the reasons on stderr, which the host hands to
 //                       the orchestrator's model), so a stage whose audit could not run is failed.
 // Paths ignored by .gitignore / .git/info/exclude / core.excludesFile (as they were at the start)
-// are not audited; changes to those rules are, and .git/info/exclude is restored if changed.
+// are not audited; changes to those rules are: every .gitignore and .gitattributes is protected (one
+// that ignores itself is staged into the audit's tree too), and .git/info is guarded. A repository
+// created inside the project, or a FIFO where a tracked file was, would keep git from seeing files:
+// it is removed first (auditBlockers), and the next pass judges what it hid.
 export const AUDIT_RUNTIME_SOURCE = String.raw`
 const AUDIT_DIR_NAME = "harness-audit";
 const AUDIT_MAX_PASSES = 3;
