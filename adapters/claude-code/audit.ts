@@ -12,7 +12,7 @@ import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { HARNESS_STATE_DIR } from "../../src/schema/vocabulary.js";
-import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript, withAuditRecords } from "../../src/adapter/audit/index.js";
+import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, installedEnforcement, renderAuditScript, withAuditRecords } from "../../src/adapter/audit/index.js";
 
 export const AUDIT_PATH = ".claude/hooks/harness-audit.mjs";
 /** The enforcement config no audited role may change, whatever its scope. */
@@ -62,8 +62,9 @@ function addHooks(settings: HostFile, everySession: boolean): void {
   ];
 }
 
-/** The audit script. `controllerHome`: a fixed home for the run controller's records instead of the account's (tests only). */
-export function renderClaudeAudit(pipeline: PipelineIR, controllerHome?: string): string {
+/** The audit script. `controllerHome`: a fixed home for the run controller's records instead of the account's (tests only);
+ *  `emitted`: the paths of the files harness emits, whose enforcement files the audit guards. */
+export function renderClaudeAudit(pipeline: PipelineIR, controllerHome?: string, emitted: readonly string[] = []): string {
   return renderAuditScript(pipeline, {
     host: "Claude Code",
     scriptPath: AUDIT_PATH,
@@ -74,6 +75,7 @@ export function renderClaudeAudit(pipeline: PipelineIR, controllerHome?: string)
     roles: auditedRoles(pipeline),
     betweenEverySession: pipeline.policies.scope === "repository",
     controller: { stateDir: HARNESS_STATE_DIR },
+    installed: installedEnforcement(emitted, AUDIT_PROTECT, AUDIT_PATH),
     ...(controllerHome === undefined ? {} : { controllerHome }),
   });
 }
@@ -91,7 +93,7 @@ export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered
     if (!cmd) throw new Error(`the Claude Code adapter emitted no .claude/commands/${pipeline.name}.md to wire the audit into`);
     addCommandHook(cmd);
   }
-  const script: HostFile = { path: AUDIT_PATH, kind: "text", executable: true, text: renderClaudeAudit(pipeline) };
+  const script: HostFile = { path: AUDIT_PATH, kind: "text", executable: true, text: renderClaudeAudit(pipeline, undefined, lowered.files.map((f) => f.path)) };
   const how = (r: RoleIR) =>
     `${AUDIT_PATH}: tree recorded at SubagentStart (agent_type "${r.id}"); at SubagentStop every change outside the scope, whatever wrote it, is restored, and the orchestrator is told the stage failed (PostToolUse on Agent)`;
   const records: FidelityRecord[] = auditRecords(roles, how);

@@ -14,7 +14,8 @@ import { hostFieldsOf } from "../../src/adapter/host-fields.js";
 import { GUARD_GAPS, GUARD_OFF_ENV, GUARD_PATH, GUARD_PROTECTED_PATHS, ORCHESTRATOR, guardHooks, renderGuard } from "./guard.js";
 import { settingsDenies } from "./settings-rules.js";
 import { claudeFidelity } from "./fidelity.js";
-import { CLAUDE_AUDIT_PROOFS, withClaudeAudit } from "./audit.js";
+import { AUDIT_PATH, CLAUDE_AUDIT_PROOFS, renderClaudeAudit, withClaudeAudit } from "./audit.js";
+import { withInstalledEnforcement } from "../../src/adapter/audit/index.js";
 import { claudeMd } from "./templates.gen.js";
 import { CLAUDE_CONTROLLER_PROOFS, CONTROLLER_PATH, withClaudeController } from "./controller.js";
 
@@ -184,6 +185,7 @@ export const ClaudeCodeAdapter: Adapter = {
     ];
     const fidelity: FidelityRecord[] = claudeFidelity(pipeline, modelFor);
     const prompts = rolePrompts(pipeline, vocabulary);
-    return withClaudeController(pipeline, withClaudeAudit(pipeline, { files, fidelity, prompts, gaps: GUARD_GAPS.map((g) => `guard: ${g}`) }));
+    const lowered = withClaudeController(pipeline, withClaudeAudit(pipeline, { files, fidelity, prompts, gaps: GUARD_GAPS.map((g) => `guard: ${g}`) }));
+    return withInstalledEnforcement(lowered, AUDIT_PATH, (emitted) => renderClaudeAudit(pipeline, undefined, emitted));
   },
 };

@@ -18,7 +18,7 @@ import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { roleById } from "../../src/ir/lookup.js";
-import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript } from "../../src/adapter/audit/index.js";
+import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, installedEnforcement, renderAuditScript } from "../../src/adapter/audit/index.js";
 import { launcherPath } from "./launcher.js";
 import { hookProjectPath } from "../../src/adapter/guard/hook-command.js";
 import { HARNESS_STATE_DIR } from "../../src/schema/vocabulary.js";
@@ -55,8 +55,9 @@ function hooksFile(existing: HostFile | undefined): HostFile {
  *  (.harness/controller/) is controller-owned: verified, not exempt (src/adapter/audit/runtime-controller.ts). */
 export const AUDIT_EXEMPT = [`${HARNESS_STATE_DIR}/runs/**`];
 
-/** The audit script. `controllerHome`: a fixed home for the run controller's records instead of the account's (tests only). */
-export function renderCodexAudit(pipeline: PipelineIR, controllerHome?: string): string {
+/** The audit script. `controllerHome`: a fixed home for the run controller's records instead of the account's (tests only);
+ *  `emitted`: the paths of the files harness emits, whose enforcement files the audit guards. */
+export function renderCodexAudit(pipeline: PipelineIR, controllerHome?: string, emitted: readonly string[] = []): string {
   return renderAuditScript(pipeline, {
     host: "Codex",
     scriptPath: AUDIT_PATH,
@@ -66,6 +67,7 @@ export function renderCodexAudit(pipeline: PipelineIR, controllerHome?: string):
     exempt: AUDIT_EXEMPT,
     roles: auditedRoles(pipeline),
     controller: { stateDir: HARNESS_STATE_DIR },
+    installed: installedEnforcement(emitted, AUDIT_PROTECT, AUDIT_PATH),
     ...(controllerHome === undefined ? {} : { controllerHome }),
   });
 }
@@ -74,14 +76,14 @@ export function withCodexAudit(pipeline: PipelineIR, lowered: Lowered): Lowered 
   const roles = auditedRoles(pipeline);
   if (!roles.length) return lowered;
   const existing = lowered.files.find((f) => f.path === HOOKS_PATH);
+  const others = [...lowered.files.filter((f) => f !== existing), hooksFile(existing)];
   const files = [
-    ...lowered.files.filter((f) => f !== existing),
-    hooksFile(existing),
+    ...others,
     {
       path: AUDIT_PATH,
       kind: "text",
       executable: true,
-      text: renderCodexAudit(pipeline),
+      text: renderCodexAudit(pipeline, undefined, others.map((f) => f.path)),
     } satisfies HostFile,
   ];
   const how = (r: RoleIR) =>

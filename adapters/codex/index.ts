@@ -22,7 +22,8 @@ import { roleProfile, type RoleProfile } from "./permissions.js";
 import { planRules, renderRules } from "./rules.js";
 import { launcherPath, renderLauncher } from "./launcher.js";
 import { codexFidelity } from "./fidelity.js";
-import { CODEX_AUDIT_PROOFS, withCodexAudit } from "./audit.js";
+import { AUDIT_PATH, CODEX_AUDIT_PROOFS, renderCodexAudit, withCodexAudit } from "./audit.js";
+import { withInstalledEnforcement } from "../../src/adapter/audit/index.js";
 import { CODEX_CONTROLLER_PATH, CODEX_CONTROLLER_PROOFS, withCodexController } from "./controller.js";
 import { GUARD_PROTECTED_PATHS, CODEX_GUARD_PROOFS, withCodexGuard } from "./guard.js";
 
@@ -158,6 +159,7 @@ export const CodexAdapter: Adapter = {
       ),
     ];
     const prompts = rolePrompts(pipeline, vocab);
-    return withCodexController(pipeline, withCodexGuard(pipeline, withCodexAudit(pipeline, { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }), prompts })));
+    const lowered = withCodexController(pipeline, withCodexGuard(pipeline, withCodexAudit(pipeline, { files, fidelity: codexFidelity({ pipeline, profiles, rules, rulesPath, modelFor: (r) => modelFor(pipeline, r) }), prompts })));
+    return withInstalledEnforcement(lowered, AUDIT_PATH, (emitted) => renderCodexAudit(pipeline, undefined, emitted));
   },
 };

@@ -11,7 +11,7 @@ import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { HARNESS_STATE_DIR } from "../../src/schema/vocabulary.js";
-import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, renderAuditScript, withAuditRecords } from "../../src/adapter/audit/index.js";
+import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, installedEnforcement, renderAuditScript, withAuditRecords } from "../../src/adapter/audit/index.js";
 
 export const AUDIT_PATH = ".github/hooks/harness-audit.mjs";
 export const AUDIT_HOOKS = ".github/hooks/harness-audit.json";
@@ -31,6 +31,21 @@ export const auditedRoles = (pipeline: PipelineIR): RoleIR[] => pipeline.roles.f
 
 const command = (mode: "start" | "stop") => auditHookCommand(`"\${COPILOT_PROJECT_DIR:-.}/${AUDIT_PATH}"`, mode, true);
 
+/** The audit script; `emitted`: the paths of the files harness emits, whose enforcement files the audit guards. */
+export function renderCopilotAudit(pipeline: PipelineIR, emitted: readonly string[]): string {
+  return renderAuditScript(pipeline, {
+    host: "GitHub Copilot CLI",
+    scriptPath: AUDIT_PATH,
+    projectEnv: "COPILOT_PROJECT_DIR",
+    stopBlocks: true,
+    protect: AUDIT_PROTECT,
+    exempt: AUDIT_EXEMPT,
+    roles: auditedRoles(pipeline),
+    controller: { stateDir: HARNESS_STATE_DIR },
+    installed: installedEnforcement(emitted, AUDIT_PROTECT, AUDIT_PATH),
+  });
+}
+
 export function withCopilotAudit(pipeline: PipelineIR, lowered: Lowered): Lowered {
   const roles = auditedRoles(pipeline);
   if (!roles.length) return lowered;
@@ -49,7 +64,7 @@ export function withCopilotAudit(pipeline: PipelineIR, lowered: Lowered): Lowere
     path: AUDIT_PATH,
     kind: "text",
     executable: true,
-    text: renderAuditScript(pipeline, { host: "GitHub Copilot CLI", scriptPath: AUDIT_PATH, projectEnv: "COPILOT_PROJECT_DIR", stopBlocks: true, protect: AUDIT_PROTECT, exempt: AUDIT_EXEMPT, roles, controller: { stateDir: HARNESS_STATE_DIR } }),
+    text: renderCopilotAudit(pipeline, [...lowered.files.map((f) => f.path), AUDIT_HOOKS]),
   };
   const how = (r: RoleIR) =>
     `${AUDIT_PATH} (${AUDIT_HOOKS}): tree recorded at subagentStart (agentType "${r.id}"); at subagentStop every change outside the scope, whatever wrote it, is restored; the failure is printed to the human, not handed to the orchestrator`;

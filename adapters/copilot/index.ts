@@ -23,7 +23,8 @@ import { InputError, type Diagnostic } from "../../src/errors.js";
 import fs from "node:fs";
 import nodePath from "node:path";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
-import { COPILOT_AUDIT_PROOFS, withCopilotAudit } from "./audit.js";
+import { AUDIT_PATH, COPILOT_AUDIT_PROOFS, renderCopilotAudit, withCopilotAudit } from "./audit.js";
+import { withInstalledEnforcement } from "../../src/adapter/audit/index.js";
 import { copilotFidelity } from "./fidelity.js";
 import { GUARD_PROTECTED_PATHS, GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks, mkdirCommand, renderGuard, scopeFolders } from "./guard.js";
 import { pipelineLauncher, roleLauncher } from "./launcher.js";
@@ -223,6 +224,7 @@ export const CopilotAdapter: Adapter = {
         ? ["guard: policies.scope repository is bound like pipeline on Copilot: its hook input names no agent started with --agent, so a repository-wide hook could not tell a role run alone from an ordinary session; ordinary sessions are not bound"]
         : []),
     ];
-    return withCopilotController(pipeline, orch, launcherOf(pipeline.name), withCopilotAudit(pipeline, { files, fidelity: copilotFidelity({ pipeline, orchestrator: orch, launcherOf, modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps }));
+    const lowered = withCopilotController(pipeline, orch, launcherOf(pipeline.name), withCopilotAudit(pipeline, { files, fidelity: copilotFidelity({ pipeline, orchestrator: orch, launcherOf, modelFor: (r) => modelFor(pipeline, r) }), prompts, gaps }));
+    return withInstalledEnforcement(lowered, AUDIT_PATH, (emitted) => renderCopilotAudit(pipeline, emitted));
   },
 };

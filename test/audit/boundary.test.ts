@@ -402,6 +402,25 @@ describe("audit: between the stages of a session", () => {
       expect(r.read("tests/a.test.ts")).toBe("not the committed state\n");
     }));
 
+  it("the git stash exception holds for a command that is exactly a git stash, nothing chained to it (r3 A3)", () =>
+    withRepo(BASE, (r) => {
+      r.start("m1", "mica", "sess");
+      r.put("tests/a.test.ts", "mica's new test\n");
+      r.stop("m1", "mica", "sess");
+      // the orchestrator's npm test runs code that puts mica's test back to its committed state
+      r.put("tests/a.test.ts", "t\n");
+      for (const cmd of ["git stash push -m x && npm test", "git stash push -m x\nnpm test", "git stash push -m \"$(npm test)\"", "git stash; npm test"]) {
+        const b = r.between("sess", cmd);
+        expect(b.code, cmd).toBe(2);
+        expect(b.stderr).toContain("tests/a.test.ts (modified; restored)");
+        expect(r.read("tests/a.test.ts")).toBe("mica's new test\n");
+        r.put("tests/a.test.ts", "t\n");
+      }
+      // the exact command still passes: what it stashed is in the stash
+      expect(r.between("sess", "git stash push -m 'before the review' -- tests/").code).toBe(0);
+      expect(r.read("tests/a.test.ts")).toBe("t\n");
+    }));
+
   it("outside a git repository the orchestrator's commands are let through (no stage can have ended there)", () => {
     const r = makeRepo(BASE, { git: false });
     try {

@@ -9,6 +9,7 @@
 // write globs minus its never-write globs, picomatch with dot files, compiled to RegExp here).
 import { globRegExp } from "../../glob.js";
 import type { FidelityRecord } from "../fidelity.js";
+import type { HostFile, Lowered } from "../types.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import { sortKeys } from "../../emit/render.js";
 import { AUDIT_MAIN_SOURCE, AUDIT_RUNTIME_SOURCE } from "./runtime.js";
@@ -80,18 +81,34 @@ export interface AuditOptions {
   controllerHome?: string;
   /** a shorter time limit for the audit's git than the one under the hosts' hook timeouts (tests only) */
   timeLimitMs?: number;
+  /** Project paths of the enforcement files harness installs for this host (installedEnforcement): guarded byte for byte, wherever the ignore rules hide them. */
+  installed?: readonly string[];
 }
+
+/**
+ * The files harness emits that hold enforcement (those under the host's protected paths: hook scripts,
+ * guard, audit, controller, settings, role definitions), and the audit script itself: taken from the
+ * emitted files, so a file added to an adapter is guarded without a hand list (r3 A7).
+ */
+export function installedEnforcement(emitted: readonly string[], protect: readonly string[], auditScript: string): string[] {
+  const res = protect.map((g) => globRegExp(g));
+  return [...new Set([...emitted, auditScript])].filter((p) => res.some((re) => re.test(p))).sort(byCodeUnit);
+}
+
+/** Files that change what git shows the audit (ignore rules) and what it hashes (attributes, filters), at any depth. */
+export const AUDIT_RULE_GLOBS = ["**/.gitignore", "**/.gitattributes"] as const;
 
 /** What the audit cannot do; adapters list these under MAPPING.md's Known gaps. */
 export const AUDIT_GAPS: readonly string[] = [
   "it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these",
-  "paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored, and the host settings files are audited even where ignored",
-  "empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed",
-  "submodules and nested repositories count as one path (their checked-out commit), not file by file",
+  "paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored",
+  "the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it",
+  "empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)",
+  "submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file) is undone by removing its .git whatever the scope, and the files it hid are then judged one by one",
   "while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for",
   "writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)",
   "git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings",
-  "the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt",
+  "the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the folder core.hooksPath names at the start of the stage) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt",
   "refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them",
   "the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory and core.excludesFile are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. Such a FIFO stays until a human removes it, and every boundary fails until then",
   "the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again",
@@ -100,6 +117,24 @@ export const AUDIT_GAPS: readonly string[] = [
   "processes a stage leaves behind are found only on Linux (/proc) and only when they work in the repository (their folder or an open file there); the stop waits 3 s for them, then fails the stage by name; what they write later is restored at the next boundary of the session",
   "between stages: what changes after a stage's end is restored at the session's next boundary (the next stage's start, which then fails); a write after the session's last boundary, and what is staged or committed between stages, is found by no hook, and the next session's first stage takes the tree as it finds it",
 ];
+
+/**
+ * Render the audit script again once every wrapper has added its files (the guard, the run controller
+ * come after the audit): its list of installed enforcement files then names them all.
+ */
+export function withInstalledEnforcement(lowered: Lowered, auditPath: string, render: (emitted: readonly string[]) => string): Lowered {
+  const at = lowered.files.findIndex((f) => f.path === auditPath);
+  if (at < 0) return lowered;
+  const files = [...lowered.files];
+  files[at] = { ...files[at]!, kind: "text", text: render(files.map((f) => f.path)) } as HostFile;
+  return { ...lowered, files };
+}
+
+/** The fixed list and the installed files (as project files), each project path once. */
+function guardedFiles(installed: readonly string[]): GuardedFile[] {
+  const listed = new Set(GUARDED_FILES.filter((g) => g.base === "project").map((g) => g.path));
+  return [...GUARDED_FILES, ...installed.filter((p) => !listed.has(p)).map((p): GuardedFile => ({ base: "project", path: p }))];
+}
 
 /** picomatch's RegExp, with `s` so that `.` also matches a newline (a legal file-name character). */
 export function auditGlob(glob: string): AuditGlob {
@@ -129,10 +164,11 @@ export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): Audit
     scriptPath: o.scriptPath,
     projectEnv: o.projectEnv,
     stopBlocks: o.stopBlocks,
-    protect: o.protect.map(auditGlob),
+    // the ignore and attribute files decide what the audit sees and how it hashes: no stage may change one (r3 A1, A2)
+    protect: [...o.protect, ...AUDIT_RULE_GLOBS].map(auditGlob),
     exempt: (o.exempt ?? []).map(auditGlob),
     never: never.map(auditGlob),
-    guarded: GUARDED_FILES,
+    guarded: guardedFiles(o.installed ?? []),
     globs: globs.map(auditGlob),
     roles,
     orchestrator: mainRoles.filter((r) => r.write.length).map(scope),

@@ -20,7 +20,7 @@ function auditHome() { return process.env.HOME || os.homedir(); }
 /** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
 function auditGuardedList(ctx, snaps) {
   const out = [], seen = new Set();
-  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base, git: g.gitConfig === true }); } };
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base, git: g.gitConfig === true, found: g.found === true }); } };
   const home = auditHome();
   for (const g of POLICY.guarded) {
     if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
@@ -32,6 +32,12 @@ function auditGuardedList(ctx, snaps) {
       if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
     }
   }
+  // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
+  // worktree's configuration and hooks; one that appears during the stage counts as created
+  for (const e of auditFoundGitFiles(ctx.commonDir)) add(e.abs, ".git/" + path.relative(ctx.commonDir, e.abs).split(path.sep).join("/"), { tree: e.tree, gitConfig: !e.tree, found: true }, ctx.commonDir);
+  // the folder core.hooksPath names, as read at the start (r3 A6: husky's self-ignored .husky/_); later
+  // boundaries take it from the snapshot, so a hooks path set during the stage never names what is guarded
+  if (!snaps) { const hooks = auditHooksPath(ctx); if (hooks) add(hooks, hooks, { tree: true }, null); }
   // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
   // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
   for (let i = 0; i < out.length; i++) {
@@ -48,8 +54,44 @@ function auditGuardedList(ctx, snaps) {
     }
   }
   // a file an earlier snapshot holds (one a git configuration included) stays guarded, even where nothing includes it any more
-  if (snaps) for (const abs of Object.keys(snaps)) if (!seen.has(abs) && !(snaps[abs].t === "dir" && !snaps[abs].e)) { seen.add(abs); parents.push({ abs: abs, shown: abs, tree: false, volatile: null, base: null }); }
+  if (snaps) for (const abs of Object.keys(snaps)) if (!seen.has(abs) && !(snaps[abs].t === "dir" && !snaps[abs].e)) { seen.add(abs); parents.push({ abs: abs, shown: abs, tree: snaps[abs].t === "dir", volatile: null, base: null }); }
   return out.concat(parents);
+}
+
+/** Submodules' git folders below <common dir>/modules (a name may hold slashes; nested ones below their modules/), with their linked worktrees': [{ abs, tree }]. */
+function auditFoundGitFiles(commonDir) {
+  const out = [];
+  const worktrees = (gitDir) => {
+    let names = [];
+    try { names = fs.readdirSync(path.join(gitDir, "worktrees")); } catch (e) { names = []; }
+    for (const n of names.sort()) out.push({ abs: path.join(gitDir, "worktrees", n, "config.worktree"), tree: false });
+  };
+  const walk = (dir, depth) => {
+    let entries = [];
+    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch (e) { entries = []; }
+    for (const d of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (!d.isDirectory() || depth > 32) continue;
+      const p = path.join(dir, d.name);
+      if (fs.existsSync(path.join(p, "config")) || fs.existsSync(path.join(p, "HEAD"))) {
+        out.push({ abs: path.join(p, "config"), tree: false }, { abs: path.join(p, "config.worktree"), tree: false }, { abs: path.join(p, "hooks"), tree: true });
+        worktrees(p);
+        walk(path.join(p, "modules"), depth + 1);
+      } else walk(p, depth + 1);
+    }
+  };
+  worktrees(commonDir);
+  walk(path.join(commonDir, "modules"), 0);
+  return out;
+}
+
+/** The folder git runs hooks from when core.hooksPath is set (absolute; null when unset): the last value outside the audit's own -c. */
+function auditHooksPath(ctx) {
+  let raw = "";
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.hooksPath"]); } catch (e) { return null; } // exit 1: unset
+  const f = raw.split("\u0000");
+  let v = null;
+  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  return v === null ? null : path.resolve(ctx.top, v);
 }
 
 /** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
@@ -142,8 +184,9 @@ function auditRestoreGuarded(ctx, snaps) {
   const out = [];
   const budget = { left: AUDIT_GUARDED_MAX * 2 };
   for (const g of auditGuardedList(ctx, snaps)) {
-    const then = snaps[g.abs];
-    if (!then) continue; // a variable that moves a folder was set after the start: that folder was not snapshotted
+    // a variable that moves a folder was set after the start: that folder was not snapshotted; a git folder found now was not there
+    const then = snaps[g.abs] || (g.found ? { t: "none" } : null);
+    if (!then) continue;
     const now = auditReadPath(g.abs, g.tree, budget);
     if (auditSameGuarded(then, now, g.volatile)) continue;
     const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : now.k && then.t !== "other" ? "replaced by " + now.k : "modified";
@@ -203,10 +246,14 @@ function auditDiffersFromHead(ctx, index) {
   return new Set(auditChanges(ctx, head, index).map((c) => c.path));
 }
 
+// exactly one git stash with plain words (quoted ones without expansions): nothing chained, piped,
+// substituted or on a second line rides on the exception (r3 A3: "git stash push && npm test")
+const AUDIT_STASH_ONLY = /^[ \t]*git[ \t]+stash(?:[ \t]+(?:[A-Za-z0-9_@%+=:,.\/-]+|'[^'\n]*'|"[^"$\x60\\!\n]*"))*[ \t]*$/;
+
 /**
  * The orchestrator's own step (Claude Code: PostToolUse on its Bash, and Stop): what changed since the
  * session's last boundary is judged like a stage of the main-session roles, beside the stages running
- * now. "git stash" (the orchestrator's own exception) may return paths to their committed state.
+ * now. A command that is exactly a "git stash" (the orchestrator's own exception) may return paths to their committed state.
  */
 function auditBetween(session, command) {
   let ctx;
@@ -224,7 +271,7 @@ function auditBetween(session, command) {
   const active = auditActiveRoles(ctx, "");
   const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded));
   let head = null;
-  if (/^\s*git\s+stash(\s|$)/.test(command || "")) {
+  if (AUDIT_STASH_ONLY.test(command || "")) {
     const idx = auditFile(ctx, key, "head-index");
     try { auditCopy(chain.index, idx); auditSnapshot(ctx, idx); head = auditDiffersFromHead(ctx, idx); } finally { fs.rmSync(idx, { force: true }); }
   }

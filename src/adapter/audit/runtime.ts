@@ -20,7 +20,10 @@
 //                       verdict is reported (exit 2, the reasons on stderr, which the host hands to
 //                       the orchestrator's model), so a stage whose audit could not run is failed.
 // Paths ignored by .gitignore / .git/info/exclude / core.excludesFile (as they were at the start)
-// are not audited; changes to those rules are, and .git/info/exclude is restored if changed.
+// are not audited; changes to those rules are: every .gitignore and .gitattributes is protected (one
+// that ignores itself is staged into the audit's tree too), and .git/info is guarded. A repository
+// created inside the project, or a FIFO where a tracked file was, would keep git from seeing files:
+// it is removed first (auditBlockers), and the next pass judges what it hid.
 export const AUDIT_RUNTIME_SOURCE = String.raw`
 const AUDIT_DIR_NAME = "harness-audit";
 const AUDIT_MAX_PASSES = 3;
@@ -141,11 +144,49 @@ function auditGlobalExcludes(ctx) {
   return p ? auditReadOr(p, Buffer.alloc(0)) : Buffer.alloc(0);
 }
 
-/** Stage every non-ignored file into the given index file; returns the tree id. */
+const AUDIT_RULE_FILES = new Set([".gitignore", ".gitattributes"]);
+
+/**
+ * Stage every non-ignored file into the given index file, and the ignore and attribute files the
+ * ignore rules hide (one can name itself): they decide what the audit sees and hashes, so they are
+ * part of the tree (and protected, POLICY.protect). Returns the tree id.
+ */
 function auditSnapshot(ctx, indexFile) {
   const env = { GIT_INDEX_FILE: indexFile };
   auditGit(ctx, ["add", "-A", "--ignore-errors", "--", "."], { env: env });
+  // --directory: not into ignored folders, where no rule file has any effect
+  const hidden = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0")
+    .filter((p) => p && !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p)));
+  if (hidden.length) auditGit(ctx, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { env: Object.assign({ GIT_LITERAL_PATHSPECS: "1" }, env), input: Buffer.from(hidden.join("\0") + "\0", "latin1") });
   return auditGit(ctx, ["write-tree"], { env: env }).trim();
+}
+
+/**
+ * What keeps git from snapshotting the tree, found after "git add" failed or added a gitlink: a
+ * repository created inside the project (its .git hides every file in it; with a commit git records
+ * one gitlink, without one it refuses to add it), and a FIFO, socket or device standing where a tracked
+ * file was (git can add only files, links and repositories). [{ path, kind, remove }] as byte strings.
+ */
+function auditBlockers(ctx, indexFile, changes) {
+  const out = [];
+  const isRepo = (p) => { try { fs.lstatSync(auditAbs(ctx, p + "/.git")); return true; } catch (e) { return false; } };
+  const exempt = (p) => { const rel = auditRel(ctx, p); return rel !== null && auditMatch(POLICY.exempt, auditText(rel)); };
+  const env = { GIT_INDEX_FILE: indexFile };
+  if (changes) {
+    // new ones only (A, or a file made a repository): a nested repository or submodule from the start keeps its .git
+    for (const c of changes) if (c.newMode === "160000" && (c.status === "A" || c.status === "T") && isRepo(c.path) && !exempt(c.path)) out.push({ path: c.path + "/.git", kind: "created", remove: c.path + "/.git" });
+    return out;
+  }
+  // without --directory, git names a repository inside an untracked folder as "path/"
+  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--exclude-standard"], { env: env, latin1: true }).split("\0"))
+    if (p.endsWith("/") && isRepo(p.slice(0, -1)) && !exempt(p.slice(0, -1))) out.push({ path: p + ".git", kind: "created", remove: p + ".git" });
+  for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\0")) {
+    if (!p) continue;
+    let st = null;
+    try { st = fs.lstatSync(auditAbs(ctx, p)); } catch (e) { st = null; }
+    if (st && !st.isFile() && !st.isSymbolicLink() && !st.isDirectory()) out.push({ path: p, kind: "replaced by a FIFO, socket or device", remove: p });
+  }
+  return out;
 }
 
 /** [{status, path, oldMode, newMode, newId}] between the start tree and the index file (raw diff, -z; paths as byte strings). */
@@ -314,9 +355,23 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
-      now = auditSnapshot(ctx, work);
+      let blocked, all = null;
+      try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); }
+      catch (e) { blocked = auditBlockers(ctx, work, null); if (!blocked.length) throw e; }
+      // never judged by scope: whatever hid the files is removed, and the next pass judges them
+      if (blocked.length) {
+        if (pass > AUDIT_MAX_PASSES) throw new Error("these paths keep git from auditing the tree and could NOT be removed: " + blocked.slice(0, 5).map((b) => auditShowPath(auditShown(b.path))).join(", ") + "; remove them by hand");
+        for (const b of blocked) {
+          if (seen.has(b.path)) continue;
+          seen.add(b.path);
+          const rel = auditRel(ctx, b.path);
+          violations.push({ path: auditShown(rel === null ? b.path : rel), kind: b.kind, restored: true });
+          try { fs.rmSync(auditAbs(ctx, b.remove), { recursive: true, force: true }); } catch (e) { /* seen again next pass */ }
+        }
+        continue;
+      }
       if (pass === 1) changed = now;
-      const out = auditChanges(ctx, tree, work).filter((c) => {
+      const out = all.filter((c) => {
         const rel = auditRel(ctx, c.path);
         if (rel !== null && auditMatch(POLICY.exempt, auditText(rel))) return false;
         const own = rel === null ? undefined : auditControllerChange(ctx, auditText(rel), c);

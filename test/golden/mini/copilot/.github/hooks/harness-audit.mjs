@@ -10,13 +10,14 @@
 // State lives in <git dir>/harness-audit/; the work tree's index, HEAD and refs are never touched.
 // Any error fails the stage (fail closed). Limits:
 //   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these
-//   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there; changes to the ignore rules themselves are audited and restored, and the host settings files are audited even where ignored
-//   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed
-//   - submodules and nested repositories count as one path (their checked-out commit), not file by file
+//   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored
+//   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it
+//   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
+//   - submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file) is undone by removing its .git whatever the scope, and the files it hid are then judged one by one
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the folder core.hooksPath names at the start of the stage) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory and core.excludesFile are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
@@ -410,6 +411,62 @@ const POLICY = {
     {
       "base": "home",
       "path": ".zshrc"
+    },
+    {
+      "base": "project",
+      "path": ".github/agents/checker.agent.md"
+    },
+    {
+      "base": "project",
+      "path": ".github/agents/planner.agent.md"
+    },
+    {
+      "base": "project",
+      "path": ".github/agents/writer.agent.md"
+    },
+    {
+      "base": "project",
+      "path": ".github/agents/zine.agent.md"
+    },
+    {
+      "base": "project",
+      "path": ".github/copilot/bin/checker.sh"
+    },
+    {
+      "base": "project",
+      "path": ".github/copilot/bin/planner.sh"
+    },
+    {
+      "base": "project",
+      "path": ".github/copilot/bin/writer.sh"
+    },
+    {
+      "base": "project",
+      "path": ".github/copilot/bin/zine.sh"
+    },
+    {
+      "base": "project",
+      "path": ".github/hooks/harness-audit.json"
+    },
+    {
+      "base": "project",
+      "path": ".github/hooks/harness-audit.mjs"
+    },
+    {
+      "base": "project",
+      "path": ".github/hooks/harness-controller.cjs"
+    },
+    {
+      "base": "project",
+      "path": ".github/hooks/harness-guard.cjs"
+    },
+    {
+      "base": "project",
+      "path": ".github/prompts/zine.prompt.md"
+    },
+    {
+      "base": "project",
+      "path": ".github/skills/zine/SKILL.md"
     }
   ],
   "host": "GitHub Copilot CLI",
@@ -473,6 +530,16 @@ const POLICY = {
       "flags": "s",
       "glob": ".github/copilot/**",
       "re": "^(?:\\.github\\/copilot(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.gitignore",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.gitignore)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.gitattributes",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.gitattributes)$"
     }
   ],
   "roles": {
@@ -618,11 +685,49 @@ function auditGlobalExcludes(ctx) {
   return p ? auditReadOr(p, Buffer.alloc(0)) : Buffer.alloc(0);
 }
 
-/** Stage every non-ignored file into the given index file; returns the tree id. */
+const AUDIT_RULE_FILES = new Set([".gitignore", ".gitattributes"]);
+
+/**
+ * Stage every non-ignored file into the given index file, and the ignore and attribute files the
+ * ignore rules hide (one can name itself): they decide what the audit sees and hashes, so they are
+ * part of the tree (and protected, POLICY.protect). Returns the tree id.
+ */
 function auditSnapshot(ctx, indexFile) {
   const env = { GIT_INDEX_FILE: indexFile };
   auditGit(ctx, ["add", "-A", "--ignore-errors", "--", "."], { env: env });
+  // --directory: not into ignored folders, where no rule file has any effect
+  const hidden = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0")
+    .filter((p) => p && !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p)));
+  if (hidden.length) auditGit(ctx, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { env: Object.assign({ GIT_LITERAL_PATHSPECS: "1" }, env), input: Buffer.from(hidden.join("\0") + "\0", "latin1") });
   return auditGit(ctx, ["write-tree"], { env: env }).trim();
+}
+
+/**
+ * What keeps git from snapshotting the tree, found after "git add" failed or added a gitlink: a
+ * repository created inside the project (its .git hides every file in it; with a commit git records
+ * one gitlink, without one it refuses to add it), and a FIFO, socket or device standing where a tracked
+ * file was (git can add only files, links and repositories). [{ path, kind, remove }] as byte strings.
+ */
+function auditBlockers(ctx, indexFile, changes) {
+  const out = [];
+  const isRepo = (p) => { try { fs.lstatSync(auditAbs(ctx, p + "/.git")); return true; } catch (e) { return false; } };
+  const exempt = (p) => { const rel = auditRel(ctx, p); return rel !== null && auditMatch(POLICY.exempt, auditText(rel)); };
+  const env = { GIT_INDEX_FILE: indexFile };
+  if (changes) {
+    // new ones only (A, or a file made a repository): a nested repository or submodule from the start keeps its .git
+    for (const c of changes) if (c.newMode === "160000" && (c.status === "A" || c.status === "T") && isRepo(c.path) && !exempt(c.path)) out.push({ path: c.path + "/.git", kind: "created", remove: c.path + "/.git" });
+    return out;
+  }
+  // without --directory, git names a repository inside an untracked folder as "path/"
+  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--exclude-standard"], { env: env, latin1: true }).split("\0"))
+    if (p.endsWith("/") && isRepo(p.slice(0, -1)) && !exempt(p.slice(0, -1))) out.push({ path: p + ".git", kind: "created", remove: p + ".git" });
+  for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\0")) {
+    if (!p) continue;
+    let st = null;
+    try { st = fs.lstatSync(auditAbs(ctx, p)); } catch (e) { st = null; }
+    if (st && !st.isFile() && !st.isSymbolicLink() && !st.isDirectory()) out.push({ path: p, kind: "replaced by a FIFO, socket or device", remove: p });
+  }
+  return out;
 }
 
 /** [{status, path, oldMode, newMode, newId}] between the start tree and the index file (raw diff, -z; paths as byte strings). */
@@ -791,9 +896,23 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
-      now = auditSnapshot(ctx, work);
+      let blocked, all = null;
+      try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); }
+      catch (e) { blocked = auditBlockers(ctx, work, null); if (!blocked.length) throw e; }
+      // never judged by scope: whatever hid the files is removed, and the next pass judges them
+      if (blocked.length) {
+        if (pass > AUDIT_MAX_PASSES) throw new Error("these paths keep git from auditing the tree and could NOT be removed: " + blocked.slice(0, 5).map((b) => auditShowPath(auditShown(b.path))).join(", ") + "; remove them by hand");
+        for (const b of blocked) {
+          if (seen.has(b.path)) continue;
+          seen.add(b.path);
+          const rel = auditRel(ctx, b.path);
+          violations.push({ path: auditShown(rel === null ? b.path : rel), kind: b.kind, restored: true });
+          try { fs.rmSync(auditAbs(ctx, b.remove), { recursive: true, force: true }); } catch (e) { /* seen again next pass */ }
+        }
+        continue;
+      }
       if (pass === 1) changed = now;
-      const out = auditChanges(ctx, tree, work).filter((c) => {
+      const out = all.filter((c) => {
         const rel = auditRel(ctx, c.path);
         if (rel !== null && auditMatch(POLICY.exempt, auditText(rel))) return false;
         const own = rel === null ? undefined : auditControllerChange(ctx, auditText(rel), c);
@@ -1238,7 +1357,7 @@ function auditHome() { return process.env.HOME || os.homedir(); }
 /** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
 function auditGuardedList(ctx, snaps) {
   const out = [], seen = new Set();
-  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base, git: g.gitConfig === true }); } };
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base, git: g.gitConfig === true, found: g.found === true }); } };
   const home = auditHome();
   for (const g of POLICY.guarded) {
     if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
@@ -1250,6 +1369,12 @@ function auditGuardedList(ctx, snaps) {
       if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
     }
   }
+  // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
+  // worktree's configuration and hooks; one that appears during the stage counts as created
+  for (const e of auditFoundGitFiles(ctx.commonDir)) add(e.abs, ".git/" + path.relative(ctx.commonDir, e.abs).split(path.sep).join("/"), { tree: e.tree, gitConfig: !e.tree, found: true }, ctx.commonDir);
+  // the folder core.hooksPath names, as read at the start (r3 A6: husky's self-ignored .husky/_); later
+  // boundaries take it from the snapshot, so a hooks path set during the stage never names what is guarded
+  if (!snaps) { const hooks = auditHooksPath(ctx); if (hooks) add(hooks, hooks, { tree: true }, null); }
   // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
   // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
   for (let i = 0; i < out.length; i++) {
@@ -1266,8 +1391,44 @@ function auditGuardedList(ctx, snaps) {
     }
   }
   // a file an earlier snapshot holds (one a git configuration included) stays guarded, even where nothing includes it any more
-  if (snaps) for (const abs of Object.keys(snaps)) if (!seen.has(abs) && !(snaps[abs].t === "dir" && !snaps[abs].e)) { seen.add(abs); parents.push({ abs: abs, shown: abs, tree: false, volatile: null, base: null }); }
+  if (snaps) for (const abs of Object.keys(snaps)) if (!seen.has(abs) && !(snaps[abs].t === "dir" && !snaps[abs].e)) { seen.add(abs); parents.push({ abs: abs, shown: abs, tree: snaps[abs].t === "dir", volatile: null, base: null }); }
   return out.concat(parents);
+}
+
+/** Submodules' git folders below <common dir>/modules (a name may hold slashes; nested ones below their modules/), with their linked worktrees': [{ abs, tree }]. */
+function auditFoundGitFiles(commonDir) {
+  const out = [];
+  const worktrees = (gitDir) => {
+    let names = [];
+    try { names = fs.readdirSync(path.join(gitDir, "worktrees")); } catch (e) { names = []; }
+    for (const n of names.sort()) out.push({ abs: path.join(gitDir, "worktrees", n, "config.worktree"), tree: false });
+  };
+  const walk = (dir, depth) => {
+    let entries = [];
+    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch (e) { entries = []; }
+    for (const d of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (!d.isDirectory() || depth > 32) continue;
+      const p = path.join(dir, d.name);
+      if (fs.existsSync(path.join(p, "config")) || fs.existsSync(path.join(p, "HEAD"))) {
+        out.push({ abs: path.join(p, "config"), tree: false }, { abs: path.join(p, "config.worktree"), tree: false }, { abs: path.join(p, "hooks"), tree: true });
+        worktrees(p);
+        walk(path.join(p, "modules"), depth + 1);
+      } else walk(p, depth + 1);
+    }
+  };
+  worktrees(commonDir);
+  walk(path.join(commonDir, "modules"), 0);
+  return out;
+}
+
+/** The folder git runs hooks from when core.hooksPath is set (absolute; null when unset): the last value outside the audit's own -c. */
+function auditHooksPath(ctx) {
+  let raw = "";
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.hooksPath"]); } catch (e) { return null; } // exit 1: unset
+  const f = raw.split("\u0000");
+  let v = null;
+  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  return v === null ? null : path.resolve(ctx.top, v);
 }
 
 /** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
@@ -1360,8 +1521,9 @@ function auditRestoreGuarded(ctx, snaps) {
   const out = [];
   const budget = { left: AUDIT_GUARDED_MAX * 2 };
   for (const g of auditGuardedList(ctx, snaps)) {
-    const then = snaps[g.abs];
-    if (!then) continue; // a variable that moves a folder was set after the start: that folder was not snapshotted
+    // a variable that moves a folder was set after the start: that folder was not snapshotted; a git folder found now was not there
+    const then = snaps[g.abs] || (g.found ? { t: "none" } : null);
+    if (!then) continue;
     const now = auditReadPath(g.abs, g.tree, budget);
     if (auditSameGuarded(then, now, g.volatile)) continue;
     const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : now.k && then.t !== "other" ? "replaced by " + now.k : "modified";
@@ -1421,10 +1583,14 @@ function auditDiffersFromHead(ctx, index) {
   return new Set(auditChanges(ctx, head, index).map((c) => c.path));
 }
 
+// exactly one git stash with plain words (quoted ones without expansions): nothing chained, piped,
+// substituted or on a second line rides on the exception (r3 A3: "git stash push && npm test")
+const AUDIT_STASH_ONLY = /^[ \t]*git[ \t]+stash(?:[ \t]+(?:[A-Za-z0-9_@%+=:,.\/-]+|'[^'\n]*'|"[^"$\x60\\!\n]*"))*[ \t]*$/;
+
 /**
  * The orchestrator's own step (Claude Code: PostToolUse on its Bash, and Stop): what changed since the
  * session's last boundary is judged like a stage of the main-session roles, beside the stages running
- * now. "git stash" (the orchestrator's own exception) may return paths to their committed state.
+ * now. A command that is exactly a "git stash" (the orchestrator's own exception) may return paths to their committed state.
  */
 function auditBetween(session, command) {
   let ctx;
@@ -1442,7 +1608,7 @@ function auditBetween(session, command) {
   const active = auditActiveRoles(ctx, "");
   const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded));
   let head = null;
-  if (/^\s*git\s+stash(\s|$)/.test(command || "")) {
+  if (AUDIT_STASH_ONLY.test(command || "")) {
     const idx = auditFile(ctx, key, "head-index");
     try { auditCopy(chain.index, idx); auditSnapshot(ctx, idx); head = auditDiffersFromHead(ctx, idx); } finally { fs.rmSync(idx, { force: true }); }
   }
