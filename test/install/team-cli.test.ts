@@ -56,20 +56,20 @@ describe("from a subfolder (F04)", () => {
     expect((await harness(["build", "-q"], src)).code).toBe(0);
     expect(existsSync(path.join(src, "out"))).toBe(false);
   });
-  it("report, runs, runs show and run find the project root above src/ too", () => {
+  it("report, runs, runs show and run find the project root above src/ too", async () => {
     const dir = team();
     const src = path.join(dir, "src");
-    expect(harness(["report", "-q"], src).code).toBe(0);
+    expect((await harness(["report", "-q"], src)).code).toBe(0);
     expect(existsSync(path.join(dir, "out/report.html"))).toBe(true);
     expect(existsSync(path.join(src, "out"))).toBe(false);
     // a record at the root that is not harness's: each command that reads it from src/ says so
     mkdirSync(path.join(dir, ".harness/runs"), { recursive: true });
     writeFileSync(path.join(dir, ".harness/runs/20261201T000000Z-abcdef.json"), "{}\n");
-    expect(harness(["runs"], src).stderr).toContain("warning .harness/runs/20261201T000000Z-abcdef.json: version is undefined");
-    const show = harness(["runs", "show", "20261201T000000Z-abcdef"], src);
+    expect((await harness(["runs"], src)).stderr).toContain("warning .harness/runs/20261201T000000Z-abcdef.json: version is undefined");
+    const show = await harness(["runs", "show", "20261201T000000Z-abcdef"], src);
     expect([show.code, show.stderr]).toEqual([1, expect.stringContaining("error .harness/runs/20261201T000000Z-abcdef.json: version is undefined")]);
     // run reads the root's roles/ and install lock: what it misses is an installed host, not roles/
-    const run = harness(["run", "add a flag"], src);
+    const run = await harness(["run", "add a flag"], src);
     expect([run.code, run.stderr]).toEqual([2, expect.stringContaining("no host harness run can drive is installed here")]);
   });
 });

@@ -91,6 +91,8 @@ function auditHooksPath(ctx) {
   const f = raw.split("\u0000");
   let v = null;
   for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  // the audit's git reads no user configuration (runtime-io.ts): the user's own setting, from regular files
+  if (v === null) for (const [k, x] of auditUserConfig()) if (k === "core.hookspath" && x !== "") v = x.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, x.slice(2)) : x;
   return v === null ? null : path.resolve(ctx.top, v);
 }
 
