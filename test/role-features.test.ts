@@ -169,6 +169,13 @@ describe("errors a migrator can act on", () => {
     expect(r.stderr).toMatch(/writer\.md:6:1: error E_PROTECTED_ARTIFACT writes: the role may write "\.claude\/agents\/notes\.md", but Claude Code enforces with "\.claude\/agents\/\*\*"/);
   });
 
+  it("an artifact that is a .gitignore is E_PROTECTED_ARTIFACT where the stage-end audit restores it (it would undo the role's work)", async () => {
+    const r = await build(project({ "pipeline.yaml": (t) => t.replace('".claude/state/notes/**"', '"src/.gitignore"') }));
+    expect(r.code).toBe(2);
+    expect(r.written).toBe(false);
+    expect(r.stderr).toMatch(/writer\.md:6:1: error E_PROTECTED_ARTIFACT writes: the role may write "src\/\.gitignore", but Claude Code enforces with "\*\*\/\.gitignore" \(the harness guard refuses, or its stage-end audit undoes, every write there/);
+  });
+
   it("fields copied from real agent files get the harness spelling", async () => {
     const r = await build(project({ "writer.md": (t) => t.replace("memory: project\n", "memory: project\nname: writer\npermissionMode: plan\nhooks: {}\nmaxTurns: 4\nmcpServers: [github]\n").replace("isolation: subagent", "isolation: worktree") }));
     expect(r.code).toBe(2);

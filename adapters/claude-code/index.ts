@@ -15,7 +15,7 @@ import { GUARD_GAPS, GUARD_OFF_ENV, GUARD_PATH, GUARD_PROTECTED_PATHS, ORCHESTRA
 import { settingsDenies } from "./settings-rules.js";
 import { claudeFidelity } from "./fidelity.js";
 import { AUDIT_PATH, CLAUDE_AUDIT_PROOFS, renderClaudeAudit, withClaudeAudit } from "./audit.js";
-import { withInstalledEnforcement } from "../../src/adapter/audit/index.js";
+import { AUDIT_RULE_GLOBS, withInstalledEnforcement } from "../../src/adapter/audit/index.js";
 import { claudeMd } from "./templates.gen.js";
 import { CLAUDE_CONTROLLER_PROOFS, CONTROLLER_PATH, withClaudeController } from "./controller.js";
 
@@ -149,7 +149,8 @@ export const ClaudeCodeAdapter: Adapter = {
   capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: CLAUDE_TOOLS,
   roleFeatures: CLAUDE_ROLE_FEATURES,
-  enforcementPaths: GUARD_PROTECTED_PATHS,
+  // the stage-end audit restores ignore and attribute files at any depth: a role may not be told it writes one
+  enforcementPaths: [...GUARD_PROTECTED_PATHS, ...AUDIT_RULE_GLOBS],
   proofs: {
     tools: "claude-code: subagent chalk gets exactly its tools, its model and its own context",
     "write-scope": "claude-code: guard refuses mica writing src/",

@@ -23,7 +23,7 @@ import { planRules, renderRules } from "./rules.js";
 import { launcherPath, renderLauncher } from "./launcher.js";
 import { codexFidelity } from "./fidelity.js";
 import { AUDIT_PATH, CODEX_AUDIT_PROOFS, renderCodexAudit, withCodexAudit } from "./audit.js";
-import { withInstalledEnforcement } from "../../src/adapter/audit/index.js";
+import { AUDIT_RULE_GLOBS, withInstalledEnforcement } from "../../src/adapter/audit/index.js";
 import { CODEX_CONTROLLER_PATH, CODEX_CONTROLLER_PROOFS, withCodexController } from "./controller.js";
 import { GUARD_PROTECTED_PATHS, CODEX_GUARD_PROOFS, withCodexGuard } from "./guard.js";
 
@@ -115,7 +115,8 @@ export const CodexAdapter: Adapter = {
   // per-role paths and shell: the guard, for spawned roles (guard.ts); main-session roles are instructed
   capabilities: { subagents: true, commands: true, perRoleTools: false, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: CODEX_TOOLS,
-  enforcementPaths: GUARD_PROTECTED_PATHS,
+  // the stage-end audit restores ignore and attribute files at any depth: a role may not be told it writes one
+  enforcementPaths: [...GUARD_PROTECTED_PATHS, ...AUDIT_RULE_GLOBS],
   auditProofs: CODEX_AUDIT_PROOFS,
   guardProofs: CODEX_GUARD_PROOFS,
   proofs: {

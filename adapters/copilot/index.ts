@@ -24,7 +24,7 @@ import fs from "node:fs";
 import nodePath from "node:path";
 import { renderAgentsMd, renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { AUDIT_PATH, COPILOT_AUDIT_PROOFS, renderCopilotAudit, withCopilotAudit } from "./audit.js";
-import { withInstalledEnforcement } from "../../src/adapter/audit/index.js";
+import { AUDIT_RULE_GLOBS, withInstalledEnforcement } from "../../src/adapter/audit/index.js";
 import { copilotFidelity } from "./fidelity.js";
 import { GUARD_PROTECTED_PATHS, GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks, mkdirCommand, renderGuard, scopeFolders } from "./guard.js";
 import { pipelineLauncher, roleLauncher } from "./launcher.js";
@@ -172,7 +172,8 @@ export const CopilotAdapter: Adapter = {
   ],
   capabilities: { subagents: true, commands: true, perRoleTools: true, perRolePaths: "guard", perRoleShell: "guard", hooks: true, temperature: false },
   tools: COPILOT_TOOLS,
-  enforcementPaths: GUARD_PROTECTED_PATHS,
+  // the stage-end audit restores ignore and attribute files at any depth: a role may not be told it writes one
+  enforcementPaths: [...GUARD_PROTECTED_PATHS, ...AUDIT_RULE_GLOBS],
   proofs: {
     tools: "copilot: subagent jade gets exactly its tools in its own context and cannot start agents",
     spawn: "copilot: subagent jade gets exactly its tools in its own context and cannot start agents",

@@ -26,7 +26,7 @@ export function protectedConflicts(pipeline: PipelineIR, adapter: Adapter): Diag
         severity: "error",
         position: { file: role.source.file, line: at.line, column: at.column },
         field,
-        message: `the role may write "${glob}", but ${adapter.displayName} enforces with "${hit}" (the harness guard refuses every write there, so the prompt and the guard would disagree). Move the artifact out of ${hit.replace(/\/\*\*$/, "/")}, or narrow the path.`,
+        message: `the role may write "${glob}", but ${adapter.displayName} enforces with "${hit}" (the harness guard refuses, or its stage-end audit undoes, every write there, so the prompt and the enforcement would disagree). Move the artifact out of ${hit.replace(/\/\*\*$/, "/")}, or narrow the path.`,
       });
     }
   return out;
