@@ -6,16 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { auditHookCommand } from "../../src/adapter/audit/index.js";
-import { makeRepo, script, type Repo } from "./helpers.js";
+import { makeRepo, script, type Repo, withRepo } from "./helpers.js";
 
-function withRepo(files: Record<string, string | Buffer>, body: (r: Repo) => void, opts: Parameters<typeof makeRepo>[1] = {}): void {
-  const r = makeRepo(files, opts);
-  try {
-    body(r);
-  } finally {
-    r.cleanup();
-  }
-}
 const BASE = { "src/a.ts": "a\n", "tests/a.test.ts": "t\n", "docs/guide.md": "g\n", "README.md": "r\n" };
 
 describe("stage-end audit script", () => {

@@ -5,16 +5,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { gitEnv, makeRepo, script, type Repo } from "./helpers.js";
+import { gitEnv, makeRepo, script, type Repo, withRepo } from "./helpers.js";
 
-function withRepo(files: Record<string, string | Buffer>, body: (r: Repo) => void, opts: Parameters<typeof makeRepo>[1] = {}): void {
-  const r = makeRepo(files, opts);
-  try {
-    body(r);
-  } finally {
-    r.cleanup();
-  }
-}
 const BASE = { "src/a.ts": "a\n", "tests/a.test.ts": "t\n", "README.md": "r\n", ".gitignore": "node_modules/\n" };
 const gitDir = (r: Repo, rel: string) => path.join(r.dir, ".git", rel);
 const put = (abs: string, text: string) => {

@@ -111,3 +111,13 @@ export function makeRepo(files: Record<string, string | Buffer>, opts: { git?: b
     cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
   };
 }
+
+/** A scratch repository for one test body, cleaned up whatever the body does. */
+export function withRepo(files: Record<string, string | Buffer>, body: (r: Repo) => void, opts: Parameters<typeof makeRepo>[1] = {}): void {
+  const r = makeRepo(files, opts);
+  try {
+    body(r);
+  } finally {
+    r.cleanup();
+  }
+}

@@ -6,16 +6,8 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeRepo, type Repo } from "./helpers.js";
+import { makeRepo, type Repo, withRepo } from "./helpers.js";
 
-function withRepo(files: Record<string, string | Buffer>, body: (r: Repo) => void): void {
-  const r = makeRepo(files);
-  try {
-    body(r);
-  } finally {
-    r.cleanup();
-  }
-}
 const BASE = { "src/a.ts": "a\n", "tests/a.test.ts": "t\n", "docs/guide.md": "g\n", "README.md": "r\n", ".gitignore": "node_modules/\n.claude/settings.local.json\n" };
 
 describe("stage-end audit script speed", () => {
