@@ -1,11 +1,17 @@
 // Where the project is when a command runs from one of its subfolders, as git and npm find theirs:
-// the nearest folder above that holds roles/pipeline.yaml, or a package.json with a "harness" key
-// (which may name the roles and out folders). Only folders the user did not name are looked up.
+// the nearest folder above that holds roles/pipeline.yaml, harness.lock.json or .harness/ (what
+// install and the run controller write), or a package.json with a "harness" key (which may name the
+// roles and out folders). The search stops at a git repository's top, as git's does: a repository
+// nested in another (a submodule, a scratch checkout) is its own project, never its parent's.
+// Only folders the user did not name are looked up.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { LOCK_FILE } from "./install/lock.js";
 import { PIPELINE_FILE } from "./load/load.js";
+
+/** The folder run records live under (.harness/runs): a project that has run has it. */
+const RUNS_TOP = ".harness";
 
 export interface HarnessKey {
   roles?: string;
@@ -26,12 +32,12 @@ export function harnessKey(dir: string): HarnessKey | null {
   }
 }
 
-/** The nearest folder at or above `from` that is a harness project (or holds what install wrote), with its package.json key. */
+/** The nearest folder at or above `from`, within its git repository, that is a harness project (or holds what install or a run wrote), with its package.json key. */
 export function findProjectRoot(from: string): { root: string; key: HarnessKey | null } | null {
   for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
     const key = harnessKey(dir);
-    if (key || existsSync(path.join(dir, "roles", PIPELINE_FILE)) || existsSync(path.join(dir, LOCK_FILE))) return { root: dir, key };
-    if (path.dirname(dir) === dir) return null;
+    if (key || existsSync(path.join(dir, "roles", PIPELINE_FILE)) || existsSync(path.join(dir, LOCK_FILE)) || existsSync(path.join(dir, RUNS_TOP))) return { root: dir, key };
+    if (isGitRoot(dir) || path.dirname(dir) === dir) return null;
   }
 }
 

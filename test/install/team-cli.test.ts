@@ -1,6 +1,7 @@
 // The CLI half of the second first-hour report (../shared/reports/first-hour-2.md, issue 22), run as
 // the team ran it: the CLI's commands (in-process, src/cli.ts main), in the team's repository, from its root and from src/.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { INSTALL_DOC } from "../../src/commands/init.js";
@@ -71,6 +72,26 @@ describe("from a subfolder (F04)", () => {
     // run reads the root's roles/ and install lock: what it misses is an installed host, not roles/
     const run = await harness(["run", "add a flag"], src);
     expect([run.code, run.stderr]).toEqual([2, expect.stringContaining("no host harness run can drive is installed here")]);
+  });
+
+  it("a git repository nested in the project (a scratch checkout) is its own project: runs reads its records, never the parent's", async () => {
+    const dir = team();
+    const bad = (root: string, id: string) => {
+      mkdirSync(path.join(root, ".harness/runs"), { recursive: true });
+      writeFileSync(path.join(root, `.harness/runs/${id}.json`), "{}\n");
+    };
+    bad(dir, "20261201T000000Z-aaaaaa");
+    const nested = path.join(dir, ".cache/scratch/project");
+    mkdirSync(path.join(nested, "src"), { recursive: true });
+    expect(spawnSync("git", ["init", "-q", nested], { timeout: 10_000 }).status).toBe(0);
+    const inner = path.join(nested, "src");
+    expect((await harness(["runs"], inner)).stderr).not.toContain("aaaaaa");
+    expect((await harness(["runs", "show", "20261201T000000Z-aaaaaa"], inner)).stderr).toContain("no such run");
+    // a folder holding .harness/ (what a run wrote) marks the project even with no roles/ or lock
+    bad(nested, "20261201T000000Z-bbbbbb");
+    rmSync(path.join(nested, ".git"), { recursive: true });
+    const show = await harness(["runs", "show", "20261201T000000Z-bbbbbb"], inner);
+    expect([show.code, show.stderr]).toEqual([1, expect.stringContaining("version is undefined")]);
   });
 });
 
