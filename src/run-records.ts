@@ -3,6 +3,7 @@
 // never fatal, and every field is read as untrusted.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { RUNS_DIR } from "./runs/record.js";
 
 export interface RunRecord {
   version: 1;
@@ -32,7 +33,6 @@ export interface RunRecord {
   gates?: { gate?: string; artifact?: string; decision?: string; at?: string; channel?: string }[];
 }
 
-export const RUNS_DIR = ".harness/runs";
 
 /** The records newest first (ids sort by time), and the names of the files that are not records. */
 export function readRunRecords(projectDir: string): { runs: RunRecord[]; unreadable: string[] } {
