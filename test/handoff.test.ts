@@ -64,6 +64,15 @@ describe("message handoffs (kind: message)", () => {
     }
   });
 
+  it("the controller hosts' MAPPING.md says a judgement check of a message stage reads the final message's verdict", async () => {
+    const { pipeline } = readPipeline(FIXTURE, { knownHosts: HOST_IDS });
+    for (const host of ["claude-code", "codex", "copilot", "gemini-cli"]) {
+      const mapping = compileHost(pipeline, await HOSTS[host]!()).files.find((f) => f.path === "MAPPING.md")!.content;
+      const row = mapping.split("\n").find((l) => l.startsWith("| (pipeline) | checks |"));
+      expect(row, host).toContain("judgement checks read the stage document's Verdict line, or the final message's for a stage that hands its result back as a message (scout, review)");
+    }
+  });
+
   it("harness run: the scout's whole final message goes into the coder's and the judge's briefs; no file is asked for", async () => {
     const { pipeline } = readPipeline(FIXTURE, { knownHosts: HOST_IDS });
     const root = tempDir("harness-handoff-run-");

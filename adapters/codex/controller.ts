@@ -14,6 +14,7 @@
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR } from "../../src/ir/types.js";
+import { judgementVerdictHow } from "../../src/adapter/controller/fidelity.js";
 import { compileControllerModel } from "../../src/adapter/controller/model.js";
 import { CONTROLLER_GAPS, renderControllerScript } from "../../src/adapter/controller/render.js";
 import { HOOK_CLEAN_ENV, hookProjectPath, guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
@@ -165,7 +166,7 @@ export function withCodexController(pipeline: PipelineIR, lowered: Lowered): Low
   const records: FidelityRecord[] = [
     { role: null, constraint: "order", level: "guard", how: `${how}: PreToolUse refuses a spawn_agent out of the declared kind's order, and a main-session stage's first apply_patch to its document` },
     ...(pipeline.stages.some((s) => s.gate) ? [{ role: null, constraint: "gates" as const, level: "guard" as const, how: `${how}: approval only from a prompt with no agent id (UserPromptSubmit also fires inside spawned agents with the model's spawn message), bound to the artifact's sha256` }] : []),
-    ...(pipeline.checks.length ? [{ role: null, constraint: "checks" as const, level: "guard" as const, how: `${how}: SubagentStop runs each check's command (exit vs expect, log under .harness/runs/) and sends the agent back within its retries; the verdict reaches the orchestrator on wait_agent; judgement checks read the stage document's Verdict line`, ...(pipeline.checks.some((c) => !c.command) ? { loss: "L_CHECKS_INSTRUCTED" as const } : {}) }] : []),
+    ...(pipeline.checks.length ? [{ role: null, constraint: "checks" as const, level: "guard" as const, how: `${how}: SubagentStop runs each check's command (exit vs expect, log under .harness/runs/) and sends the agent back within its retries; the verdict reaches the orchestrator on wait_agent; ${judgementVerdictHow(pipeline)}`, ...(pipeline.checks.some((c) => !c.command) ? { loss: "L_CHECKS_INSTRUCTED" as const } : {}) }] : []),
     ...(pipeline.loop ? [{ role: null, constraint: "loop-cap" as const, level: "guard" as const, how: `${how}: round ${pipeline.loop.maxRounds + 1} refused with on_exhausted` }] : []),
     { role: null, constraint: "hop-cap", level: "guard", how: `${how}: delegation ${pipeline.policies.maxHops + 1} refused` },
   ];

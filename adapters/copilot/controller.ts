@@ -18,6 +18,7 @@
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR } from "../../src/ir/types.js";
+import { judgementVerdictHow } from "../../src/adapter/controller/fidelity.js";
 import { compileControllerModel } from "../../src/adapter/controller/model.js";
 import { CONTROLLER_GAPS, renderControllerScript } from "../../src/adapter/controller/render.js";
 import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
@@ -157,7 +158,7 @@ export function withCopilotController(pipeline: PipelineIR, orchestrator: string
   const records: FidelityRecord[] = [
     { role: null, constraint: "order", level: "guard", how: `${how}: preToolUse refuses a task out of the declared kind's order; a main-session stage (its own session) counts once the run reached it and its documents are there` },
     ...(pipeline.stages.some((s) => s.gate) ? [{ role: null, constraint: "gates" as const, level: "guard" as const, how: `${how}: approval only from the orchestrator session's own userPromptSubmitted (never fired for a subagent's prompt), bound to the artifact's sha256` }] : []),
-    ...(pipeline.checks.length ? [{ role: null, constraint: "checks" as const, level: "guard" as const, how: `${how}: subagentStop runs each check's command (exit vs expect, log under .harness/runs/) and sends the agent back within its retries; the verdict is added to the task result (postToolUse); judgement checks read the stage document's Verdict line`, ...(pipeline.checks.some((c) => !c.command) ? { loss: "L_CHECKS_INSTRUCTED" as const } : {}) }] : []),
+    ...(pipeline.checks.length ? [{ role: null, constraint: "checks" as const, level: "guard" as const, how: `${how}: subagentStop runs each check's command (exit vs expect, log under .harness/runs/) and sends the agent back within its retries; the verdict is added to the task result (postToolUse); ${judgementVerdictHow(pipeline)}`, ...(pipeline.checks.some((c) => !c.command) ? { loss: "L_CHECKS_INSTRUCTED" as const } : {}) }] : []),
     // the rounds are counted in the run state: a loop stage that already ran starts a new round at its
     // next task, a main-session stage's new round needs documents that changed since the round before
     ...(pipeline.loop ? [{ role: null, constraint: "loop-cap" as const, level: "guard" as const, how: `${how}: preToolUse refuses the task of round ${pipeline.loop.maxRounds + 1} with on_exhausted` }] : []),

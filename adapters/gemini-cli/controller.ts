@@ -20,6 +20,7 @@ import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import crypto from "node:crypto";
+import { judgementVerdictHow } from "../../src/adapter/controller/fidelity.js";
 import { compileControllerModel } from "../../src/adapter/controller/model.js";
 import { CONTROLLER_GAPS, renderControllerScript } from "../../src/adapter/controller/render.js";
 import { unboundExit } from "../../src/adapter/controller/hook-command.js";
@@ -200,7 +201,7 @@ export function withGeminiController(pipeline: PipelineIR, entryText: string, la
   const records: FidelityRecord[] = [
     { role: null, constraint: "order", level: "guard", how: `${how}: BeforeTool refuses an invoke_agent out of the declared kind's order, and a main-session stage's first write to its document` },
     ...(pipeline.stages.some((s) => s.gate) ? [{ role: null, constraint: "gates" as const, level: "guard" as const, how: `${how}: approval only from a human prompt (BeforeAgent, which never fires inside a subagent), bound to the artifact's sha256` }] : []),
-    ...(pipeline.checks.length ? [{ role: null, constraint: "checks" as const, level: "guard" as const, how: `${how}: AfterTool on invoke_agent runs each check's command (exit vs expect, log under .harness/runs/); a failure allows only the stage's re-invocation within its retries, its prompt carrying the controller's output; judgement checks read the stage document's Verdict line`, ...(pipeline.checks.some((c) => !c.command) ? { loss: "L_CHECKS_INSTRUCTED" as const } : {}) }] : []),
+    ...(pipeline.checks.length ? [{ role: null, constraint: "checks" as const, level: "guard" as const, how: `${how}: AfterTool on invoke_agent runs each check's command (exit vs expect, log under .harness/runs/); a failure allows only the stage's re-invocation within its retries, its prompt carrying the controller's output; ${judgementVerdictHow(pipeline)}`, ...(pipeline.checks.some((c) => !c.command) ? { loss: "L_CHECKS_INSTRUCTED" as const } : {}) }] : []),
     ...(pipeline.loop ? [{ role: null, constraint: "loop-cap" as const, level: "guard" as const, how: `${how}: round ${pipeline.loop.maxRounds + 1} refused with on_exhausted` }] : []),
     { role: null, constraint: "hop-cap", level: "guard", how: `${how}: delegation ${pipeline.policies.maxHops + 1} refused (a re-invocation after a failed check counts)` },
   ];
