@@ -135,6 +135,9 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   home(".gitconfig", undefined, undefined, gitConfig),
   home(".config/git/config", "XDG_CONFIG_HOME", undefined, gitConfig),
   home(".config/git/attributes", "XDG_CONFIG_HOME"),
+  // git's default core.excludesFile: which paths the next stage's audit ignores (the file a
+  // core.excludesFile setting names instead is added at run time, runtime-boundary.ts)
+  home(".config/git/ignore", "XDG_CONFIG_HOME"),
   git("config", gitConfig),
   git("config.worktree", gitConfig),
   git("info/exclude"),

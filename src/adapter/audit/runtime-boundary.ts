@@ -38,6 +38,9 @@ function auditGuardedList(ctx, snaps) {
   // the folder core.hooksPath names, as read at the start (r3 A6: husky's self-ignored .husky/_); later
   // boundaries take it from the snapshot, so a hooks path set during the stage never names what is guarded
   if (!snaps) { const hooks = auditHooksPath(ctx); if (hooks) add(hooks, hooks, { tree: true }, null); }
+  // the file core.excludesFile names (r4): its patterns decide which paths the next stage's audit
+  // ignores, so a stage that adds one would hide the next stage's writes there
+  if (!snaps) { const ex = auditExcludesPath(ctx); if (ex) add(ex, ex, { tree: false }, null); }
   // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
   // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
   for (let i = 0; i < out.length; i++) {
@@ -94,6 +97,20 @@ function auditHooksPath(ctx) {
   // the audit's git reads no user configuration (runtime-io.ts): the user's own setting, from regular files
   if (v === null) for (const [k, x] of auditUserConfig()) if (k === "core.hookspath" && x !== "") v = x.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, x.slice(2)) : x;
   return v === null ? null : path.resolve(ctx.top, v);
+}
+
+/** The file core.excludesFile names (the repository's setting, else the user's, from regular files), absolute, or null. */
+function auditExcludesPath(ctx) {
+  let raw = "";
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.excludesFile"]); } catch (e) { raw = ""; } // exit 1: unset
+  const f = raw.split("\u0000");
+  let v = "";
+  // "command": the audit's own -c core.excludesFile (its stage-start copy), not the user's file
+  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  if (!v) for (const [k, x] of auditUserConfig()) if (k === "core.excludesfile") v = x;
+  if (!v) return null;
+  if (v.startsWith("~/") && process.env.HOME) v = path.join(process.env.HOME, v.slice(2));
+  return path.resolve(ctx.top, v);
 }
 
 /** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
