@@ -34,7 +34,10 @@ function auditGuardedList(ctx, snaps) {
   }
   // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
   // worktree's configuration and hooks; one that appears during the stage counts as created
-  for (const e of auditFoundGitFiles(ctx.commonDir)) add(e.abs, ".git/" + path.relative(ctx.commonDir, e.abs).split(path.sep).join("/"), { tree: e.tree, gitConfig: !e.tree, found: true }, ctx.commonDir);
+  // <git dir>/commondir (r4): git reads it in any repository, and a path there makes that folder's
+  // config and hooks the repository's; snapshotted from the git folder, which it cannot move
+  add(path.join(ctx.gitDir, "commondir"), ctx.gitDir === path.join(ctx.top, ".git") ? ".git/commondir" : path.join(ctx.gitDir, "commondir"), { found: true }, null);
+  for (const e of auditFoundGitFiles(ctx.commonDir)) add(e.abs, ".git/" + path.relative(ctx.commonDir, e.abs).split(path.sep).join("/"), { tree: e.tree, gitConfig: !e.tree && !e.plain, found: true }, ctx.commonDir);
   // the folder core.hooksPath names, as read at the start (r3 A6: husky's self-ignored .husky/_); later
   // boundaries take it from the snapshot, so a hooks path set during the stage never names what is guarded
   if (!snaps) { const hooks = auditHooksPath(ctx); if (hooks) add(hooks, hooks, { tree: true }, null); }
@@ -61,13 +64,13 @@ function auditGuardedList(ctx, snaps) {
   return out.concat(parents);
 }
 
-/** Submodules' git folders below <common dir>/modules (a name may hold slashes; nested ones below their modules/), with their linked worktrees': [{ abs, tree }]. */
+/** Submodules' git folders below <common dir>/modules (a name may hold slashes; nested ones below their modules/), with their linked worktrees': [{ abs, tree, plain }] (plain: a commondir, no configuration). */
 function auditFoundGitFiles(commonDir) {
   const out = [];
   const worktrees = (gitDir) => {
     let names = [];
     try { names = fs.readdirSync(path.join(gitDir, "worktrees")); } catch (e) { names = []; }
-    for (const n of names.sort()) out.push({ abs: path.join(gitDir, "worktrees", n, "config.worktree"), tree: false });
+    for (const n of names.sort()) out.push({ abs: path.join(gitDir, "worktrees", n, "config.worktree"), tree: false }, { abs: path.join(gitDir, "worktrees", n, "commondir"), tree: false, plain: true });
   };
   const walk = (dir, depth) => {
     let entries = [];
@@ -76,7 +79,7 @@ function auditFoundGitFiles(commonDir) {
       if (!d.isDirectory() || depth > 32) continue;
       const p = path.join(dir, d.name);
       if (fs.existsSync(path.join(p, "config")) || fs.existsSync(path.join(p, "HEAD"))) {
-        out.push({ abs: path.join(p, "config"), tree: false }, { abs: path.join(p, "config.worktree"), tree: false }, { abs: path.join(p, "hooks"), tree: true });
+        out.push({ abs: path.join(p, "config"), tree: false }, { abs: path.join(p, "config.worktree"), tree: false }, { abs: path.join(p, "commondir"), tree: false, plain: true }, { abs: path.join(p, "hooks"), tree: true });
         worktrees(p);
         walk(path.join(p, "modules"), depth + 1);
       } else walk(p, depth + 1);
