@@ -154,9 +154,19 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   project(".yarnrc"),
   project(".yarnrc.yml"),
   project(".pnpmfile.cjs"),
+  // pnpm's user configuration: the same node-options and script-shell as an .npmrc
+  home(".config/pnpm/rc", "XDG_CONFIG_HOME"),
+  // every file a bash, zsh or fish start or end reads, login shells included (the human's terminal;
+  // bash reads ~/.bash_login where there is no ~/.bash_profile); zsh's where ZDOTDIR moves them too
   home(".bashrc"),
   home(".bash_profile"),
+  home(".bash_login"),
+  home(".bash_logout"),
   home(".profile"),
-  home(".zshenv"),
-  home(".zshrc"),
+  home(".zshenv", "ZDOTDIR", ".zshenv"),
+  home(".zprofile", "ZDOTDIR", ".zprofile"),
+  home(".zshrc", "ZDOTDIR", ".zshrc"),
+  home(".zlogin", "ZDOTDIR", ".zlogin"),
+  home(".zlogout", "ZDOTDIR", ".zlogout"),
+  home(".config/fish/config.fish", "XDG_CONFIG_HOME"),
 ];

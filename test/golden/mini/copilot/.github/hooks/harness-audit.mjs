@@ -17,7 +17,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
@@ -400,6 +400,12 @@ const POLICY = {
     },
     {
       "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "pnpm/rc",
+      "path": ".config/pnpm/rc"
+    },
+    {
+      "base": "home",
       "path": ".bashrc"
     },
     {
@@ -408,15 +414,51 @@ const POLICY = {
     },
     {
       "base": "home",
+      "path": ".bash_login"
+    },
+    {
+      "base": "home",
+      "path": ".bash_logout"
+    },
+    {
+      "base": "home",
       "path": ".profile"
     },
     {
       "base": "home",
+      "env": "ZDOTDIR",
+      "envPath": ".zshenv",
       "path": ".zshenv"
     },
     {
       "base": "home",
+      "env": "ZDOTDIR",
+      "envPath": ".zprofile",
+      "path": ".zprofile"
+    },
+    {
+      "base": "home",
+      "env": "ZDOTDIR",
+      "envPath": ".zshrc",
       "path": ".zshrc"
+    },
+    {
+      "base": "home",
+      "env": "ZDOTDIR",
+      "envPath": ".zlogin",
+      "path": ".zlogin"
+    },
+    {
+      "base": "home",
+      "env": "ZDOTDIR",
+      "envPath": ".zlogout",
+      "path": ".zlogout"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "fish/config.fish",
+      "path": ".config/fish/config.fish"
     },
     {
       "base": "project",
