@@ -1575,12 +1575,15 @@ function auditPutPath(abs, snap) {
 /** Put back every guarded file that changed since the snapshot; one violation per file, checked after. */
 function auditRestoreGuarded(ctx, snaps) {
   const out = [];
-  const budget = { left: AUDIT_GUARDED_MAX * 2 };
+  // each path is read within the limit alone (r4): one a stage's code made too large or unreadable
+  // (a 33 MB file in ~/.codex/rules, a folder with mode 000) is a change, put back from the snapshot
+  // like any other, and never stops the restore of the paths after it
+  const read = (g) => { try { return auditReadPath(g.abs, g.tree, { left: AUDIT_GUARDED_MAX }); } catch (e) { return { t: "unreadable", k: "something too large or unreadable (" + auditOneLine(String((e && e.code) || (e && e.message) || e), 120) + ")" }; } };
   for (const g of auditGuardedList(ctx, snaps)) {
     // a variable that moves a folder was set after the start: that folder was not snapshotted; a git folder found now was not there
     const then = snaps[g.abs] || (g.found ? { t: "none" } : null);
     if (!then) continue;
-    const now = auditReadPath(g.abs, g.tree, budget);
+    const now = read(g);
     if (auditSameGuarded(then, now, g.volatile)) continue;
     const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : now.k && then.t !== "other" ? "replaced by " + now.k : "modified";
     if (g.parent) {
@@ -1590,7 +1593,7 @@ function auditRestoreGuarded(ctx, snaps) {
       continue;
     }
     let restored = true;
-    try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, auditReadPath(g.abs, g.tree, budget), g.volatile); } catch (e) { restored = false; }
+    try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, read(g), g.volatile); } catch (e) { restored = false; }
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
   }
   // the user's git configuration the audit's git carries settings from is now the one of the start
