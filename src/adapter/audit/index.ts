@@ -19,7 +19,7 @@ import { AUDIT_CONTROLLER_SOURCE } from "./runtime-controller.js";
 import { AUDIT_IO_SOURCE } from "./runtime-io.js";
 import { CONTROLLER_STATE_SOURCE } from "../controller/runtime-state.js";
 import { byCodeUnit } from "../../compare.js";
-import { anyDepth } from "../guard/policy.js";
+import { HOST_SETTINGS_FILES, anyDepth } from "../guard/policy.js";
 import { HOOK_CLEAN_ENV, HOOK_FIND_NODE, HOOK_SYSTEM_PATH_FIRST } from "../guard/hook-command.js";
 
 export interface AuditGlob {
@@ -165,7 +165,9 @@ export function compileAuditPolicy(pipeline: PipelineIR, o: AuditOptions): Audit
     projectEnv: o.projectEnv,
     stopBlocks: o.stopBlocks,
     // the ignore and attribute files decide what the audit sees and how it hashes: no stage may change one (r3 A1, A2)
-    protect: [...o.protect, ...AUDIT_RULE_GLOBS].map(auditGlob),
+    // and every host's settings and hook files at any depth, whatever never_write says: the guard refuses
+    // the same set (HOST_SETTINGS_FILES), so the audit never keeps what the guard would have refused (r4)
+    protect: [...new Set([...o.protect, ...AUDIT_RULE_GLOBS, ...HOST_SETTINGS_FILES.flatMap(anyDepth)])].map(auditGlob),
     exempt: (o.exempt ?? []).map(auditGlob),
     never: never.map(auditGlob),
     guarded: guardedFiles(o.installed ?? []),

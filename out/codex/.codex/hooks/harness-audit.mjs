@@ -1482,6 +1482,306 @@ const POLICY = {
       "flags": "s",
       "glob": "**/.gitattributes",
       "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.gitattributes)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".claude/settings.json",
+      "re": "^(?:\\.claude\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.claude/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.claude\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".claude/settings.local.json",
+      "re": "^(?:\\.claude\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.claude/settings.local.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.claude\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".mcp.json",
+      "re": "^(?:^(?:\\.mcp\\.json)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.mcp.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.mcp\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".codex/config.toml",
+      "re": "^(?:\\.codex\\/config\\.toml)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.codex/config.toml",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.codex\\/config\\.toml)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".codex/hooks.json",
+      "re": "^(?:\\.codex\\/hooks\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.codex/hooks.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.codex\\/hooks\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".github/copilot/settings.json",
+      "re": "^(?:\\.github\\/copilot\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.github/copilot/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.github\\/copilot\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".github/copilot/settings.local.json",
+      "re": "^(?:\\.github\\/copilot\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.github/copilot/settings.local.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.github\\/copilot\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".github/hooks/**",
+      "re": "^(?:\\.github\\/hooks(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.github/hooks/**",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.github\\/hooks(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": ".vscode/settings.json",
+      "re": "^(?:\\.vscode\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.vscode/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.vscode\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".vscode/mcp.json",
+      "re": "^(?:\\.vscode\\/mcp\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.vscode/mcp.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.vscode\\/mcp\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".gemini/settings.json",
+      "re": "^(?:\\.gemini\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.gemini/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.gemini\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".gemini/policies/**",
+      "re": "^(?:\\.gemini\\/policies(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.gemini/policies/**",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.gemini\\/policies(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": ".qwen/settings.json",
+      "re": "^(?:\\.qwen\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.qwen/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.qwen\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".cursor/cli.json",
+      "re": "^(?:\\.cursor\\/cli\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.cursor/cli.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.cursor\\/cli\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".cursor/hooks.json",
+      "re": "^(?:\\.cursor\\/hooks\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.cursor/hooks.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.cursor\\/hooks\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".cursor/mcp.json",
+      "re": "^(?:\\.cursor\\/mcp\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.cursor/mcp.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.cursor\\/mcp\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "opencode.json",
+      "re": "^(?:^(?:opencode\\.json)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/opencode.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)opencode\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "opencode.jsonc",
+      "re": "^(?:^(?:opencode\\.jsonc)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/opencode.jsonc",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)opencode\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".opencode/opencode.json",
+      "re": "^(?:\\.opencode\\/opencode\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.opencode/opencode.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.opencode\\/opencode\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".opencode/opencode.jsonc",
+      "re": "^(?:\\.opencode\\/opencode\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.opencode/opencode.jsonc",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.opencode\\/opencode\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": "kilo.json",
+      "re": "^(?:^(?:kilo\\.json)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/kilo.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)kilo\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "kilo.jsonc",
+      "re": "^(?:^(?:kilo\\.jsonc)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/kilo.jsonc",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)kilo\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".kilo/kilo.json",
+      "re": "^(?:\\.kilo\\/kilo\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.kilo/kilo.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.kilo\\/kilo\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".kilo/kilo.jsonc",
+      "re": "^(?:\\.kilo\\/kilo\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.kilo/kilo.jsonc",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.kilo\\/kilo\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".pi/settings.json",
+      "re": "^(?:\\.pi\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.pi/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.pi\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".pi/extensions/**",
+      "re": "^(?:\\.pi\\/extensions(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.pi/extensions/**",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.pi\\/extensions(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": ".factory/settings.json",
+      "re": "^(?:\\.factory\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.factory/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.factory\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".factory/settings.local.json",
+      "re": "^(?:\\.factory\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.factory/settings.local.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.factory\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".factory/hooks/**",
+      "re": "^(?:\\.factory\\/hooks(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.factory/hooks/**",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.factory\\/hooks(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": ".factory/bin/**",
+      "re": "^(?:\\.factory\\/bin(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.factory/bin/**",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.factory\\/bin(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
     }
   ],
   "roles": {
