@@ -41,3 +41,22 @@ describe("audit: host settings files inside a role's scope, at any depth (r4)", 
       expect(r.report("v2").code).toBe(2);
     }));
 });
+
+describe("audit: every host settings file the guard refuses is guarded at the root even where ignored (r4)", () => {
+  // .vscode/ (and the other hosts' folders) are often in .gitignore: the tree audit never saw them
+  const IGNORED = { ...BASE, ".gitignore": "node_modules/\n.vscode/\n.cursor/\n.opencode/\n.pi/\n.factory/\nkilo.json\n.kilo/\n.gemini/\n" };
+  const files = [".vscode/settings.json", ".vscode/mcp.json", ".cursor/mcp.json", ".opencode/opencode.json", "kilo.json", ".kilo/kilo.jsonc", ".pi/settings.json", ".pi/extensions/x.ts", ".factory/settings.json", ".factory/hooks/h.sh", ".gemini/policies/p.toml"];
+  it.each(files)("%s created by a stage's code is removed and fails the stage", (f) =>
+    withRepo(IGNORED, (r) => {
+      r.start("g1", "jade");
+      r.put(f, "{}\n");
+      r.stop("g1", "jade");
+      expect(r.exists(f)).toBe(false);
+      const rep = r.report("g1");
+      expect(rep.code).toBe(2);
+      // a guarded folder is named as the folder
+      const shown = [".pi/extensions", ".factory/hooks", ".gemini/policies"].find((t) => f.startsWith(t + "/")) ?? f;
+      expect(rep.stderr).toContain(`${shown} (created; removed)`);
+    }),
+  );
+});

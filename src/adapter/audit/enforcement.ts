@@ -12,6 +12,8 @@
 // .claude/settings.local.json), "git" (the repository's common git folder). `tree`: a folder, every
 // file below it. `volatile`: JSON keys the host itself rewrites while a session runs (dotted, `*` for
 // any key), compared as absent; everything else in the file must stay as it was.
+import { HOST_SETTINGS_FILES } from "../guard/policy.js";
+
 export interface GuardedFile {
   base: "home" | "project" | "git" | "system";
   path: string;
@@ -82,7 +84,7 @@ const CLAUDE_JSON_VOLATILE = [
   "projects.*.reactVulnerabilityCache",
 ];
 
-export const GUARDED_FILES: readonly GuardedFile[] = [
+const LISTED: readonly GuardedFile[] = [
   // Claude Code
   home(".claude/settings.json", "CLAUDE_CONFIG_DIR"),
   home(".claude/settings.local.json", "CLAUDE_CONFIG_DIR"),
@@ -170,3 +172,11 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   home(".zlogout", "ZDOTDIR", ".zlogout"),
   home(".config/fish/config.fish", "XDG_CONFIG_HOME"),
 ];
+
+// Every host settings and hook file the guard refuses in the project (HOST_SETTINGS_FILES) is guarded
+// at the root too, wherever the ignore rules hide it (r4: .vscode/ is often ignored, and the tree audit
+// never saw .vscode/settings.json or .cursor/mcp.json there).
+const fromGuard = HOST_SETTINGS_FILES.map((g) => (g.endsWith("/**") ? project(g.slice(0, -3), { tree: true }) : project(g)));
+const key = (g: GuardedFile) => g.base + ":" + g.path;
+const listed = new Set(LISTED.map(key));
+export const GUARDED_FILES: readonly GuardedFile[] = [...LISTED, ...fromGuard.filter((g) => !listed.has(key(g)))];

@@ -462,6 +462,74 @@ const POLICY = {
     },
     {
       "base": "project",
+      "path": ".vscode/settings.json"
+    },
+    {
+      "base": "project",
+      "path": ".vscode/mcp.json"
+    },
+    {
+      "base": "project",
+      "path": ".gemini/policies",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".cursor/mcp.json"
+    },
+    {
+      "base": "project",
+      "path": ".opencode/opencode.json"
+    },
+    {
+      "base": "project",
+      "path": ".opencode/opencode.jsonc"
+    },
+    {
+      "base": "project",
+      "path": "kilo.json"
+    },
+    {
+      "base": "project",
+      "path": "kilo.jsonc"
+    },
+    {
+      "base": "project",
+      "path": ".kilo/kilo.json"
+    },
+    {
+      "base": "project",
+      "path": ".kilo/kilo.jsonc"
+    },
+    {
+      "base": "project",
+      "path": ".pi/settings.json"
+    },
+    {
+      "base": "project",
+      "path": ".pi/extensions",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".factory/settings.json"
+    },
+    {
+      "base": "project",
+      "path": ".factory/settings.local.json"
+    },
+    {
+      "base": "project",
+      "path": ".factory/hooks",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".factory/bin",
+      "tree": true
+    },
+    {
+      "base": "project",
       "path": ".github/agents/checker.agent.md"
     },
     {
