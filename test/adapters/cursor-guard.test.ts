@@ -104,7 +104,7 @@ describe("cursor guard: files", () => {
       expect(entry.failClosed).toBe(true);
       expect(entry.timeout).toBe(10);
       expect(entry.command).toBe(guardHookCommand(event));
-      expect(entry.command).toContain(`node ${GUARD_PATH} ${event};`);
+      expect(entry.command).toContain(`"$harness_node" ${GUARD_PATH} ${event};`);
     }
     const declared = CursorAdapter.lower(repository).files.find((x) => x.path === HOOKS_PATH)!;
     expect(declared.install).toEqual({ mode: "merge" });

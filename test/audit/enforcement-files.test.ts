@@ -85,6 +85,46 @@ describe("audit: git configuration and hooks outside .git/config and .git/hooks"
     }));
 });
 
+describe("audit: .git/commondir, which moves git's configuration and hooks elsewhere (r4)", () => {
+  // git reads <git dir>/commondir in any repository: a path there makes that folder's config and hooks
+  // the repository's, so the human's next commit ran a hook planted outside the project
+  const plant = (r: Repo, at: string) => {
+    const evil = path.join(r.home, "evil");
+    fs.cpSync(path.join(r.dir, ".git"), evil, { recursive: true });
+    fs.rmSync(path.join(evil, "harness-audit"), { recursive: true, force: true });
+    put(path.join(evil, "hooks/pre-commit"), '#!/bin/sh\ntouch "$HOME/pwned"\n');
+    fs.chmodSync(path.join(evil, "hooks/pre-commit"), 0o755);
+    fs.writeFileSync(at, evil + "\n");
+  };
+  it("a commondir created in the repository's .git is removed and fails the stage; the next commit runs no planted hook", () =>
+    withRepo(BASE, (r) => {
+      r.start("d1", "jade");
+      plant(r, gitDir(r, "commondir"));
+      r.stop("d1", "jade");
+      expect(fs.existsSync(gitDir(r, "commondir"))).toBe(false);
+      const rep = r.report("d1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain(".git/commondir (created; removed)");
+      r.put("src/b.ts", "b\n");
+      r.git("add", "src/b.ts");
+      r.git("commit", "-q", "-m", "b");
+      expect(fs.existsSync(path.join(r.home, "pwned"))).toBe(false);
+    }));
+
+  it("a linked worktree's commondir rewritten is restored (r4)", () =>
+    withRepo(BASE, (r) => {
+      r.git("worktree", "add", "-q", path.join(r.dir, "..", "wt3"));
+      const name = fs.readdirSync(gitDir(r, "worktrees"))[0]!;
+      const at = gitDir(r, `worktrees/${name}/commondir`);
+      const was = fs.readFileSync(at, "utf8");
+      r.start("d2", "jade");
+      plant(r, at);
+      r.stop("d2", "jade");
+      expect(fs.readFileSync(at, "utf8")).toBe(was);
+      expect(r.report("d2").stderr).toContain(`.git/worktrees/${name}/commondir (modified; restored)`);
+    }));
+});
+
 describe("audit: the enforcement files harness installs", () => {
   const installed = [".claude/hooks/harness-audit.mjs", ".claude/hooks/harness-guard.cjs", ".claude/agents/jade.md"];
   it("an installed hook script the ignore rules hide is restored byte for byte (A7)", () =>

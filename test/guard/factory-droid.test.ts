@@ -152,7 +152,7 @@ describe("Factory Droid guard: through node, bound by the droid process", () => 
     const h = guardHooks() as { PreToolUse: { matcher: string; hooks: { command: string; timeout: number }[] }[] };
     expect(h.PreToolUse[0]!.matcher).toBe("*");
     expect(h.PreToolUse[0]!.hooks[0]!.timeout).toBeLessThan(1000);
-    expect(h.PreToolUse[0]!.hooks[0]!.command).toContain(`node "$FACTORY_PROJECT_DIR/${GUARD_PATH}";`);
+    expect(h.PreToolUse[0]!.hooks[0]!.command).toContain(`"$harness_node" "$FACTORY_PROJECT_DIR/${GUARD_PATH}";`);
     const missing = spawnSync("sh", ["-c", h.PreToolUse[0]!.hooks[0]!.command], { input: "{}", encoding: "utf8", env: { PATH: process.env.PATH ?? "", FACTORY_PROJECT_DIR: path.join(root, "nowhere") } });
     expect(missing.status).toBe(2);
   });

@@ -417,9 +417,9 @@ describe("guardHookCommand", () => {
   const allowed = () => JSON.stringify(payload({ tool: "Write", input: { file_path: path.join(P.dir, "src/a.ts"), content: "" }, role: "jade", cwd: P.dir }));
 
   it("quotes the project dir, names the script and passes who it is for", () => {
-    expect(guardHookCommand("jade")).toContain(`node "$CLAUDE_PROJECT_DIR/${GUARD_PATH}" jade;`);
-    expect(guardHookCommand(ORCHESTRATOR)).toContain(`node "$CLAUDE_PROJECT_DIR/${GUARD_PATH}" @orchestrator;`);
-    expect(guardHookCommand()).toContain(`node "$CLAUDE_PROJECT_DIR/${GUARD_PATH}";`);
+    expect(guardHookCommand("jade")).toContain(`"$harness_node" "$CLAUDE_PROJECT_DIR/${GUARD_PATH}" jade;`);
+    expect(guardHookCommand(ORCHESTRATOR)).toContain(`"$harness_node" "$CLAUDE_PROJECT_DIR/${GUARD_PATH}" @orchestrator;`);
+    expect(guardHookCommand()).toContain(`"$harness_node" "$CLAUDE_PROJECT_DIR/${GUARD_PATH}";`);
   });
   it.concurrent("passes exit 0 and 2 through", async () => {
     const env = { PATH: `${nodeDir}:/usr/bin:/bin`, CLAUDE_PROJECT_DIR: P.dir };

@@ -90,4 +90,27 @@ describe("every emitted hook line", () => {
     }
     expect(bad).toEqual([]);
   });
+
+  // r4 red team: the PATH a host hands its hooks usually holds folders the user can write ahead of
+  // /usr/bin (~/.cargo/bin, ~/.local/bin, pyenv shims on this image): a `node` that code a role ran
+  // planted there answered every later guard, audit and controller call with exit 0, from that very
+  // stage's own stop on. A system node (/usr/bin, /bin) of Node.js 20+ is taken first.
+  it.runIf(fs.existsSync("/usr/bin/node") && Number(spawnSync("/usr/bin/node", ["-p", "process.versions.node.split('.')[0]"], { encoding: "utf8" }).stdout.trim()) >= 20)(
+    "runs the system's node, not a node planted in a PATH folder ahead of it",
+    () => {
+      const bin = path.join(root, "userbin");
+      fs.mkdirSync(bin, { recursive: true });
+      fs.writeFileSync(path.join(bin, "node"), `#!/bin/sh\necho x > ${JSON.stringify(path.join(root, "PWNED"))}\nexit 0\n`, { mode: 0o755 });
+      const bad: string[] = [];
+      for (const [name, line] of lines) {
+        fs.rmSync(path.join(root, "PWNED"), { force: true });
+        fs.rmSync(path.join(root, "ran.json"), { force: true });
+        const env = { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: root, CLAUDE_PROJECT_DIR: P, COPILOT_PROJECT_DIR: P };
+        const r = spawnSync("/bin/sh", ["-c", line], { cwd: P, env, input: "{}", encoding: "utf8", timeout: 20_000 });
+        if (fs.existsSync(path.join(root, "PWNED"))) bad.push(`${name}: ran the planted node (exit ${r.status})`);
+        else if (!fs.existsSync(path.join(root, "ran.json"))) bad.push(`${name}: the script did not run (exit ${r.status}: ${r.stderr.trim()})`);
+      }
+      expect(bad).toEqual([]);
+    },
+  );
 });

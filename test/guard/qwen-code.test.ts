@@ -156,7 +156,7 @@ describe("Qwen Code guard: through node", () => {
     const h = guardHooks("jade") as { PreToolUse: { matcher: string; hooks: { command: string; timeout: number }[] }[] };
     expect(h.PreToolUse[0]!.matcher).toBe("*");
     expect(h.PreToolUse[0]!.hooks[0]!.timeout).toBeLessThan(1000); // 1000 or more is read as milliseconds
-    expect(h.PreToolUse[0]!.hooks[0]!.command).toContain(`node "$QWEN_PROJECT_DIR/${GUARD_PATH}" jade;`);
+    expect(h.PreToolUse[0]!.hooks[0]!.command).toContain(`"$harness_node" "$QWEN_PROJECT_DIR/${GUARD_PATH}" jade;`);
     const missing = spawnSync("sh", ["-c", h.PreToolUse[0]!.hooks[0]!.command], { input: "{}", encoding: "utf8", env: { PATH: process.env.PATH ?? "", QWEN_PROJECT_DIR: path.join(root, "nowhere") } });
     expect(missing.status).toBe(2);
   });

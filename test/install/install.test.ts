@@ -204,7 +204,7 @@ describe("install with policies.scope: repository", () => {
     expect(hooks.version).toBe(1);
     expect(hooks.hooks.beforeShellExecution).toHaveLength(2);
     expect(hooks.hooks.beforeShellExecution[0]).toEqual({ command: ".cursor/hooks/audit.sh", matcher: "curl|wget" }); // the team's entry first
-    expect(hooks.hooks.beforeShellExecution[1].command).toContain("node .cursor/hooks/harness-guard.cjs beforeShellExecution");
+    expect(hooks.hooks.beforeShellExecution[1].command).toContain("\"$harness_node\" .cursor/hooks/harness-guard.cjs beforeShellExecution");
     for (const event of ["preToolUse", "beforeMCPExecution", "subagentStart"]) expect(hooks.hooks[event][0].failClosed).toBe(true);
     expect(read(dir, ".cursor/hooks/format.sh")).toBe("#!/bin/sh\nexit 0\n");
     expect(existsSync(path.join(dir, ".cursor/hooks/harness-guard.cjs"))).toBe(true);

@@ -12,6 +12,8 @@
 // .claude/settings.local.json), "git" (the repository's common git folder). `tree`: a folder, every
 // file below it. `volatile`: JSON keys the host itself rewrites while a session runs (dotted, `*` for
 // any key), compared as absent; everything else in the file must stay as it was.
+import { HOST_SETTINGS_FILES } from "../guard/policy.js";
+
 export interface GuardedFile {
   base: "home" | "project" | "git" | "system";
   path: string;
@@ -82,7 +84,7 @@ const CLAUDE_JSON_VOLATILE = [
   "projects.*.reactVulnerabilityCache",
 ];
 
-export const GUARDED_FILES: readonly GuardedFile[] = [
+const LISTED: readonly GuardedFile[] = [
   // Claude Code
   home(".claude/settings.json", "CLAUDE_CONFIG_DIR"),
   home(".claude/settings.local.json", "CLAUDE_CONFIG_DIR"),
@@ -135,6 +137,9 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   home(".gitconfig", undefined, undefined, gitConfig),
   home(".config/git/config", "XDG_CONFIG_HOME", undefined, gitConfig),
   home(".config/git/attributes", "XDG_CONFIG_HOME"),
+  // git's default core.excludesFile: which paths the next stage's audit ignores (the file a
+  // core.excludesFile setting names instead is added at run time, runtime-boundary.ts)
+  home(".config/git/ignore", "XDG_CONFIG_HOME"),
   git("config", gitConfig),
   git("config.worktree", gitConfig),
   git("info/exclude"),
@@ -151,9 +156,27 @@ export const GUARDED_FILES: readonly GuardedFile[] = [
   project(".yarnrc"),
   project(".yarnrc.yml"),
   project(".pnpmfile.cjs"),
+  // pnpm's user configuration: the same node-options and script-shell as an .npmrc
+  home(".config/pnpm/rc", "XDG_CONFIG_HOME"),
+  // every file a bash, zsh or fish start or end reads, login shells included (the human's terminal;
+  // bash reads ~/.bash_login where there is no ~/.bash_profile); zsh's where ZDOTDIR moves them too
   home(".bashrc"),
   home(".bash_profile"),
+  home(".bash_login"),
+  home(".bash_logout"),
   home(".profile"),
-  home(".zshenv"),
-  home(".zshrc"),
+  home(".zshenv", "ZDOTDIR", ".zshenv"),
+  home(".zprofile", "ZDOTDIR", ".zprofile"),
+  home(".zshrc", "ZDOTDIR", ".zshrc"),
+  home(".zlogin", "ZDOTDIR", ".zlogin"),
+  home(".zlogout", "ZDOTDIR", ".zlogout"),
+  home(".config/fish/config.fish", "XDG_CONFIG_HOME"),
 ];
+
+// Every host settings and hook file the guard refuses in the project (HOST_SETTINGS_FILES) is guarded
+// at the root too, wherever the ignore rules hide it (r4: .vscode/ is often ignored, and the tree audit
+// never saw .vscode/settings.json or .cursor/mcp.json there).
+const fromGuard = HOST_SETTINGS_FILES.map((g) => (g.endsWith("/**") ? project(g.slice(0, -3), { tree: true }) : project(g)));
+const key = (g: GuardedFile) => g.base + ":" + g.path;
+const listed = new Set(LISTED.map(key));
+export const GUARDED_FILES: readonly GuardedFile[] = [...LISTED, ...fromGuard.filter((g) => !listed.has(key(g)))];

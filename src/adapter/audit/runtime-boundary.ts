@@ -34,10 +34,16 @@ function auditGuardedList(ctx, snaps) {
   }
   // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
   // worktree's configuration and hooks; one that appears during the stage counts as created
-  for (const e of auditFoundGitFiles(ctx.commonDir)) add(e.abs, ".git/" + path.relative(ctx.commonDir, e.abs).split(path.sep).join("/"), { tree: e.tree, gitConfig: !e.tree, found: true }, ctx.commonDir);
+  // <git dir>/commondir (r4): git reads it in any repository, and a path there makes that folder's
+  // config and hooks the repository's; snapshotted from the git folder, which it cannot move
+  add(path.join(ctx.gitDir, "commondir"), ctx.gitDir === path.join(ctx.top, ".git") ? ".git/commondir" : path.join(ctx.gitDir, "commondir"), { found: true }, null);
+  for (const e of auditFoundGitFiles(ctx.commonDir)) add(e.abs, ".git/" + path.relative(ctx.commonDir, e.abs).split(path.sep).join("/"), { tree: e.tree, gitConfig: !e.tree && !e.plain, found: true }, ctx.commonDir);
   // the folder core.hooksPath names, as read at the start (r3 A6: husky's self-ignored .husky/_); later
   // boundaries take it from the snapshot, so a hooks path set during the stage never names what is guarded
   if (!snaps) { const hooks = auditHooksPath(ctx); if (hooks) add(hooks, hooks, { tree: true }, null); }
+  // the file core.excludesFile names (r4): its patterns decide which paths the next stage's audit
+  // ignores, so a stage that adds one would hide the next stage's writes there
+  if (!snaps) { const ex = auditExcludesPath(ctx); if (ex) add(ex, ex, { tree: false }, null); }
   // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
   // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
   for (let i = 0; i < out.length; i++) {
@@ -58,13 +64,13 @@ function auditGuardedList(ctx, snaps) {
   return out.concat(parents);
 }
 
-/** Submodules' git folders below <common dir>/modules (a name may hold slashes; nested ones below their modules/), with their linked worktrees': [{ abs, tree }]. */
+/** Submodules' git folders below <common dir>/modules (a name may hold slashes; nested ones below their modules/), with their linked worktrees': [{ abs, tree, plain }] (plain: a commondir, no configuration). */
 function auditFoundGitFiles(commonDir) {
   const out = [];
   const worktrees = (gitDir) => {
     let names = [];
     try { names = fs.readdirSync(path.join(gitDir, "worktrees")); } catch (e) { names = []; }
-    for (const n of names.sort()) out.push({ abs: path.join(gitDir, "worktrees", n, "config.worktree"), tree: false });
+    for (const n of names.sort()) out.push({ abs: path.join(gitDir, "worktrees", n, "config.worktree"), tree: false }, { abs: path.join(gitDir, "worktrees", n, "commondir"), tree: false, plain: true });
   };
   const walk = (dir, depth) => {
     let entries = [];
@@ -73,7 +79,7 @@ function auditFoundGitFiles(commonDir) {
       if (!d.isDirectory() || depth > 32) continue;
       const p = path.join(dir, d.name);
       if (fs.existsSync(path.join(p, "config")) || fs.existsSync(path.join(p, "HEAD"))) {
-        out.push({ abs: path.join(p, "config"), tree: false }, { abs: path.join(p, "config.worktree"), tree: false }, { abs: path.join(p, "hooks"), tree: true });
+        out.push({ abs: path.join(p, "config"), tree: false }, { abs: path.join(p, "config.worktree"), tree: false }, { abs: path.join(p, "commondir"), tree: false, plain: true }, { abs: path.join(p, "hooks"), tree: true });
         worktrees(p);
         walk(path.join(p, "modules"), depth + 1);
       } else walk(p, depth + 1);
@@ -94,6 +100,20 @@ function auditHooksPath(ctx) {
   // the audit's git reads no user configuration (runtime-io.ts): the user's own setting, from regular files
   if (v === null) for (const [k, x] of auditUserConfig()) if (k === "core.hookspath" && x !== "") v = x.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, x.slice(2)) : x;
   return v === null ? null : path.resolve(ctx.top, v);
+}
+
+/** The file core.excludesFile names (the repository's setting, else the user's, from regular files), absolute, or null. */
+function auditExcludesPath(ctx) {
+  let raw = "";
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.excludesFile"]); } catch (e) { raw = ""; } // exit 1: unset
+  const f = raw.split("\u0000");
+  let v = "";
+  // "command": the audit's own -c core.excludesFile (its stage-start copy), not the user's file
+  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  if (!v) for (const [k, x] of auditUserConfig()) if (k === "core.excludesfile") v = x;
+  if (!v) return null;
+  if (v.startsWith("~/") && process.env.HOME) v = path.join(process.env.HOME, v.slice(2));
+  return path.resolve(ctx.top, v);
 }
 
 /** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
@@ -184,12 +204,15 @@ function auditPutPath(abs, snap) {
 /** Put back every guarded file that changed since the snapshot; one violation per file, checked after. */
 function auditRestoreGuarded(ctx, snaps) {
   const out = [];
-  const budget = { left: AUDIT_GUARDED_MAX * 2 };
+  // each path is read within the limit alone (r4): one a stage's code made too large or unreadable
+  // (a 33 MB file in ~/.codex/rules, a folder with mode 000) is a change, put back from the snapshot
+  // like any other, and never stops the restore of the paths after it
+  const read = (g) => { try { return auditReadPath(g.abs, g.tree, { left: AUDIT_GUARDED_MAX }); } catch (e) { return { t: "unreadable", k: "something too large or unreadable (" + auditOneLine(String((e && e.code) || (e && e.message) || e), 120) + ")" }; } };
   for (const g of auditGuardedList(ctx, snaps)) {
     // a variable that moves a folder was set after the start: that folder was not snapshotted; a git folder found now was not there
     const then = snaps[g.abs] || (g.found ? { t: "none" } : null);
     if (!then) continue;
-    const now = auditReadPath(g.abs, g.tree, budget);
+    const now = read(g);
     if (auditSameGuarded(then, now, g.volatile)) continue;
     const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : now.k && then.t !== "other" ? "replaced by " + now.k : "modified";
     if (g.parent) {
@@ -199,7 +222,7 @@ function auditRestoreGuarded(ctx, snaps) {
       continue;
     }
     let restored = true;
-    try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, auditReadPath(g.abs, g.tree, budget), g.volatile); } catch (e) { restored = false; }
+    try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, read(g), g.volatile); } catch (e) { restored = false; }
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
   }
   // the user's git configuration the audit's git carries settings from is now the one of the start

@@ -17,7 +17,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home, the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the folder core.hooksPath names at the start of the stage) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
@@ -338,6 +338,12 @@ const POLICY = {
       "path": ".config/git/attributes"
     },
     {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "git/ignore",
+      "path": ".config/git/ignore"
+    },
+    {
       "base": "git",
       "gitConfig": true,
       "path": "config"
@@ -394,6 +400,12 @@ const POLICY = {
     },
     {
       "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "pnpm/rc",
+      "path": ".config/pnpm/rc"
+    },
+    {
+      "base": "home",
       "path": ".bashrc"
     },
     {
@@ -402,15 +414,119 @@ const POLICY = {
     },
     {
       "base": "home",
+      "path": ".bash_login"
+    },
+    {
+      "base": "home",
+      "path": ".bash_logout"
+    },
+    {
+      "base": "home",
       "path": ".profile"
     },
     {
       "base": "home",
+      "env": "ZDOTDIR",
+      "envPath": ".zshenv",
       "path": ".zshenv"
     },
     {
       "base": "home",
+      "env": "ZDOTDIR",
+      "envPath": ".zprofile",
+      "path": ".zprofile"
+    },
+    {
+      "base": "home",
+      "env": "ZDOTDIR",
+      "envPath": ".zshrc",
       "path": ".zshrc"
+    },
+    {
+      "base": "home",
+      "env": "ZDOTDIR",
+      "envPath": ".zlogin",
+      "path": ".zlogin"
+    },
+    {
+      "base": "home",
+      "env": "ZDOTDIR",
+      "envPath": ".zlogout",
+      "path": ".zlogout"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "fish/config.fish",
+      "path": ".config/fish/config.fish"
+    },
+    {
+      "base": "project",
+      "path": ".vscode/settings.json"
+    },
+    {
+      "base": "project",
+      "path": ".vscode/mcp.json"
+    },
+    {
+      "base": "project",
+      "path": ".gemini/policies",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".cursor/mcp.json"
+    },
+    {
+      "base": "project",
+      "path": ".opencode/opencode.json"
+    },
+    {
+      "base": "project",
+      "path": ".opencode/opencode.jsonc"
+    },
+    {
+      "base": "project",
+      "path": "kilo.json"
+    },
+    {
+      "base": "project",
+      "path": "kilo.jsonc"
+    },
+    {
+      "base": "project",
+      "path": ".kilo/kilo.json"
+    },
+    {
+      "base": "project",
+      "path": ".kilo/kilo.jsonc"
+    },
+    {
+      "base": "project",
+      "path": ".pi/settings.json"
+    },
+    {
+      "base": "project",
+      "path": ".pi/extensions",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".factory/settings.json"
+    },
+    {
+      "base": "project",
+      "path": ".factory/settings.local.json"
+    },
+    {
+      "base": "project",
+      "path": ".factory/hooks",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".factory/bin",
+      "tree": true
     },
     {
       "base": "project",
@@ -540,6 +656,301 @@ const POLICY = {
       "flags": "s",
       "glob": "**/.gitattributes",
       "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.gitattributes)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".claude/settings.json",
+      "re": "^(?:\\.claude\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.claude/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.claude\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".claude/settings.local.json",
+      "re": "^(?:\\.claude\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.claude/settings.local.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.claude\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".mcp.json",
+      "re": "^(?:^(?:\\.mcp\\.json)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.mcp.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.mcp\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".codex/config.toml",
+      "re": "^(?:\\.codex\\/config\\.toml)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.codex/config.toml",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.codex\\/config\\.toml)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".codex/hooks.json",
+      "re": "^(?:\\.codex\\/hooks\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.codex/hooks.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.codex\\/hooks\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".github/copilot/settings.json",
+      "re": "^(?:\\.github\\/copilot\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.github/copilot/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.github\\/copilot\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".github/copilot/settings.local.json",
+      "re": "^(?:\\.github\\/copilot\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.github/copilot/settings.local.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.github\\/copilot\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.github/hooks/**",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.github\\/hooks(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": ".vscode/settings.json",
+      "re": "^(?:\\.vscode\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.vscode/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.vscode\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".vscode/mcp.json",
+      "re": "^(?:\\.vscode\\/mcp\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.vscode/mcp.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.vscode\\/mcp\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".gemini/settings.json",
+      "re": "^(?:\\.gemini\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.gemini/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.gemini\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".gemini/policies/**",
+      "re": "^(?:\\.gemini\\/policies(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.gemini/policies/**",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.gemini\\/policies(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": ".qwen/settings.json",
+      "re": "^(?:\\.qwen\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.qwen/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.qwen\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".cursor/cli.json",
+      "re": "^(?:\\.cursor\\/cli\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.cursor/cli.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.cursor\\/cli\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".cursor/hooks.json",
+      "re": "^(?:\\.cursor\\/hooks\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.cursor/hooks.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.cursor\\/hooks\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".cursor/mcp.json",
+      "re": "^(?:\\.cursor\\/mcp\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.cursor/mcp.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.cursor\\/mcp\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "opencode.json",
+      "re": "^(?:^(?:opencode\\.json)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/opencode.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)opencode\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "opencode.jsonc",
+      "re": "^(?:^(?:opencode\\.jsonc)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/opencode.jsonc",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)opencode\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".opencode/opencode.json",
+      "re": "^(?:\\.opencode\\/opencode\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.opencode/opencode.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.opencode\\/opencode\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".opencode/opencode.jsonc",
+      "re": "^(?:\\.opencode\\/opencode\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.opencode/opencode.jsonc",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.opencode\\/opencode\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": "kilo.json",
+      "re": "^(?:^(?:kilo\\.json)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/kilo.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)kilo\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "kilo.jsonc",
+      "re": "^(?:^(?:kilo\\.jsonc)$)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/kilo.jsonc",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)kilo\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".kilo/kilo.json",
+      "re": "^(?:\\.kilo\\/kilo\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.kilo/kilo.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.kilo\\/kilo\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".kilo/kilo.jsonc",
+      "re": "^(?:\\.kilo\\/kilo\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.kilo/kilo.jsonc",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.kilo\\/kilo\\.jsonc)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".pi/settings.json",
+      "re": "^(?:\\.pi\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.pi/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.pi\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".pi/extensions/**",
+      "re": "^(?:\\.pi\\/extensions(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.pi/extensions/**",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.pi\\/extensions(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": ".factory/settings.json",
+      "re": "^(?:\\.factory\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.factory/settings.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.factory\\/settings\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".factory/settings.local.json",
+      "re": "^(?:\\.factory\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.factory/settings.local.json",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.factory\\/settings\\.local\\.json)$"
+    },
+    {
+      "flags": "s",
+      "glob": ".factory/hooks/**",
+      "re": "^(?:\\.factory\\/hooks(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.factory/hooks/**",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.factory\\/hooks(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": ".factory/bin/**",
+      "re": "^(?:\\.factory\\/bin(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
+    },
+    {
+      "flags": "s",
+      "glob": "**/.factory/bin/**",
+      "re": "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)\\.factory\\/bin(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$"
     }
   ],
   "roles": {
@@ -1371,10 +1782,16 @@ function auditGuardedList(ctx, snaps) {
   }
   // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
   // worktree's configuration and hooks; one that appears during the stage counts as created
-  for (const e of auditFoundGitFiles(ctx.commonDir)) add(e.abs, ".git/" + path.relative(ctx.commonDir, e.abs).split(path.sep).join("/"), { tree: e.tree, gitConfig: !e.tree, found: true }, ctx.commonDir);
+  // <git dir>/commondir (r4): git reads it in any repository, and a path there makes that folder's
+  // config and hooks the repository's; snapshotted from the git folder, which it cannot move
+  add(path.join(ctx.gitDir, "commondir"), ctx.gitDir === path.join(ctx.top, ".git") ? ".git/commondir" : path.join(ctx.gitDir, "commondir"), { found: true }, null);
+  for (const e of auditFoundGitFiles(ctx.commonDir)) add(e.abs, ".git/" + path.relative(ctx.commonDir, e.abs).split(path.sep).join("/"), { tree: e.tree, gitConfig: !e.tree && !e.plain, found: true }, ctx.commonDir);
   // the folder core.hooksPath names, as read at the start (r3 A6: husky's self-ignored .husky/_); later
   // boundaries take it from the snapshot, so a hooks path set during the stage never names what is guarded
   if (!snaps) { const hooks = auditHooksPath(ctx); if (hooks) add(hooks, hooks, { tree: true }, null); }
+  // the file core.excludesFile names (r4): its patterns decide which paths the next stage's audit
+  // ignores, so a stage that adds one would hide the next stage's writes there
+  if (!snaps) { const ex = auditExcludesPath(ctx); if (ex) add(ex, ex, { tree: false }, null); }
   // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
   // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
   for (let i = 0; i < out.length; i++) {
@@ -1395,13 +1812,13 @@ function auditGuardedList(ctx, snaps) {
   return out.concat(parents);
 }
 
-/** Submodules' git folders below <common dir>/modules (a name may hold slashes; nested ones below their modules/), with their linked worktrees': [{ abs, tree }]. */
+/** Submodules' git folders below <common dir>/modules (a name may hold slashes; nested ones below their modules/), with their linked worktrees': [{ abs, tree, plain }] (plain: a commondir, no configuration). */
 function auditFoundGitFiles(commonDir) {
   const out = [];
   const worktrees = (gitDir) => {
     let names = [];
     try { names = fs.readdirSync(path.join(gitDir, "worktrees")); } catch (e) { names = []; }
-    for (const n of names.sort()) out.push({ abs: path.join(gitDir, "worktrees", n, "config.worktree"), tree: false });
+    for (const n of names.sort()) out.push({ abs: path.join(gitDir, "worktrees", n, "config.worktree"), tree: false }, { abs: path.join(gitDir, "worktrees", n, "commondir"), tree: false, plain: true });
   };
   const walk = (dir, depth) => {
     let entries = [];
@@ -1410,7 +1827,7 @@ function auditFoundGitFiles(commonDir) {
       if (!d.isDirectory() || depth > 32) continue;
       const p = path.join(dir, d.name);
       if (fs.existsSync(path.join(p, "config")) || fs.existsSync(path.join(p, "HEAD"))) {
-        out.push({ abs: path.join(p, "config"), tree: false }, { abs: path.join(p, "config.worktree"), tree: false }, { abs: path.join(p, "hooks"), tree: true });
+        out.push({ abs: path.join(p, "config"), tree: false }, { abs: path.join(p, "config.worktree"), tree: false }, { abs: path.join(p, "commondir"), tree: false, plain: true }, { abs: path.join(p, "hooks"), tree: true });
         worktrees(p);
         walk(path.join(p, "modules"), depth + 1);
       } else walk(p, depth + 1);
@@ -1431,6 +1848,20 @@ function auditHooksPath(ctx) {
   // the audit's git reads no user configuration (runtime-io.ts): the user's own setting, from regular files
   if (v === null) for (const [k, x] of auditUserConfig()) if (k === "core.hookspath" && x !== "") v = x.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, x.slice(2)) : x;
   return v === null ? null : path.resolve(ctx.top, v);
+}
+
+/** The file core.excludesFile names (the repository's setting, else the user's, from regular files), absolute, or null. */
+function auditExcludesPath(ctx) {
+  let raw = "";
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.excludesFile"]); } catch (e) { raw = ""; } // exit 1: unset
+  const f = raw.split("\u0000");
+  let v = "";
+  // "command": the audit's own -c core.excludesFile (its stage-start copy), not the user's file
+  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  if (!v) for (const [k, x] of auditUserConfig()) if (k === "core.excludesfile") v = x;
+  if (!v) return null;
+  if (v.startsWith("~/") && process.env.HOME) v = path.join(process.env.HOME, v.slice(2));
+  return path.resolve(ctx.top, v);
 }
 
 /** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
@@ -1521,12 +1952,15 @@ function auditPutPath(abs, snap) {
 /** Put back every guarded file that changed since the snapshot; one violation per file, checked after. */
 function auditRestoreGuarded(ctx, snaps) {
   const out = [];
-  const budget = { left: AUDIT_GUARDED_MAX * 2 };
+  // each path is read within the limit alone (r4): one a stage's code made too large or unreadable
+  // (a 33 MB file in ~/.codex/rules, a folder with mode 000) is a change, put back from the snapshot
+  // like any other, and never stops the restore of the paths after it
+  const read = (g) => { try { return auditReadPath(g.abs, g.tree, { left: AUDIT_GUARDED_MAX }); } catch (e) { return { t: "unreadable", k: "something too large or unreadable (" + auditOneLine(String((e && e.code) || (e && e.message) || e), 120) + ")" }; } };
   for (const g of auditGuardedList(ctx, snaps)) {
     // a variable that moves a folder was set after the start: that folder was not snapshotted; a git folder found now was not there
     const then = snaps[g.abs] || (g.found ? { t: "none" } : null);
     if (!then) continue;
-    const now = auditReadPath(g.abs, g.tree, budget);
+    const now = read(g);
     if (auditSameGuarded(then, now, g.volatile)) continue;
     const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : now.k && then.t !== "other" ? "replaced by " + now.k : "modified";
     if (g.parent) {
@@ -1536,7 +1970,7 @@ function auditRestoreGuarded(ctx, snaps) {
       continue;
     }
     let restored = true;
-    try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, auditReadPath(g.abs, g.tree, budget), g.volatile); } catch (e) { restored = false; }
+    try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, read(g), g.volatile); } catch (e) { restored = false; }
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
   }
   // the user's git configuration the audit's git carries settings from is now the one of the start
