@@ -1,0 +1,48 @@
+// Defects the third fresh-corpus round (scripts/import-corpus.mjs, docs/import.md) found in
+// `harness import` and install, each on a minimal synthetic agent written for this test.
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { harness, tempDir } from "./helpers/cli.js";
+import { listFiles } from "../src/fileset.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+function project(files: Record<string, string>): string {
+  const dir = tempDir("harness-import-c3-");
+  dirs.push(dir);
+  for (const [p, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+    fs.writeFileSync(path.join(dir, p), text);
+  }
+  execFileSync("git", ["init", "-q"], { cwd: dir });
+  return dir;
+}
+const hash = (dir: string) => Object.fromEntries(listFiles(dir).filter((f) => !/^(roles|out|\.git)\//.test(f)).map((f) => [f, createHash("sha256").update(fs.readFileSync(path.join(dir, f))).digest("hex")]));
+const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel), "utf8");
+const frontMatter = (text: string) => parseYaml(/^---\n([\s\S]*?)\n---/.exec(text)![1]!) as Record<string, unknown>;
+type Report = { field: string; status: string; to: string }[];
+const record = (dir: string) => JSON.parse(read(dir, "roles/.harness-import.json")) as { files: { path: string; key?: string[]; role: string }[]; fields: Record<string, Report> };
+
+describe("harness import, third corpus round", () => {
+  it("uninstall gives back a Kilo config whose adopted entry's keys are not in sorted order, byte for byte (harness writes nothing else into it)", async () => {
+    // .kilo/kilo.jsonc holds only the team's agent; the Kilo adapter writes its own kilo.json, so the
+    // lock keeps the taken value and nothing else for that file (the lock sorts a value's keys)
+    const config = `{\n  "agent": {\n    "code": {\n      "permission": {\n        "question": "deny",\n        "bash": "ask"\n      }\n    }\n  }\n}\n`;
+    const dir = project({ ".kilo/kilo.jsonc": config });
+    expect((await harness(["import", "-q"], dir)).code).toBe(0);
+    expect((await harness(["build", "-q"], dir)).code).toBe(0);
+    const before = hash(dir);
+    const installed = await harness(["install", "-q"], dir);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(read(dir, ".kilo/kilo.jsonc")).not.toContain('"code"');
+    expect((await harness(["uninstall", "-q"], dir)).code).toBe(0);
+    expect(read(dir, ".kilo/kilo.jsonc")).toBe(config);
+    expect(hash(dir)).toEqual(before);
+  });
+});
