@@ -45,4 +45,16 @@ describe("harness import, third corpus round", () => {
     expect(read(dir, ".kilo/kilo.jsonc")).toBe(config);
     expect(hash(dir)).toEqual(before);
   });
+
+  it("an OpenCode or Kilo agent file's front-matter name is the agent's name (1.18.33 and Kilo 7.7.7 name the agent by it, measured): the role takes it, and no loss is reported", async () => {
+    for (const [host, file] of [["opencode", ".opencode/agents/rev.md"], ["kilo", ".kilo/agents/rev.md"]] as const) {
+      const dir = project({ [file]: "---\nname: Code Critic\ndescription: Critiques the change.\nmode: subagent\n---\n\nCritique it.\n" });
+      expect((await harness(["import", "-q"], dir)).code).toBe(0);
+      const rec = record(dir);
+      expect(rec.files).toEqual([expect.objectContaining({ path: file, role: "code-critic" })]);
+      expect(rec.fields["code-critic"]!.filter((f) => f.field === "name" && f.status === "not representable")).toEqual([]);
+      expect((await harness(["build", "-q"], dir)).code).toBe(0);
+      expect(frontMatter(read(dir, `out/${host}/.${host}/agents/code-critic.md`)).description).toBe("Critiques the change.");
+    }
+  });
 });

@@ -182,7 +182,10 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
   const r = new Reader(host);
   if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
   if (repaired) r.note("front matter", `${repaired} (as written it is not YAML)`);
-  return openCodeAgent(r, path, path.replace(/^.*\//, "").replace(/\.md$/, ""), data, body);
+  // an agent file's `name` names its agent (OpenCode 1.18.33 and Kilo 7.7.7, measured: a file
+  // rev.md with `name: Code Critic` is the agent "Code Critic"); without one, the file name does
+  const named = typeof data.name === "string" && data.name.trim() !== "";
+  return openCodeAgent(r, path, named ? (data.name as string) : path.replace(/^.*\//, "").replace(/\.md$/, ""), data, body, named ? ["name"] : []);
 }
 
 /** An agent's ConfigAgentV1 fields (Markdown front matter, or an `agent` entry of opencode.json / kilo.json) read by `r`. */
