@@ -9,6 +9,9 @@
 //   2. for Claude Code and OpenCode, the emitted agent keeps the original's description, body,
 //      tools, model and every other field, unless the import report lists it as not representable;
 //   3. `harness install` then `harness uninstall` leaves every original file byte for byte.
+// An agent defined inside a shared config (opencode.json(c), kilo.json(c): `agent.<name>`) is checked
+// as OpenCode reads it: the entry's fields, `prompt` (or a `{file:…}` it names) as the body, deep-merged
+// under an agent file of the same name; install must take exactly that key away.
 // Prints one line per agent file and per step; exit 1 when any check fails.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -126,13 +129,48 @@ function checkClaude(orig, emitted, lost) {
   return { problems, notes };
 }
 
+/** JSON with comments and trailing commas, as OpenCode and Kilo read their config (strings left alone). */
+function parseJsonc(text) {
+  let out = "";
+  for (let i = 0; i < text.length; ) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "/" && text[i + 1] === "/") while (i < text.length && text[i] !== "\n") i++;
+    else if (c === "/" && text[i + 1] === "*") i = text.includes("*/", i + 2) ? text.indexOf("*/", i + 2) + 2 : text.length;
+    else (out += c), i++;
+  }
+  return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1"));
+}
+/** remeda's mergeDeep, as OpenCode merges its config layers: objects key by key (later wins), anything else replaced. */
+function mergeDeep(a, b) {
+  if (!a || typeof a !== "object" || Array.isArray(a) || !b || typeof b !== "object" || Array.isArray(b)) return b;
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = k in a ? mergeDeep(a[k], v) : v;
+  return out;
+}
+/** A config entry as an agent file's front matter and body (`prompt`/`system`, or the file a `{file:…}` names). */
+function configAgent(root, configPath, value) {
+  const { prompt, system, ...data } = value && typeof value === "object" ? value : {};
+  let body = typeof (prompt ?? system) === "string" ? (prompt ?? system) : "";
+  const ref = /^\{file:(.+)\}$/.exec(body.trim());
+  if (ref) {
+    const abs = path.join(root, path.dirname(configPath), ref[1].trim());
+    body = fs.existsSync(abs) ? fs.readFileSync(abs, "utf8") : "";
+  }
+  return { data, body, ok: true };
+}
+
 /** OpenCode/Kilo: what the agent may do, per tool key: allow/deny/ask or a pattern map. */
-function checkOpenCode(orig, emitted, lost) {
+function checkOpenCode(orig, emitted, lost, roleId) {
   const problems = [];
   const notes = [];
-  const o = frontMatter(orig);
+  const o = typeof orig === "string" ? frontMatter(orig) : orig;
   const e = frontMatter(emitted);
-  if (!Object.keys(o.data).length && /^---/.test(orig) && !lost.has("front matter")) problems.push("the original's front matter was not compared (unreadable) and the report does not say so");
+  if (typeof orig === "string" && !Object.keys(o.data).length && /^---/.test(orig) && !lost.has("front matter")) problems.push("the original's front matter was not compared (unreadable) and the report does not say so");
   if (o.data.description !== undefined && String(o.data.description).trim() !== String(e.data.description ?? "").trim()) problems.push("description changed");
   if (!bodyKept(o.body, e.body)) problems.push("body not kept verbatim");
   const perm = e.data.permission ?? {};
@@ -176,6 +214,10 @@ function checkOpenCode(orig, emitted, lost) {
       continue;
     }
     if (k === "disable" && v === false) continue; // the default
+    if (k === "name") {
+      if (v !== roleId) notes.push(`name ${JSON.stringify(v)} → ${JSON.stringify(roleId)}`);
+      continue;
+    }
     const key = k === "maxSteps" ? "steps" : k;
     if (!same(v, e.data[key])) problems.push(`${k}: ${JSON.stringify(v)} → ${JSON.stringify(e.data[key])}`);
   }
@@ -213,14 +255,47 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
   const pipeline = parseYaml(fs.readFileSync(path.join(root, "roles", "pipeline.yaml"), "utf8"));
   step.accepted = (pipeline.accepted_losses ?? []).length;
   const record = JSON.parse(fs.readFileSync(path.join(root, "roles", ".harness-import.json"), "utf8"));
+  // OpenCode (and Kilo) resolve one agent per name: the config entries of that name (opencode.json
+  // agent.<name>, in the order the files load), then an agent file's own fields over them; a file's
+  // name is its front matter's `name`, else its file name (OpenCode 1.18.33, measured)
+  const agentName = (f) => {
+    if (f.key) return f.key[1];
+    const fm = frontMatter(fs.readFileSync(path.join(root, f.path), "utf8")).data;
+    return typeof fm.name === "string" ? fm.name : f.path.replace(/^.*\//, "").replace(/\.md$/, "");
+  };
+  const groups = new Map();
+  for (const f of record.files.filter((x) => x.host === "opencode" || x.host === "kilo")) {
+    const k = `${f.host}\0${agentName(f)}`;
+    groups.set(k, [...(groups.get(k) ?? []), f]);
+  }
+  const readEntry = (f) => {
+    try {
+      return f.key.reduce((o, k) => o?.[k], parseJsonc(fs.readFileSync(path.join(root, f.path), "utf8")));
+    } catch {
+      return undefined;
+    }
+  };
   for (const f of record.files) {
     const report = record.fields[f.role] ?? [];
     const lost = new Set(report.filter((x) => x.status === "not representable").map((x) => x.field));
-    const file = { path: f.path, host: f.host, role: f.role, lost: [...lost] };
+    const file = { path: f.key ? `${f.path} ${f.key.join(".")}` : f.path, host: f.host, role: f.role, lost: [...lost] };
     const out = emittedPath(f.host, f.role);
-    if (out && fs.existsSync(path.join(root, out)) && build.status === 0) {
-      const check = f.host === "claude-code" ? checkClaude : checkOpenCode;
-      Object.assign(file, check(fs.readFileSync(path.join(root, f.path), "utf8"), fs.readFileSync(path.join(root, out), "utf8"), lost));
+    const group = f.host === "opencode" || f.host === "kilo" ? [...groups.values()].find((g) => g.includes(f)) : [f];
+    const main = group.find((x) => !x.key) ?? group[0];
+    if (f !== main) {
+      // checked with the agent it is merged into; it must have become that agent's role
+      file.notes = [`one agent with ${main.key ? `${main.path} ${main.key.join(".")}` : main.path} (checked there)`];
+      file.problems = f.role === main.role ? [] : [`${f.host} reads it and ${main.path} as one agent; the import made two roles (${main.role}, ${f.role})`];
+    } else if (out && fs.existsSync(path.join(root, out)) && build.status === 0) {
+      const emitted = fs.readFileSync(path.join(root, out), "utf8");
+      if (f.host === "claude-code") Object.assign(file, checkClaude(fs.readFileSync(path.join(root, f.path), "utf8"), emitted, lost));
+      else {
+        const layers = group.map((x) => (x.key ? configAgent(root, x.path, readEntry(x)) : frontMatter(fs.readFileSync(path.join(root, x.path), "utf8"))));
+        const orig = group.length === 1 && !f.key ? fs.readFileSync(path.join(root, f.path), "utf8") : { data: layers.map((l) => l.data).reduce(mergeDeep, {}), body: [...layers].reverse().find((l) => l.body.trim())?.body ?? "", ok: true };
+        Object.assign(file, checkOpenCode(orig, emitted, lost, f.role));
+        if (group.some((x) => x.key && readEntry(x) === undefined)) file.problems.push("a config entry could not be read back");
+        if (group.length > 1) file.notes.push(`merged with ${group.filter((x) => x !== f).map((x) => (x.key ? `${x.path} ${x.key.join(".")}` : x.path)).join(", ")}`);
+      }
     } else if (out) file.problems = [`no emitted agent at ${out}`];
     if (file.problems?.length) failed++;
     r.files.push(file);
@@ -233,7 +308,15 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
   if (checked.status !== 0) r.checkError = (checked.stderr || checked.stdout).trim().split("\n").slice(0, 3).join(" | ");
   const installed = snapshot(root);
   // every original is replaced by its generated agent, or taken away when that lives at another path
-  const adopted = record.files.filter((f) => installed.get(f.path) !== before.get(f.path)).length;
+  const taken = (f) => {
+    try {
+      const data = parseJsonc(fs.readFileSync(path.join(root, f.path), "utf8"));
+      return f.key.reduce((o, k) => o?.[k], data) === undefined;
+    } catch {
+      return false;
+    }
+  };
+  const adopted = record.files.filter((f) => (f.key ? taken(f) : installed.get(f.path) !== before.get(f.path))).length;
   step.adopted = `${adopted}/${record.files.length}`;
   if (adopted < record.files.length) failed++;
   const uninstall = harness(root, "uninstall", "-q");
@@ -256,5 +339,7 @@ else
       console.log(`  ${f.path} [${f.host}] → ${f.role}: ${verdict}${f.notes?.length ? ` (${f.notes.join("; ")})` : ""}`);
     }
   }
-console.error(`${results.length} repositories, ${results.reduce((n, r) => n + r.files.length, 0)} agent files; ${failed} failing check(s); scratch: ${work}`);
+const all = results.flatMap((r) => r.files);
+const perHost = Object.entries(all.reduce((m, f) => ({ ...m, [f.host]: (m[f.host] ?? 0) + 1 }), {})).map(([h, n]) => `${h} ${n}`).join(", ");
+console.error(`${results.length} repositories, ${all.length} agents (${perHost}; ${all.filter((f) => f.path.includes(" ")).length} in config files); ${all.filter((f) => f.problems && !f.problems.length).length} kept, ${all.filter((f) => f.problems?.length).length} failing, ${all.filter((f) => !f.problems).length} not compared; ${all.reduce((n, f) => n + f.lost.length, 0)} losses listed; ${failed} failing check(s); scratch: ${work}`);
 process.exit(failed ? 1 : 0);
