@@ -57,4 +57,28 @@ describe("harness import, third corpus round", () => {
       expect(frontMatter(read(dir, `out/${host}/.${host}/agents/code-critic.md`)).description).toBe("Critiques the change.");
     }
   });
+
+  it("an opencode.json entry named as an agent file's agent is that agent (OpenCode deep-merges it under the file, measured): one role with both, and install takes the key away", async () => {
+    const config = `{\n  "agent": {\n    "rev": {\n      "mode": "subagent",\n      "description": "From the config.",\n      "temperature": 0.5,\n      "permission": { "edit": "deny", "bash": { "*": "deny", "ls *": "allow" } }\n    }\n  }\n}\n`;
+    const dir = project({ "opencode.json": config, ".opencode/agents/rev.md": "---\ndescription: From the file.\nmode: subagent\npermission:\n  bash:\n    \"git *\": allow\n---\n\nReview it.\n" });
+    const imported = await harness(["import", "-q"], dir);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(fs.readdirSync(path.join(dir, "roles")).sort()).toEqual([".harness-import.json", "pipeline.yaml", "rev.md"]);
+    const role = frontMatter(read(dir, "roles/rev.md"));
+    expect(role.description).toBe("From the file.");
+    expect(role.tools).toEqual(["read", "grep", "glob", "bash", "web-fetch"]);
+    expect(role.permissions).toEqual({ shell: { allow: ["ls *", "git *"], default: "deny" } });
+    expect(role.temperature).toBeDefined();
+    expect(read(dir, "roles/rev.md")).toContain("Review it.");
+    expect(record(dir).files).toEqual([
+      expect.objectContaining({ path: ".opencode/agents/rev.md", role: "rev" }),
+      expect.objectContaining({ path: "opencode.json", key: ["agent", "rev"], role: "rev" }),
+    ]);
+    expect((await harness(["build", "-q"], dir)).code).toBe(0);
+    const before = hash(dir);
+    expect((await harness(["install", "-q"], dir)).code).toBe(0);
+    expect(read(dir, "opencode.json")).not.toContain('"rev"');
+    expect((await harness(["uninstall", "-q"], dir)).code).toBe(0);
+    expect(hash(dir)).toEqual(before);
+  });
 });

@@ -12,7 +12,7 @@ import { readPipeline } from "../ir/normalize.js";
 import { collectLosses, isBlocking } from "../losses.js";
 import { displayPath } from "../load/load.js";
 import { IMPORT_SOURCES, findAgentFiles, type FoundFile } from "../import/sources.js";
-import { CONFIG_FILES, readConfigAgents } from "../import/config.js";
+import { CONFIG_FILES, mergeIntoFiles, readConfigAgents } from "../import/config.js";
 import type { ImportedAgent } from "../import/types.js";
 import { IMPORT_RECORD, importRecord, pipelineFile, roleFile, roleId, temperatureClasses, type ImportedRole } from "../import/write.js";
 import { hostFieldProblems } from "../adapter/host-fields.js";
@@ -38,11 +38,21 @@ async function plan(options: ImportOptions, root: string): Promise<{ files: Map<
   const fromConfig = new Map<FoundFile, ImportedAgent[]>();
   for (const f of files.filter((x) => x.config))
     fromConfig.set(f, readConfigAgents(f.host as "opencode" | "kilo", f.path, f.bytes.toString("utf8"), (rel) => readInside(root, rel)));
-  const found = files.filter((f) => !f.config || fromConfig.get(f)!.length);
+  // an agent file's agent and the config entries of its name are one agent on OpenCode and Kilo
+  const fromFile = new Map<FoundFile, ImportedAgent>();
+  for (const f of files.filter((x) => !x.config)) fromFile.set(f, IMPORT_SOURCES[f.host]!.read(f.path, f.bytes.toString("utf8")));
+  for (const host of ["opencode", "kilo"] as const)
+    mergeIntoFiles(
+      host,
+      [...fromFile].filter(([f]) => f.host === host).map(([f, agent]) => ({ text: f.bytes.toString("utf8"), agent })),
+      [...fromConfig].filter(([f]) => f.host === host).map(([f, agents]) => ({ path: f.path, text: f.bytes.toString("utf8"), agents })),
+      (rel) => readInside(root, rel),
+    );
+  const found = files.filter((f) => !f.config || fromConfig.get(f)!.length || [...fromFile.values()].some((a) => a.merged?.some((m) => m.path === f.path)));
   if (!found.length) throw new UsageError(`no agent files found in ${displayPath(root)} (${known.map((h) => [...IMPORT_SOURCES[h]!.dirs, ...(CONFIG_FILES[h] ?? []).map((c) => `${c} agent`)].join(", ")).join("; ")}). Pass --into with the project root, or write roles with \`harness init\`.`);
   const taken = new Set<string>(["pipeline"]);
   const roles: ImportedRole[] = found.flatMap((f) => {
-    const agents = fromConfig.get(f) ?? [IMPORT_SOURCES[f.host]!.read(f.path, f.bytes.toString("utf8"))];
+    const agents = f.config ? fromConfig.get(f)! : [fromFile.get(f)!];
     return agents.map((agent) => {
       if (!f.config && f.bytes.includes(0)) agent.report.push({ field: "body", status: "not representable", to: "NUL bytes" });
       return { id: roleId(agent.name, taken, f.host), agent, report: agent.report };
@@ -50,7 +60,6 @@ async function plan(options: ImportOptions, root: string): Promise<{ files: Map<
   });
   for (const r of roles) if (r.agent.description !== undefined) r.report.unshift({ field: "description", status: "mapped", to: "description" });
   for (const r of roles) r.report.unshift(r.id === r.agent.name ? { field: "name", status: "mapped", to: `the file name roles/${r.id}.md` } : { field: "name", status: "mapped", to: `the file name roles/${r.id}.md (${JSON.stringify(r.agent.name)} is not a plain role id, or another agent has it)` });
-  for (const r of roles) if (false) r.report.unshift({ field: "name", status: "mapped", to: `the file name roles/${r.id}.md (${JSON.stringify(r.agent.name)} is not a plain role id, or another agent has it)` });
   const classes = temperatureClasses(roles.flatMap((r) => (r.agent.temperature !== undefined ? [r.agent.temperature] : [])));
   const targets = [...new Set(found.map((f) => f.host))].filter((h) => h in options.registry).sort();
   const name = roleId(path.basename(root) || "team", new Set(roles.map((r) => r.id)), "pipeline");

@@ -108,7 +108,11 @@ export function importRecord(found: readonly FoundFile[], roles: readonly Import
     // an agent inside a shared config is its key there (install takes away that key only, never the file)
     files: found.flatMap((f): Record<string, unknown>[] =>
       f.config
-        ? roles.filter((r) => r.agent.key && r.agent.path === f.path).map((r) => ({ host: f.host, path: f.path, key: r.agent.key, role: r.id, sha256: r.agent.valueSha }))
+        ? roles.flatMap((r) => [
+            ...(r.agent.key && r.agent.path === f.path ? [{ key: r.agent.key, sha256: r.agent.valueSha }] : []),
+            // an entry merged into an agent file's role (the same agent on its host) is adopted with it
+            ...(r.agent.merged ?? []).filter((m) => m.path === f.path).map((m) => ({ key: m.key, sha256: m.valueSha })),
+          ].map((k) => ({ host: f.host, path: f.path, key: k.key, role: r.id, sha256: k.sha256 })))
         : [{ host: f.host, path: f.path, role: byPath.get(f.path)?.id, sha256: createHash("sha256").update(f.bytes).digest("hex") }],
     ),
     fields: Object.fromEntries(roles.map((r) => [r.id, r.report])),
