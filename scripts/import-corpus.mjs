@@ -206,7 +206,8 @@ function checkOpenCode(orig, emitted, lost, roleId) {
         } else if (rule && typeof rule === "object") {
           for (const [p, a] of Object.entries(rule)) {
             if (lost.has(`${k}.${t}.${p}`)) continue;
-            const ga = typeof got === "object" ? got[p] : got;
+            // OpenCode's wildcard reads * as any text, / included, so ** is * (harness writes x/** as x and x/*)
+            const ga = typeof got === "object" ? got[p] ?? got[p.replace(/\*\*+/g, "*")] : got;
             if (ga !== a) problems.push(`${k}.${t}.${p}: ${a} → ${JSON.stringify(ga ?? got)}`);
           }
         }
