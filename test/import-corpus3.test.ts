@@ -81,4 +81,29 @@ describe("harness import, third corpus round", () => {
     expect((await harness(["uninstall", "-q"], dir)).code).toBe(0);
     expect(hash(dir)).toEqual(before);
   });
+
+  it("OpenCode permission write or patch never applied (1.18.33 checks writes against edit, measured): the role keeps the write tools the agent kept, and the report says why", async () => {
+    const dir = project({
+      ".opencode/agents/a.md": "---\ndescription: A.\nmode: subagent\npermission:\n  write: deny\n---\nA.\n",
+      ".opencode/agents/b.md": "---\ndescription: B.\nmode: subagent\npermission:\n  write:\n    \"*\": deny\n    \"docs/**\": allow\n---\nB.\n",
+    });
+    expect((await harness(["import", "-q"], dir)).code).toBe(0);
+    for (const id of ["a", "b"]) {
+      expect(frontMatter(read(dir, `roles/${id}.md`)).tools).toEqual(expect.arrayContaining(["edit", "write"]));
+      expect(record(dir).fields[id]).toContainEqual({ field: "permission.write", status: "not representable", to: expect.stringMatching(/never applied/) });
+    }
+    expect((await harness(["build", "-q"], dir)).code).toBe(0);
+  });
+
+  it("OpenCode doom_loop or external_directory: ask is what harness writes anyway (no loss); another action is reported", async () => {
+    const dir = project({
+      ".kilo/agents/a.md": "---\ndescription: A.\nmode: subagent\npermission:\n  doom_loop: ask\n  external_directory: ask\n---\nA.\n",
+      ".kilo/agents/b.md": "---\ndescription: B.\nmode: subagent\npermission:\n  doom_loop: allow\n---\nB.\n",
+    });
+    expect((await harness(["import", "-q"], dir)).code).toBe(0);
+    expect(record(dir).fields.a!.filter((f) => f.status === "not representable")).toEqual([]);
+    expect(record(dir).fields.b).toContainEqual({ field: "permission.doom_loop", status: "not representable", to: expect.stringMatching(/always ask/) });
+    expect((await harness(["build", "-q"], dir)).code).toBe(0);
+    expect(frontMatter(read(dir, "out/kilo/.kilo/agents/a.md")).permission).toEqual(expect.objectContaining({ doom_loop: "ask", external_directory: "ask" }));
+  });
 });

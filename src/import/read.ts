@@ -210,6 +210,19 @@ export function openCodeAgent(r: Reader, path: string, name: string, data: Data,
     for (const [tool, rule] of Object.entries(value)) {
       if (tool === "*") continue;
       const names = OPENCODE[tool];
+      if (tool === "write" || tool === "patch") {
+        // OpenCode 1.18.33 checks every file write (write, edit, apply_patch) against edit: a write or
+        // patch key matches no permission (measured with debug agent: write: deny leaves the write
+        // tool on), so the role has what the agent had
+        r.lost(`${key}.${tool}`, "OpenCode checks file writes against edit, so this key never applied (the agent kept its write tools; so does the role): write it under edit");
+        continue;
+      }
+      if (tool === "doom_loop" || tool === "external_directory") {
+        // harness writes OpenCode's own default for both into every agent: ask
+        if (rule === "ask") r.note(`${key}.${tool}`, "nothing: harness's agents ask here too (OpenCode's default)");
+        else r.lost(`${key}.${tool}`, `${typeof rule === "string" ? rule : "a pattern map"}: harness's agents always ask here (OpenCode's default, ${tool}: ask)`);
+        continue;
+      }
       if (tool === "edit" && isObject(rule)) {
         const allows = Object.entries(rule).some(([g, a]) => g !== "*" && a === "allow");
         for (const [glob, action] of Object.entries(rule)) {
