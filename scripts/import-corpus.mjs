@@ -262,7 +262,7 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
   const agentName = (f) => {
     if (f.key) return f.key[1];
     const fm = frontMatter(fs.readFileSync(path.join(root, f.path), "utf8")).data;
-    return typeof fm.name === "string" ? fm.name : f.path.replace(/^.*\//, "").replace(/\.md$/, "");
+    return typeof fm.name === "string" ? fm.name : f.path.replace(/^\.(opencode|kilo)\/agents?\//, "").replace(/\.md$/, "");
   };
   const groups = new Map();
   for (const f of record.files.filter((x) => x.host === "opencode" || x.host === "kilo")) {

@@ -106,4 +106,18 @@ describe("harness import, third corpus round", () => {
     expect((await harness(["build", "-q"], dir)).code).toBe(0);
     expect(frontMatter(read(dir, "out/kilo/.kilo/agents/a.md")).permission).toEqual(expect.objectContaining({ doom_loop: "ask", external_directory: "ask" }));
   });
+
+  it("an OpenCode or Kilo agent in a subfolder of the agents folder is read (both hosts load {agent,agents}/**/*.md and name it team/x, measured), and install takes the original away while the generated agent stands", async () => {
+    const dir = project({ ".opencode/agents/team/x.md": "---\ndescription: Nested.\nmode: subagent\n---\n\nDo x.\n", ".kilo/agent/a/b/y.md": "---\ndescription: Deeper.\nmode: subagent\n---\n\nDo y.\n" });
+    expect((await harness(["import", "-q"], dir)).code).toBe(0);
+    expect(record(dir).files).toEqual([expect.objectContaining({ path: ".opencode/agents/team/x.md", role: "team-x" }), expect.objectContaining({ path: ".kilo/agent/a/b/y.md", role: "a-b-y" })]);
+    expect(record(dir).fields["team-x"]).toContainEqual({ field: "name", status: "mapped", to: expect.stringContaining('"team/x"') });
+    expect((await harness(["build", "-q"], dir)).code).toBe(0);
+    const before = hash(dir);
+    expect((await harness(["install", "-q"], dir)).code).toBe(0);
+    expect(fs.existsSync(path.join(dir, ".opencode/agents/team/x.md"))).toBe(false);
+    expect(read(dir, ".opencode/agents/team-x.md")).toContain("Do x.");
+    expect((await harness(["uninstall", "-q"], dir)).code).toBe(0);
+    expect(hash(dir)).toEqual(before);
+  });
 });

@@ -185,7 +185,9 @@ export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text:
   // an agent file's `name` names its agent (OpenCode 1.18.33 and Kilo 7.7.7, measured: a file
   // rev.md with `name: Code Critic` is the agent "Code Critic"); without one, the file name does
   const named = typeof data.name === "string" && data.name.trim() !== "";
-  return openCodeAgent(r, path, named ? (data.name as string) : path.replace(/^.*\//, "").replace(/\.md$/, ""), data, body, named ? ["name"] : []);
+  // in a subfolder, the path below the agents folder is the name (team/x.md is team/x)
+  const stem = path.replace(/^\.(opencode|kilo)\/agents?\//, "").replace(/\.md$/, "");
+  return openCodeAgent(r, path, named ? (data.name as string) : stem, data, body, named ? ["name"] : []);
 }
 
 /** An agent's ConfigAgentV1 fields (Markdown front matter, or an `agent` entry of opencode.json / kilo.json) read by `r`. */
