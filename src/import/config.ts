@@ -9,7 +9,8 @@ import { sortKeys } from "../emit/render.js";
 import { InputError } from "../errors.js";
 import { parseData } from "../install/formats.js";
 import { isObject, setKey } from "../install/merge.js";
-import { frontMatter, openCodeAgent, Reader } from "./read.js";
+import { openCodeAgent } from "./opencode.js";
+import { frontMatter, Reader } from "./read.js";
 import type { ImportedAgent } from "./types.js";
 
 /** Where each host keeps its shared config in a project (the adapter merges into the first, or its .jsonc alias). */

@@ -1,7 +1,8 @@
 // Where each host keeps a project's agent files (the hosts notes; the files the adapters emit).
 import fs from "node:fs";
 import path from "node:path";
-import { readClaudeAgent, readCodexAgent, readMarkdownAgent, readOpenCodeAgent } from "./read.js";
+import { readOpenCodeAgent } from "./opencode.js";
+import { readClaudeAgent, readCodexAgent, readMarkdownAgent } from "./read.js";
 import type { ImportedAgent } from "./types.js";
 import { CONFIG_FILES } from "./config.js";
 
