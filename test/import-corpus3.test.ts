@@ -33,14 +33,14 @@ describe("harness import, third corpus round", () => {
   it("uninstall gives back a Kilo config whose adopted entry's keys are not in sorted order, byte for byte (harness writes nothing else into it)", async () => {
     // .kilo/kilo.jsonc holds only the team's agent; the Kilo adapter writes its own kilo.json, so the
     // lock keeps the taken value and nothing else for that file (the lock sorts a value's keys)
-    const config = `{\n  "agent": {\n    "code": {\n      "permission": {\n        "question": "deny",\n        "bash": "ask"\n      }\n    }\n  }\n}\n`;
+    const config = `{\n  "agent": {\n    "coder": {\n      "permission": {\n        "question": "deny",\n        "bash": "ask"\n      }\n    }\n  }\n}\n`;
     const dir = project({ ".kilo/kilo.jsonc": config });
     expect((await harness(["import", "-q"], dir)).code).toBe(0);
     expect((await harness(["build", "-q"], dir)).code).toBe(0);
     const before = hash(dir);
     const installed = await harness(["install", "-q"], dir);
     expect(installed.code, installed.stderr).toBe(0);
-    expect(read(dir, ".kilo/kilo.jsonc")).not.toContain('"code"');
+    expect(read(dir, ".kilo/kilo.jsonc")).not.toContain('"coder"');
     expect((await harness(["uninstall", "-q"], dir)).code).toBe(0);
     expect(read(dir, ".kilo/kilo.jsonc")).toBe(config);
     expect(hash(dir)).toEqual(before);
@@ -117,6 +117,28 @@ describe("harness import, third corpus round", () => {
     expect((await harness(["install", "-q"], dir)).code).toBe(0);
     expect(fs.existsSync(path.join(dir, ".opencode/agents/team/x.md"))).toBe(false);
     expect(read(dir, ".opencode/agents/team-x.md")).toContain("Do x.");
+    expect((await harness(["uninstall", "-q"], dir)).code).toBe(0);
+    expect(hash(dir)).toEqual(before);
+  });
+
+  it("a config entry tuning one of the host's own agents (opencode.json agent.build, kilo.jsonc agent.code) is left in place, not made a role; a team agent without mode is reported (OpenCode's default is all)", async () => {
+    const config = `{\n  "agent": {\n    "build": { "model": "x/y", "permission": { "edit": "ask" } },\n    "plan": { "disable": true },\n    "helper": { "description": "Helps.", "prompt": "Help." }\n  }\n}\n`;
+    const dir = project({ "opencode.json": config, ".kilo/kilo.jsonc": `{ "agent": { "code": { "permission": { "question": "deny" } } } }\n`, ".kilo/agents/k.md": "---\ndescription: K.\nmode: subagent\n---\nK.\n" });
+    const imported = await harness(["import"], dir);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain("opencode.json agent.build: left in place");
+    expect(fs.readdirSync(path.join(dir, "roles")).sort()).toEqual([".harness-import.json", "helper.md", "k.md", "pipeline.yaml"]);
+    const rec = record(dir) as ReturnType<typeof record> & { left: { path: string; key: string[] }[] };
+    expect(rec.left.map((l) => `${l.path} ${l.key.join(".")}`)).toEqual(["opencode.json agent.build", "opencode.json agent.plan", ".kilo/kilo.jsonc agent.code"]);
+    expect(rec.fields.helper).toContainEqual({ field: "mode", status: "not representable", to: expect.stringContaining('"all"') });
+    expect((await harness(["build", "-q"], dir)).code).toBe(0);
+    const before = hash(dir);
+    expect((await harness(["install", "-q"], dir)).code).toBe(0);
+    const after = read(dir, "opencode.json");
+    expect(after).toContain('"build"');
+    expect(after).toContain('"plan"');
+    expect(after).not.toContain('"helper"');
+    expect(read(dir, ".kilo/kilo.jsonc")).toContain('"code"');
     expect((await harness(["uninstall", "-q"], dir)).code).toBe(0);
     expect(hash(dir)).toEqual(before);
   });

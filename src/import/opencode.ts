@@ -7,6 +7,15 @@ import type { ImportedAgent } from "./types.js";
 type Data = Record<string, unknown>;
 const isObject = (v: unknown): v is Data => v !== null && typeof v === "object" && !Array.isArray(v);
 
+/** The host's own agents (an empty project's `agent list --pure`: OpenCode 1.18.33, Kilo 7.7.7). A config
+ *  entry of one of these names tunes that built-in agent; it is no agent of the team's. */
+export const BUILTIN_AGENTS: Readonly<Record<string, readonly string[]>> = {
+  opencode: ["build", "compaction", "explore", "general", "plan", "summary", "title"],
+  kilo: ["ask", "code", "compaction", "debug", "explore", "general", "orchestrator", "plan", "summary", "title"],
+};
+/** Of those, the ones that are subagents (the others are primary). */
+const BUILTIN_SUBAGENTS = ["explore", "general"];
+
 export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text: string): ImportedAgent {
   const { data, body, problem, repaired } = frontMatter(text);
   const r = new Reader(host);
@@ -137,6 +146,12 @@ export function openCodeAgent(r: Reader, path: string, name: string, data: Data,
       default:
         r.lost(key, `${host === "kilo" ? "Kilo" : "OpenCode"} moves it into options and ignores it`);
     }
+  }
+  // no mode: OpenCode's default, all (primary and subagent), or a built-in agent's own mode
+  if (data.mode === undefined) {
+    const builtin = BUILTIN_AGENTS[host]!.includes(name);
+    if (builtin && BUILTIN_SUBAGENTS.includes(name)) r.note("mode", "absent: the host's own subagent of that name; isolation: subagent");
+    else r.lost("mode", `absent: ${builtin ? `the host's own ${name} agent is primary` : `${host === "kilo" ? "Kilo" : "OpenCode"}'s default is "all" (primary and subagent)`}; harness writes subagent (isolation: subagent) or primary (main)`);
   }
   const tools = ["read", "grep", "glob", "edit", "write", "bash", "web-fetch", "web-search", "todo", "ask-human", "spawn-agent"].filter((t) => granted.has(t));
   for (const t of tools) r.tools.add(t);

@@ -101,7 +101,14 @@ export function pipelineFile(p: PipelineParts): string {
   return `# Written by harness import. Edit freely: re-running the import refuses to overwrite it without --force.\n\n${renderYaml(data)}`;
 }
 
-export function importRecord(found: readonly FoundFile[], roles: readonly ImportedRole[]): string {
+/** A shared-config entry the import leaves alone: it tunes one of the host's own agents (agent.build). */
+export interface LeftEntry {
+  host: string;
+  path: string;
+  key: [string, string];
+}
+
+export function importRecord(found: readonly FoundFile[], roles: readonly ImportedRole[], left: readonly LeftEntry[] = []): string {
   const byPath = new Map(roles.filter((r) => !r.agent.key).map((r) => [r.agent.path, r] as const));
   return renderJson({
     version: 1,
@@ -116,6 +123,7 @@ export function importRecord(found: readonly FoundFile[], roles: readonly Import
         : [{ host: f.host, path: f.path, role: byPath.get(f.path)?.id, sha256: createHash("sha256").update(f.bytes).digest("hex") }],
     ),
     fields: Object.fromEntries(roles.map((r) => [r.id, r.report])),
+    ...(left.length ? { left: left.map((l) => ({ ...l, why: `settings of ${l.host}'s own agent ${l.key[1]}: left in place` })) } : {}),
   });
 }
 
