@@ -176,5 +176,10 @@ export function checkOpenCode(orig, emitted, lost, roleId) {
     const key = k === "maxSteps" ? "steps" : k;
     if (!same(v, e.data[key])) problems.push(`${k}: ${JSON.stringify(v)} → ${JSON.stringify(e.data[key])}`);
   }
+  // no mode is OpenCode's default "all", or a built-in agent's own mode (explore and general are subagents)
+  if (o.data.mode === undefined && !lost.has("mode")) {
+    const want = ["explore", "general"].includes(roleId) ? "subagent" : "all";
+    if (e.data.mode !== want) problems.push(`mode: absent (${want}) → ${JSON.stringify(e.data.mode)}`);
+  }
   return { problems, notes };
 }

@@ -68,6 +68,13 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
   results.push(r);
   const imp = harness(root, "import", "-q");
   step.import = imp.status;
+  // every candidate tunes one of the host's own agents (opencode.json agent.build): nothing of the team's to import
+  if (imp.status === 2 && /left in place, settings of the host's own agents/.test(imp.stderr)) {
+    step.import = "nothing to import (settings of built-in agents, left in place)";
+    const after = snapshot(root);
+    if ([...before].some(([p, h]) => after.get(p) !== h)) (r.error = "a file changed"), failed++;
+    continue;
+  }
   if (imp.status !== 0) {
     r.error = (imp.stderr || imp.stdout).trim().split("\n").slice(0, 3).join(" | ");
     failed++;
@@ -128,6 +135,16 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
     if (file.problems?.length) failed++;
     r.files.push(file);
   }
+  // what the import left (settings of the host's own agents) is still there, unchanged
+  const readKey = (l) => {
+    try {
+      return JSON.stringify(l.key.reduce((o, k) => o?.[k], parseJsonc(fs.readFileSync(path.join(root, l.path), "utf8"))));
+    } catch {
+      return undefined;
+    }
+  };
+  const leftBefore = new Map((record.left ?? []).map((l) => [l, readKey(l)]));
+  step.left = record.left?.length ?? 0;
   const install = harness(root, "install", "-q");
   step.install = install.status;
   if (install.status !== 0) r.installError = (install.stderr || install.stdout).trim().split("\n").slice(0, 3).join(" | ");
@@ -135,6 +152,9 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
   step.checkInstalled = checked.status;
   if (checked.status !== 0) r.checkError = (checked.stderr || checked.stdout).trim().split("\n").slice(0, 3).join(" | ");
   const installed = snapshot(root);
+  const moved = [...leftBefore].filter(([l, v]) => v === undefined || readKey(l) !== v).map(([l]) => `${l.path} ${l.key.join(".")}`);
+  if (moved.length) (r.leftError = `install changed what the import left: ${moved.join(", ")}`), failed++;
+
   // every original is replaced by its generated agent, or taken away when that lives at another path
   const taken = (f) => {
     try {
@@ -160,7 +180,7 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
 if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 else
   for (const r of results) {
-    console.log(`${r.repo}: ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(", ")}${r.error ? `\n  error: ${r.error}` : ""}${r.installError ? `\n  install: ${r.installError}` : ""}${r.checkError ? `\n  check --installed: ${r.checkError}` : ""}`);
+    console.log(`${r.repo}: ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(", ")}${r.error ? `\n  error: ${r.error}` : ""}${r.installError ? `\n  install: ${r.installError}` : ""}${r.checkError ? `\n  check --installed: ${r.checkError}` : ""}${r.leftError ? `\n  ${r.leftError}` : ""}`);
     if (r.roundTrip) console.log(`  round trip: changed [${r.roundTrip.changed.join(", ")}], left [${r.roundTrip.left.join(", ")}]`);
     for (const f of r.files) {
       const verdict = f.problems === undefined ? "(not compared)" : f.problems.length ? `FAIL ${f.problems.join("; ")}` : "kept";
