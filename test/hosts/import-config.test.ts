@@ -27,7 +27,8 @@ const CONFIG = `{
 
 const henv = createHostEnv({ label: "ocimp" });
 const merged = createHostEnv({ label: "ocimp2" });
-afterAll(() => (henv.dispose(), merged.dispose()));
+const builtin = createHostEnv({ label: "ocimp3" });
+afterAll(() => (henv.dispose(), merged.dispose(), builtin.dispose()));
 
 async function agents(env = henv): Promise<Record<string, Record<string, unknown>>> {
   const r = await run(hostBin("opencode"), ["debug", "config", "--pure"], { cwd: env.project, env: env.env, timeoutMs: 60_000, stdoutFile: path.join(env.logs, `config-${Date.now()}.txt`) });
@@ -80,5 +81,26 @@ describe("opencode: an agent imported from opencode.json", () => {
     expect((await harness(["uninstall"], merged.project)).code).toBe(0);
     expect(fs.readFileSync(path.join(merged.project, "opencode.json"), "utf8")).toBe(config);
     expect(fs.readFileSync(path.join(merged.project, ".opencode/agents/rev.md"), "utf8")).toBe(file);
+  });
+
+  it("an entry tuning OpenCode's own build agent is left in opencode.json: after install build is still the primary agent with the team's model, beside the generated team agent", async () => {
+    const config = `{\n  "$schema": "https://opencode.ai/config.json",\n  "agent": {\n    "build": { "model": "anthropic/claude-team-pick" },\n    "helper": { "description": "Helps.", "mode": "subagent", "prompt": "Help." }\n  }\n}\n`;
+    fs.writeFileSync(path.join(builtin.project, "opencode.json"), config);
+    expect((await harness(["import", "-q"], builtin.project)).code).toBe(0);
+    expect((await harness(["build", "-q"], builtin.project)).code).toBe(0);
+    const installed = await harness(["install"], builtin.project);
+    expect(installed.code, installed.stderr + installed.stdout).toBe(0);
+    expect(fs.existsSync(path.join(builtin.project, ".opencode/agents/build.md"))).toBe(false);
+    const after = await agents(builtin);
+    expect(after.build).toEqual(expect.objectContaining({ model: "anthropic/claude-team-pick" }));
+    // the team's agent: taken out of opencode.json, the generated file is the agent now
+    expect(fs.readFileSync(path.join(builtin.project, "opencode.json"), "utf8")).not.toContain('"helper"');
+    expect(String(after.helper!.prompt)).toMatch(/^Help\.\n\n## Limits/);
+    const list = await run(hostBin("opencode"), ["agent", "list", "--pure"], { cwd: builtin.project, env: builtin.env, timeoutMs: 60_000, stdoutFile: path.join(builtin.logs, "agents.txt") });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^build \(primary\)$/m);
+    expect(list.stdout).toMatch(/^helper \(subagent\)$/m);
+    expect((await harness(["uninstall"], builtin.project)).code).toBe(0);
+    expect(fs.readFileSync(path.join(builtin.project, "opencode.json"), "utf8")).toBe(config);
   });
 });
