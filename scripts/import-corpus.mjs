@@ -9,7 +9,11 @@
 //   2. for Claude Code and OpenCode, the emitted agent keeps the original's description, body,
 //      tools, model and every other field, unless the import report lists it as not representable;
 //   3. `harness install` then `harness uninstall` leaves every original file byte for byte.
-// Prints one line per agent file and per step; exit 1 when any check fails.
+// An agent defined inside a shared config (opencode.json(c), kilo.json(c): `agent.<name>`) is checked
+// as OpenCode reads it: the entry's fields, `prompt` (or a `{file:…}` it names) as the body, deep-merged
+// under an agent file of the same name; install must take exactly that key away.
+// Prints one line per agent file and per step; exit 1 when any check fails. The per-agent comparisons
+// are in import-corpus-checks.mjs.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -17,6 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
+import { checkClaude, checkOpenCode, configAgent, frontMatter, mergeDeep, parseJsonc } from "./import-corpus-checks.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, "..", "dist", "cli", "cli.js");
@@ -47,141 +52,6 @@ function snapshot(root) {
   return files;
 }
 
-/** Front matter as the hosts read it (`tools: *`, not YAML, read as every tool, as harness import does). */
-function frontMatter(text) {
-  const t = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
-  const m = /^---[ \t]*\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(t);
-  if (!m) return { data: {}, body: t, ok: !/^---/.test(t) };
-  const matter = m[1].replace(/^(tools:[ \t]*)\*[ \t]*$/m, '$1"*"');
-  // `description: Use it when: …` unquoted is common; read such a value as the text it means
-  const quoted = matter.replace(/^([A-Za-z_][\w-]*):[ \t]+(?![\s"'[{|>&*!%@`])(.*:\s.*)$/gm, (_, k, v) => `${k}: ${JSON.stringify(v.trimEnd())}`);
-  for (const [text, ok, uniqueKeys] of [[matter, true, true], [quoted, false, true], [quoted, false, false]]) {
-    try {
-      const data = parseYaml(text, { uniqueKeys }) ?? {};
-      return { data: typeof data === "object" && !Array.isArray(data) ? data : {}, body: t.slice(m[0].length), ok };
-    } catch {
-      // try the next reading
-    }
-  }
-  return { data: {}, body: t.slice(m[0].length), ok: false };
-}
-const list = (v) => (Array.isArray(v) ? v.map(String) : typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : []);
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-const bodyKept = (orig, emitted) => !orig.trim() || emitted.includes(orig.trim());
-
-/** Claude Code: the tools an agent may call, as a sorted set description ("*" = every tool). */
-function claudeTools(fm) {
-  // a scoped tool (Bash(git *), Agent(a, b)) is that tool here; the scope is checked by the report and the guard
-  const alias = (t) => (t.replace(/\(.*\)$/, "") === "Task" ? "Agent" : t.replace(/\(.*\)$/, ""));
-  const tools = fm.tools === undefined || fm.tools === "*" ? ["*"] : list(fm.tools).map(alias);
-  const denied = new Set(list(fm.disallowedTools).map(alias));
-  return { tools: tools.filter((t) => !denied.has(t)).sort(), denied: [...denied].sort() };
-}
-
-function checkClaude(orig, emitted, lost) {
-  const problems = [];
-  const notes = [];
-  const o = frontMatter(orig);
-  const e = frontMatter(emitted);
-  if (!o.ok) notes.push("original front matter is not YAML");
-  if (!Object.keys(o.data).length && /^---/.test(orig) && !lost.has("front matter")) problems.push("the original's front matter was not compared (unreadable) and the report does not say so");
-  if (o.data.description !== undefined && !lost.has("description") && String(o.data.description).trim() !== String(e.data.description ?? "").trim()) problems.push("description changed");
-  if (!bodyKept(o.body, e.body)) problems.push("body not kept verbatim");
-  const ot = claudeTools(o.data);
-  const et = claudeTools(e.data);
-  const drop = (xs) => xs.filter((t) => t !== "Agent");
-  if (ot.tools[0] === "*") {
-    if (et.tools[0] !== "*") {
-      if (!lost.has("disallowedTools") && !lost.has("tools")) problems.push(`every tool became ${et.tools.join(",")}`);
-    } else if (!same(drop(ot.denied), drop(et.denied))) {
-      const extra = drop(et.denied).filter((t) => !ot.denied.includes(t) && !/^mcp__/.test(t));
-      if (extra.length) problems.push(`denies ${extra.join(",")} the original allowed`);
-    }
-  } else if (et.tools[0] === "*") {
-    // a whole MCP server (mcp__x__*) cannot be named in Claude Code's tools: harness lists the other
-    // tools as disallowedTools instead, and its guard refuses MCP tools the role does not name
-    const missing = drop(ot.tools).filter((t) => et.denied.includes(t) && !lost.has(`tools: ${t}`));
-    if (missing.length) problems.push(`tools lost: ${missing.join(",")}`);
-  } else {
-    const missing = drop(ot.tools).filter((t) => !et.tools.includes(t) && !lost.has(`tools: ${t}`));
-    const added = drop(et.tools).filter((t) => !ot.tools.includes(t));
-    if (missing.length) problems.push(`tools lost: ${missing.join(",")}`);
-    if (added.length) problems.push(`tools added: ${added.join(",")}`);
-  }
-  for (const [k, v] of Object.entries(o.data)) {
-    if (["description", "tools", "disallowedTools"].includes(k)) continue;
-    if (lost.has(k)) {
-      notes.push(`${k}: not representable (reported)`);
-      continue;
-    }
-    if (k === "name") {
-      if (e.data.name !== v) notes.push(`name ${JSON.stringify(v)} → ${JSON.stringify(e.data.name)}`);
-      continue;
-    }
-    const ev = e.data[k];
-    if (same(v, ev)) continue;
-    if (typeof v === "string" && Array.isArray(ev) && same(list(v), ev)) continue; // "a, b" and [a, b] read alike
-    problems.push(`${k}: ${JSON.stringify(v)} → ${JSON.stringify(ev)}`);
-  }
-  return { problems, notes };
-}
-
-/** OpenCode/Kilo: what the agent may do, per tool key: allow/deny/ask or a pattern map. */
-function checkOpenCode(orig, emitted, lost) {
-  const problems = [];
-  const notes = [];
-  const o = frontMatter(orig);
-  const e = frontMatter(emitted);
-  if (!Object.keys(o.data).length && /^---/.test(orig) && !lost.has("front matter")) problems.push("the original's front matter was not compared (unreadable) and the report does not say so");
-  if (o.data.description !== undefined && String(o.data.description).trim() !== String(e.data.description ?? "").trim()) problems.push("description changed");
-  if (!bodyKept(o.body, e.body)) problems.push("body not kept verbatim");
-  const perm = e.data.permission ?? {};
-  const eff = (raw) => {
-    const tool = raw === "todoread" ? "todowrite" : raw; // OpenCode 1.18 has no todoread: todowrite holds the list
-    const keys = tool === "write" || tool === "patch" ? ["edit", tool] : [tool];
-    for (const k of keys) if (perm[k] !== undefined) return perm[k];
-    if (e.data.tools && e.data.tools[tool] === false) return "deny";
-    return perm["*"] ?? "allow";
-  };
-  const top = (v) => (typeof v === "object" && v ? v["*"] ?? "mixed" : v);
-  for (const [k, v] of Object.entries(o.data)) {
-    if (k === "description") continue;
-    if (lost.has(k)) {
-      notes.push(`${k}: not representable (reported)`);
-      continue;
-    }
-    if (k === "tools" && v && typeof v === "object") {
-      for (const [t, on] of Object.entries(v)) {
-        if (lost.has(`tools.${t}`)) continue;
-        const got = top(eff(t));
-        if (on === false && got !== "deny") problems.push(`tools.${t}: false → ${JSON.stringify(eff(t))}`);
-        if (on === true && got === "deny") problems.push(`tools.${t}: true → deny`);
-      }
-      continue;
-    }
-    if ((k === "permission" || k === "permissions") && v && typeof v === "object") {
-      for (const [t, rule] of Object.entries(v)) {
-        if (lost.has(`${k}.${t}`)) continue;
-        const got = eff(t);
-        if (typeof rule === "string") {
-          if (top(got) !== rule) problems.push(`${k}.${t}: ${rule} → ${JSON.stringify(got)}`);
-        } else if (rule && typeof rule === "object") {
-          for (const [p, a] of Object.entries(rule)) {
-            if (lost.has(`${k}.${t}.${p}`)) continue;
-            const ga = typeof got === "object" ? got[p] : got;
-            if (ga !== a) problems.push(`${k}.${t}.${p}: ${a} → ${JSON.stringify(ga ?? got)}`);
-          }
-        }
-      }
-      continue;
-    }
-    if (k === "disable" && v === false) continue; // the default
-    const key = k === "maxSteps" ? "steps" : k;
-    if (!same(v, e.data[key])) problems.push(`${k}: ${JSON.stringify(v)} → ${JSON.stringify(e.data[key])}`);
-  }
-  return { problems, notes };
-}
-
 const emittedPath = (host, id) =>
   host === "claude-code" ? `out/claude-code/.claude/agents/${id}.md` : host === "opencode" ? `out/opencode/.opencode/agents/${id}.md` : host === "kilo" ? `out/kilo/.kilo/agents/${id}.md` : undefined;
 
@@ -198,6 +68,13 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
   results.push(r);
   const imp = harness(root, "import", "-q");
   step.import = imp.status;
+  // every candidate tunes one of the host's own agents (opencode.json agent.build): nothing of the team's to import
+  if (imp.status === 2 && /left in place, settings of the host's own agents/.test(imp.stderr)) {
+    step.import = "nothing to import (settings of built-in agents, left in place)";
+    const after = snapshot(root);
+    if ([...before].some(([p, h]) => after.get(p) !== h)) (r.error = "a file changed"), failed++;
+    continue;
+  }
   if (imp.status !== 0) {
     r.error = (imp.stderr || imp.stdout).trim().split("\n").slice(0, 3).join(" | ");
     failed++;
@@ -213,18 +90,61 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
   const pipeline = parseYaml(fs.readFileSync(path.join(root, "roles", "pipeline.yaml"), "utf8"));
   step.accepted = (pipeline.accepted_losses ?? []).length;
   const record = JSON.parse(fs.readFileSync(path.join(root, "roles", ".harness-import.json"), "utf8"));
+  // OpenCode (and Kilo) resolve one agent per name: the config entries of that name (opencode.json
+  // agent.<name>, in the order the files load), then an agent file's own fields over them; a file's
+  // name is its front matter's `name`, else its file name (OpenCode 1.18.33, measured)
+  const agentName = (f) => {
+    if (f.key) return f.key[1];
+    const fm = frontMatter(fs.readFileSync(path.join(root, f.path), "utf8")).data;
+    return typeof fm.name === "string" ? fm.name : f.path.replace(/^\.(opencode|kilo)\/agents?\//, "").replace(/\.md$/, "");
+  };
+  const groups = new Map();
+  for (const f of record.files.filter((x) => x.host === "opencode" || x.host === "kilo")) {
+    const k = `${f.host}\0${agentName(f)}`;
+    groups.set(k, [...(groups.get(k) ?? []), f]);
+  }
+  const readEntry = (f) => {
+    try {
+      return f.key.reduce((o, k) => o?.[k], parseJsonc(fs.readFileSync(path.join(root, f.path), "utf8")));
+    } catch {
+      return undefined;
+    }
+  };
   for (const f of record.files) {
     const report = record.fields[f.role] ?? [];
     const lost = new Set(report.filter((x) => x.status === "not representable").map((x) => x.field));
-    const file = { path: f.path, host: f.host, role: f.role, lost: [...lost] };
+    const file = { path: f.key ? `${f.path} ${f.key.join(".")}` : f.path, host: f.host, role: f.role, lost: [...lost] };
     const out = emittedPath(f.host, f.role);
-    if (out && fs.existsSync(path.join(root, out)) && build.status === 0) {
-      const check = f.host === "claude-code" ? checkClaude : checkOpenCode;
-      Object.assign(file, check(fs.readFileSync(path.join(root, f.path), "utf8"), fs.readFileSync(path.join(root, out), "utf8"), lost));
+    const group = f.host === "opencode" || f.host === "kilo" ? [...groups.values()].find((g) => g.includes(f)) : [f];
+    const main = group.find((x) => !x.key) ?? group[0];
+    if (f !== main) {
+      // checked with the agent it is merged into; it must have become that agent's role
+      file.notes = [`one agent with ${main.key ? `${main.path} ${main.key.join(".")}` : main.path} (checked there)`];
+      file.problems = f.role === main.role ? [] : [`${f.host} reads it and ${main.path} as one agent; the import made two roles (${main.role}, ${f.role})`];
+    } else if (out && fs.existsSync(path.join(root, out)) && build.status === 0) {
+      const emitted = fs.readFileSync(path.join(root, out), "utf8");
+      if (f.host === "claude-code") Object.assign(file, checkClaude(fs.readFileSync(path.join(root, f.path), "utf8"), emitted, lost));
+      else {
+        const layers = group.map((x) => (x.key ? configAgent(root, x.path, readEntry(x)) : frontMatter(fs.readFileSync(path.join(root, x.path), "utf8"))));
+        const orig = group.length === 1 && !f.key ? fs.readFileSync(path.join(root, f.path), "utf8") : { data: layers.map((l) => l.data).reduce(mergeDeep, {}), body: [...layers].reverse().find((l) => l.body.trim())?.body ?? "", ok: true };
+        Object.assign(file, checkOpenCode(orig, emitted, lost, f.role));
+        if (group.some((x) => x.key && readEntry(x) === undefined)) file.problems.push("a config entry could not be read back");
+        if (group.length > 1) file.notes.push(`merged with ${group.filter((x) => x !== f).map((x) => (x.key ? `${x.path} ${x.key.join(".")}` : x.path)).join(", ")}`);
+      }
     } else if (out) file.problems = [`no emitted agent at ${out}`];
     if (file.problems?.length) failed++;
     r.files.push(file);
   }
+  // what the import left (settings of the host's own agents) is still there, unchanged
+  const readKey = (l) => {
+    try {
+      return JSON.stringify(l.key.reduce((o, k) => o?.[k], parseJsonc(fs.readFileSync(path.join(root, l.path), "utf8"))));
+    } catch {
+      return undefined;
+    }
+  };
+  const leftBefore = new Map((record.left ?? []).map((l) => [l, readKey(l)]));
+  step.left = record.left?.length ?? 0;
   const install = harness(root, "install", "-q");
   step.install = install.status;
   if (install.status !== 0) r.installError = (install.stderr || install.stdout).trim().split("\n").slice(0, 3).join(" | ");
@@ -232,8 +152,19 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
   step.checkInstalled = checked.status;
   if (checked.status !== 0) r.checkError = (checked.stderr || checked.stdout).trim().split("\n").slice(0, 3).join(" | ");
   const installed = snapshot(root);
+  const moved = [...leftBefore].filter(([l, v]) => v === undefined || readKey(l) !== v).map(([l]) => `${l.path} ${l.key.join(".")}`);
+  if (moved.length) (r.leftError = `install changed what the import left: ${moved.join(", ")}`), failed++;
+
   // every original is replaced by its generated agent, or taken away when that lives at another path
-  const adopted = record.files.filter((f) => installed.get(f.path) !== before.get(f.path)).length;
+  const taken = (f) => {
+    try {
+      const data = parseJsonc(fs.readFileSync(path.join(root, f.path), "utf8"));
+      return f.key.reduce((o, k) => o?.[k], data) === undefined;
+    } catch {
+      return false;
+    }
+  };
+  const adopted = record.files.filter((f) => (f.key ? taken(f) : installed.get(f.path) !== before.get(f.path))).length;
   step.adopted = `${adopted}/${record.files.length}`;
   if (adopted < record.files.length) failed++;
   const uninstall = harness(root, "uninstall", "-q");
@@ -249,12 +180,14 @@ for (const repo of fs.readdirSync(corpus).filter((n) => fs.statSync(path.join(co
 if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 else
   for (const r of results) {
-    console.log(`${r.repo}: ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(", ")}${r.error ? `\n  error: ${r.error}` : ""}${r.installError ? `\n  install: ${r.installError}` : ""}${r.checkError ? `\n  check --installed: ${r.checkError}` : ""}`);
+    console.log(`${r.repo}: ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(", ")}${r.error ? `\n  error: ${r.error}` : ""}${r.installError ? `\n  install: ${r.installError}` : ""}${r.checkError ? `\n  check --installed: ${r.checkError}` : ""}${r.leftError ? `\n  ${r.leftError}` : ""}`);
     if (r.roundTrip) console.log(`  round trip: changed [${r.roundTrip.changed.join(", ")}], left [${r.roundTrip.left.join(", ")}]`);
     for (const f of r.files) {
       const verdict = f.problems === undefined ? "(not compared)" : f.problems.length ? `FAIL ${f.problems.join("; ")}` : "kept";
       console.log(`  ${f.path} [${f.host}] → ${f.role}: ${verdict}${f.notes?.length ? ` (${f.notes.join("; ")})` : ""}`);
     }
   }
-console.error(`${results.length} repositories, ${results.reduce((n, r) => n + r.files.length, 0)} agent files; ${failed} failing check(s); scratch: ${work}`);
+const all = results.flatMap((r) => r.files);
+const perHost = Object.entries(all.reduce((m, f) => ({ ...m, [f.host]: (m[f.host] ?? 0) + 1 }), {})).map(([h, n]) => `${h} ${n}`).join(", ");
+console.error(`${results.length} repositories, ${all.length} agents (${perHost}; ${all.filter((f) => f.path.includes(" ")).length} in config files); ${all.filter((f) => f.problems && !f.problems.length).length} kept, ${all.filter((f) => f.problems?.length).length} failing, ${all.filter((f) => !f.problems).length} not compared; ${all.reduce((n, f) => n + f.lost.length, 0)} losses listed; ${failed} failing check(s); scratch: ${work}`);
 process.exit(failed ? 1 : 0);

@@ -144,7 +144,8 @@ describe("harness import on what real agent files hold", () => {
 
   it("OpenCode disable: false is the default; disable: true is reported; an MCP tool switched off needs nothing", async () => {
     const dir = project({
-      ".opencode/agents/on.md": "---\ndescription: On.\ndisable: false\ntools:\n  github*: false\n---\nOn.\n",
+      // mode given: without one, OpenCode's default "all" is itself a reported loss (test/import-corpus3.test.ts)
+      ".opencode/agents/on.md": "---\ndescription: On.\nmode: subagent\ndisable: false\ntools:\n  github*: false\n---\nOn.\n",
       ".opencode/agents/off.md": "---\ndescription: Off.\ndisable: true\n---\nOff.\n",
     });
     expect((await harness(["import"], dir)).code).toBe(0);

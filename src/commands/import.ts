@@ -12,9 +12,10 @@ import { readPipeline } from "../ir/normalize.js";
 import { collectLosses, isBlocking } from "../losses.js";
 import { displayPath } from "../load/load.js";
 import { IMPORT_SOURCES, findAgentFiles, type FoundFile } from "../import/sources.js";
-import { CONFIG_FILES, readConfigAgents } from "../import/config.js";
+import { CONFIG_FILES, mergeIntoFiles, readConfigAgents } from "../import/config.js";
+import { BUILTIN_AGENTS } from "../import/opencode.js";
 import type { ImportedAgent } from "../import/types.js";
-import { IMPORT_RECORD, importRecord, pipelineFile, roleFile, roleId, temperatureClasses, type ImportedRole } from "../import/write.js";
+import { IMPORT_RECORD, importRecord, pipelineFile, roleFile, roleId, temperatureClasses, type ImportedRole, type LeftEntry } from "../import/write.js";
 import { hostFieldProblems } from "../adapter/host-fields.js";
 import { protectedConflicts } from "../adapter/protected.js";
 import { color, err, out } from "../ui.js";
@@ -30,7 +31,7 @@ export interface ImportOptions {
 }
 
 /** The files import would write into the roles folder: name → bytes. */
-async function plan(options: ImportOptions, root: string): Promise<{ files: Map<string, string>; roles: ImportedRole[] }> {
+async function plan(options: ImportOptions, root: string): Promise<{ files: Map<string, string>; roles: ImportedRole[]; left: LeftEntry[] }> {
   const known = Object.keys(IMPORT_SOURCES);
   for (const h of options.from ?? []) if (!known.includes(h)) throw new UsageError(`harness import reads ${known.join(", ")}; not "${h}".`);
   const files = findAgentFiles(root, options.from?.length ? [...new Set(options.from)] : known);
@@ -38,11 +39,32 @@ async function plan(options: ImportOptions, root: string): Promise<{ files: Map<
   const fromConfig = new Map<FoundFile, ImportedAgent[]>();
   for (const f of files.filter((x) => x.config))
     fromConfig.set(f, readConfigAgents(f.host as "opencode" | "kilo", f.path, f.bytes.toString("utf8"), (rel) => readInside(root, rel)));
-  const found = files.filter((f) => !f.config || fromConfig.get(f)!.length);
-  if (!found.length) throw new UsageError(`no agent files found in ${displayPath(root)} (${known.map((h) => [...IMPORT_SOURCES[h]!.dirs, ...(CONFIG_FILES[h] ?? []).map((c) => `${c} agent`)].join(", ")).join("; ")}). Pass --into with the project root, or write roles with \`harness init\`.`);
+  // an agent file's agent and the config entries of its name are one agent on OpenCode and Kilo
+  const fromFile = new Map<FoundFile, ImportedAgent>();
+  for (const f of files.filter((x) => !x.config)) fromFile.set(f, IMPORT_SOURCES[f.host]!.read(f.path, f.bytes.toString("utf8")));
+  for (const host of ["opencode", "kilo"] as const)
+    mergeIntoFiles(
+      host,
+      [...fromFile].filter(([f]) => f.host === host).map(([f, agent]) => ({ text: f.bytes.toString("utf8"), agent })),
+      [...fromConfig].filter(([f]) => f.host === host).map(([f, agents]) => ({ path: f.path, text: f.bytes.toString("utf8"), agents })),
+      (rel) => readInside(root, rel),
+    );
+  // An entry tuning one of the host's own agents (opencode.json agent.build: its model, its rules, or
+  // disable) is no agent of the team's: as a role it would replace the built-in with a generated agent
+  // of another mode and prompt. Left in the config, where the host keeps reading it.
+  const left: LeftEntry[] = [];
+  for (const [f, agents] of fromConfig)
+    for (const a of [...agents])
+      if (BUILTIN_AGENTS[f.host]?.includes(a.name)) {
+        left.push({ host: f.host, path: f.path, key: a.key! });
+        agents.splice(agents.indexOf(a), 1);
+      }
+  const found = files.filter((f) => !f.config || fromConfig.get(f)!.length || [...fromFile.values()].some((a) => a.merged?.some((m) => m.path === f.path)));
+  const leftNote = left.length ? `; left in place, settings of the host's own agents: ${left.map((l) => `${l.path} ${l.key.join(".")}`).join(", ")}` : "";
+  if (!found.length) throw new UsageError(`no agent files found in ${displayPath(root)} (${known.map((h) => [...IMPORT_SOURCES[h]!.dirs, ...(CONFIG_FILES[h] ?? []).map((c) => `${c} agent`)].join(", ")).join("; ")}${leftNote}). Pass --into with the project root, or write roles with \`harness init\`.`);
   const taken = new Set<string>(["pipeline"]);
   const roles: ImportedRole[] = found.flatMap((f) => {
-    const agents = fromConfig.get(f) ?? [IMPORT_SOURCES[f.host]!.read(f.path, f.bytes.toString("utf8"))];
+    const agents = f.config ? fromConfig.get(f)! : [fromFile.get(f)!];
     return agents.map((agent) => {
       if (!f.config && f.bytes.includes(0)) agent.report.push({ field: "body", status: "not representable", to: "NUL bytes" });
       return { id: roleId(agent.name, taken, f.host), agent, report: agent.report };
@@ -50,7 +72,6 @@ async function plan(options: ImportOptions, root: string): Promise<{ files: Map<
   });
   for (const r of roles) if (r.agent.description !== undefined) r.report.unshift({ field: "description", status: "mapped", to: "description" });
   for (const r of roles) r.report.unshift(r.id === r.agent.name ? { field: "name", status: "mapped", to: `the file name roles/${r.id}.md` } : { field: "name", status: "mapped", to: `the file name roles/${r.id}.md (${JSON.stringify(r.agent.name)} is not a plain role id, or another agent has it)` });
-  for (const r of roles) if (false) r.report.unshift({ field: "name", status: "mapped", to: `the file name roles/${r.id}.md (${JSON.stringify(r.agent.name)} is not a plain role id, or another agent has it)` });
   const classes = temperatureClasses(roles.flatMap((r) => (r.agent.temperature !== undefined ? [r.agent.temperature] : [])));
   const targets = [...new Set(found.map((f) => f.host))].filter((h) => h in options.registry).sort();
   const name = roleId(path.basename(root) || "team", new Set(roles.map((r) => r.id)), "pipeline");
@@ -92,8 +113,8 @@ async function plan(options: ImportOptions, root: string): Promise<{ files: Map<
     );
     const files = render(accepted);
     for (const r of roles) roleFile(r, classes); // the report of what the role file added, once
-    files.set(IMPORT_RECORD, importRecord(found, roles));
-    return { files, roles };
+    files.set(IMPORT_RECORD, importRecord(found, roles, left));
+    return { files, roles, left };
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
@@ -120,10 +141,10 @@ function readInside(root: string, rel: string): string | null {
 export async function importAgents(options: ImportOptions): Promise<number> {
   const root = path.resolve(options.into);
   const dir = path.resolve(options.roles);
-  const { files, roles } = await plan(options, root);
+  const { files, roles, left } = await plan(options, root);
   const existing = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
   const same = existing.length === files.size && [...files].every(([n, text]) => existing.includes(n) && fs.readFileSync(path.join(dir, n), "utf8") === text);
-  if (!options.quiet) printReport(roles, dir);
+  if (!options.quiet) printReport(roles, left, dir);
   if (same) {
     if (!options.quiet) out(`${displayPath(dir)}: unchanged (${roles.length} role(s)).`);
     return 0;
@@ -150,7 +171,8 @@ export async function importAgents(options: ImportOptions): Promise<number> {
   return 0;
 }
 
-function printReport(roles: readonly ImportedRole[], dir: string): void {
+function printReport(roles: readonly ImportedRole[], left: readonly LeftEntry[], dir: string): void {
+  for (const l of left) out(`${color.bold(`${l.path} ${l.key.join(".")}`)}: left in place (settings of ${l.host}'s own agent ${l.key[1]}, no agent of the team's; install leaves it)`);
   for (const r of roles) {
     out(`${color.bold(r.agent.key ? `${r.agent.path} ${r.agent.key.join(".")}` : r.agent.path)} → ${displayPath(path.join(dir, `${r.id}.md`))}`);
     for (const f of r.report) {

@@ -8,8 +8,9 @@ import { createHash } from "node:crypto";
 import { sortKeys } from "../emit/render.js";
 import { InputError } from "../errors.js";
 import { parseData } from "../install/formats.js";
-import { isObject } from "../install/merge.js";
-import { openCodeAgent, Reader } from "./read.js";
+import { isObject, setKey } from "../install/merge.js";
+import { openCodeAgent } from "./opencode.js";
+import { frontMatter, Reader } from "./read.js";
 import type { ImportedAgent } from "./types.js";
 
 /** Where each host keeps its shared config in a project (the adapter merges into the first, or its .jsonc alias). */
@@ -90,4 +91,45 @@ function normalise(rel: string): string | null {
     } else parts.push(p);
   }
   return parts.join("/");
+}
+
+/** remeda's mergeDeep, as OpenCode and Kilo layer an agent's sources: mappings key by key (a key the
+ *  first lacks goes last, so a permission map's rule order is the host's), anything else replaced. */
+function mergeDeep(a: unknown, b: unknown): unknown {
+  if (!isObject(a) || !isObject(b)) return b;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(a)) setKey(out, k, v);
+  for (const [k, v] of Object.entries(b)) setKey(out, k, Object.hasOwn(a, k) ? mergeDeep(a[k], v) : v);
+  return out;
+}
+
+/**
+ * OpenCode 1.18.33 and Kilo 7.7.7 resolve one agent per name (measured with `debug config`): a config
+ * entry named as an agent file's agent is deep-merged under the file's own fields (the file wins; its
+ * permission rules follow the entry's). Such an entry is that agent, not another: its fields join the
+ * file's role (`merged` names each entry, so install takes its key away), and it becomes no role itself.
+ */
+export function mergeIntoFiles(host: "opencode" | "kilo", fileAgents: readonly { text: string; agent: ImportedAgent }[], configs: readonly { path: string; text: string; agents: ImportedAgent[] }[], readFile: (rel: string) => string | null): void {
+  for (const f of fileAgents) {
+    const same = configs.flatMap((c) => c.agents.filter((a) => a.key && a.name === f.agent.name).map((a) => ({ c, a })));
+    if (!same.length) continue;
+    const { data, body } = frontMatter(f.text);
+    const r = new Reader(host);
+    let layered: unknown = {};
+    let inherited = "";
+    for (const { c, a } of same) {
+      const value = parseData("jsonc", c.text, c.path)[a.key![0]] as Record<string, unknown>;
+      const entry = value[a.key![1]!] as Record<string, unknown>;
+      const { prompt: p, system, ...rest } = entry;
+      if ((p !== undefined || system !== undefined) && body.trim()) r.note(`${c.path} ${a.key!.join(".")}.${p !== undefined ? "prompt" : "system"}`, `nothing: ${host === "kilo" ? "Kilo" : "OpenCode"} reads the file's body over it, and so does the role`);
+      else if (p !== undefined || system !== undefined) inherited = prompt(r, c.path, entry, readFile);
+      layered = mergeDeep(layered, rest);
+      r.note(`${c.path} ${a.key!.join(".")}`, `merged under ${f.agent.path}'s own fields, as ${host === "kilo" ? "Kilo" : "OpenCode"} resolves one agent of that name (the file's values win)`);
+      c.agents.splice(c.agents.indexOf(a), 1);
+    }
+    const merged = openCodeAgent(r, f.agent.path, f.agent.name, mergeDeep(layered, data) as Record<string, unknown>, body.trim() ? body : inherited, ["name"]);
+    // the file's own reading problems (front matter repaired or unreadable) stay reported
+    const own = f.agent.report.filter((x) => x.field === "front matter" || (x.field === "body" && x.status === "not representable"));
+    Object.assign(f.agent, merged, { report: [...own, ...merged.report], merged: same.map(({ c, a }) => ({ path: c.path, key: a.key!, valueSha: a.valueSha! })) });
+  }
 }

@@ -1,12 +1,12 @@
 // Read one host's agent files into ImportedAgent records: host-neutral fields where harness has
 // them, host-native ones under hosts.<host>, and a report line for every field, so nothing is
-// dropped silently. Claude Code and OpenCode (and Kilo) fully; Codex, Gemini CLI, Copilot and
-// Cursor by their documented agent fields.
+// dropped silently. Claude Code fully (OpenCode and Kilo, also fully: opencode.ts); Codex, Gemini
+// CLI, Copilot and Cursor by their documented agent fields.
 import { parse as parseToml } from "smol-toml";
 import { normalizeText, splitFrontMatter } from "../load/load.js";
 import { yaml } from "../load/yaml-lazy.js";
 import { EFFORTS, MEMORIES } from "../schema/vocabulary.js";
-import { claudeTool, COPILOT, GEMINI, OPENCODE } from "./tools.js";
+import { claudeTool, COPILOT, GEMINI } from "./tools.js";
 import type { FieldReport, ImportedAgent } from "./types.js";
 
 type Data = Record<string, unknown>;
@@ -175,130 +175,6 @@ export function readClaudeAgent(path: string, text: string): ImportedAgent {
   if (data.tools !== undefined && data.tools !== "*") r.note("tools", "tools");
   if (data.description !== undefined && typeof data.description !== "string") r.lost("description", `not text (${JSON.stringify(data.description)})`);
   return r.finish({ path, name: String(data.name ?? path.replace(/^.*\//, "").replace(/\.md$/, "")), description: typeof data.description === "string" ? data.description : undefined, body });
-}
-
-export function readOpenCodeAgent(host: "opencode" | "kilo", path: string, text: string): ImportedAgent {
-  const { data, body, problem, repaired } = frontMatter(text);
-  const r = new Reader(host);
-  if (problem) r.lost("front matter", `not YAML (${problem}); only the body was imported`);
-  if (repaired) r.note("front matter", `${repaired} (as written it is not YAML)`);
-  return openCodeAgent(r, path, path.replace(/^.*\//, "").replace(/\.md$/, ""), data, body);
-}
-
-/** An agent's ConfigAgentV1 fields (Markdown front matter, or an `agent` entry of opencode.json / kilo.json) read by `r`. */
-export function openCodeAgent(r: Reader, path: string, name: string, data: Data, body: string, skip: readonly string[] = []): ImportedAgent {
-  const host = r.host as "opencode" | "kilo";
-  // OpenCode gives an agent every tool unless its tools map or permission turns one off
-  // (todowrite is denied to subagents: hosts note §3.4)
-  const granted = new Set(["read", "grep", "glob", "edit", "write", "bash", "web-fetch"]);
-  const write: string[] = [];
-  const never: string[] = [];
-  const shell: { allow: string[]; ask: string[]; deny: string[]; default?: string } = { allow: [], ask: [], deny: [] };
-  let temperature: number | undefined;
-  const permission = (key: string, value: unknown) => {
-    if (typeof value === "string" && ["allow", "deny", "ask"].includes(value)) value = { "*": value };
-    if (!isObject(value)) return r.lost(key, "not a mapping");
-    // "*" is every tool's rule unless a key below names the tool (OpenCode's last match wins, and
-    // the wildcard comes first in real files)
-    const every = value["*"];
-    if (every === "deny") for (const t of [...granted]) granted.delete(t);
-    else if (every === "ask") r.lost(`${key}.*`, "ask for every tool: harness asks the human before shell commands only");
-    else if (every !== undefined && every !== "allow") r.lost(`${key}.*`, "not allow, ask or deny");
-    for (const [tool, rule] of Object.entries(value)) {
-      if (tool === "*") continue;
-      const names = OPENCODE[tool];
-      if (tool === "edit" && isObject(rule)) {
-        const allows = Object.entries(rule).some(([g, a]) => g !== "*" && a === "allow");
-        for (const [glob, action] of Object.entries(rule)) {
-          if (glob === "*") {
-            if (action === "deny" && !allows) (granted.delete("edit"), granted.delete("write"));
-          } else if (action === "allow") write.push(glob);
-          else if (action === "deny") never.push(glob);
-          else r.lost(`${key}.edit.${glob}`, `${String(action)}: harness has no per-path ask`);
-        }
-      } else if (tool === "bash" && isObject(rule)) {
-        for (const [pattern, action] of Object.entries(rule)) {
-          if (pattern === "*") shell.default = String(action);
-          else if (action === "allow" || action === "ask" || action === "deny") shell[action].push(pattern);
-        }
-      } else if (names && (rule === "deny" || rule === "allow" || rule === "ask")) {
-        for (const n of names) if (rule === "deny") granted.delete(n);
-        else granted.add(n);
-        if (rule === "ask" && tool === "bash") shell.default = "ask";
-        else if (rule === "ask") r.lost(`${key}.${tool}`, "ask: harness asks the human before shell commands only; the role gets the tool without asking");
-        if (rule === "allow" && names.includes("bash")) shell.default = "allow";
-      } else if (!names && /\s/.test(tool)) r.lost(`${key}.${tool}`, "a command pattern outside bash: OpenCode matches these keys against tool names, so it never applied");
-      else if (!names && rule === "deny") r.note(`${key}.${tool}`, "nothing: harness offers a role no MCP or custom tool it does not list");
-      else r.lost(`${key}.${tool}`, names ? "a pattern map harness has no equivalent for" : "no harness tool for it (an MCP or custom tool)");
-    }
-    r.note(key, "tools and permissions (write, never_write, shell)");
-  };
-  for (const [key, value] of Object.entries(data)) {
-    if (skip.includes(key)) continue;
-    switch (key) {
-      case "description":
-        break;
-      case "mode":
-        if (value === "subagent") r.note(key, "isolation: subagent");
-        else if (value === "primary") r.mapped(key, "isolation: main", "isolation", "main");
-        else r.lost(key, `mode ${JSON.stringify(value)}: harness writes subagent (isolation: subagent) or primary (main)`);
-        break;
-      case "model":
-        r.model(key, value);
-        break;
-      case "temperature":
-        if (typeof value === "number") {
-          temperature = value;
-          r.note(key, "temperature (a class of the pipeline's temperatures)");
-        } else r.lost(key, "not a number");
-        break;
-      case "steps":
-      case "maxSteps":
-        r.turns(key, value);
-        break;
-      case "tools":
-        if (!isObject(value)) {
-          r.lost(key, "not a tool map");
-          break;
-        }
-        for (const [tool, on] of Object.entries(value)) {
-          const names = OPENCODE[tool];
-          if (!names && on === false) r.note(`tools.${tool}`, "nothing: harness offers a role no MCP or custom tool it does not list");
-          else if (!names) r.lost(`tools.${tool}`, "no harness tool for it (an MCP or custom tool)");
-          else for (const n of names) on === false ? granted.delete(n) : granted.add(n);
-        }
-        r.note(key, "tools");
-        break;
-      case "permission":
-      case "permissions":
-        permission(key, value);
-        break;
-      case "hidden":
-      case "color":
-      case "top_p":
-      case "variant":
-        r.native(key, value);
-        break;
-      case "options":
-        r.lost(key, "provider options the host passes to the model as they are: harness has no field for them");
-        break;
-      case "disable":
-        if (value === false) r.note(key, "nothing (false is the default)");
-        else r.lost(key, "the agent is switched off; harness has no off switch for a role: remove the role and its stage to keep it off");
-        break;
-      default:
-        r.lost(key, `${host === "kilo" ? "Kilo" : "OpenCode"} moves it into options and ignores it`);
-    }
-  }
-  const tools = ["read", "grep", "glob", "edit", "write", "bash", "web-fetch", "web-search", "todo", "ask-human", "spawn-agent"].filter((t) => granted.has(t));
-  for (const t of tools) r.tools.add(t);
-  const perms: Data = {};
-  if (write.length) perms.write = write;
-  if (never.length) perms.never_write = never;
-  if (granted.has("bash") && (shell.allow.length || shell.ask.length || shell.deny.length || shell.default))
-    perms.shell = { ...(shell.allow.length ? { allow: shell.allow } : {}), ...(shell.ask.length ? { ask: shell.ask } : {}), ...(shell.deny.length ? { deny: shell.deny } : {}), default: shell.default ?? "ask" };
-  if (Object.keys(perms).length) r.role.permissions = perms;
-  return { ...r.finish({ path, name, description: typeof data.description === "string" ? data.description : undefined, body }), ...(temperature !== undefined ? { temperature } : {}) };
 }
 
 export function readCodexAgent(path: string, text: string): ImportedAgent {

@@ -24,4 +24,6 @@ export interface ImportedAgent {
   /** an entry inside a shared config file (opencode.json `agent.<name>`): its key there, and the SHA-256 of its value */
   key?: [string, string];
   valueSha?: string;
+  /** shared-config entries the host merges into this agent file's agent (same name): install takes each key away */
+  merged?: { path: string; key: [string, string]; valueSha: string }[];
 }

@@ -101,17 +101,29 @@ export function pipelineFile(p: PipelineParts): string {
   return `# Written by harness import. Edit freely: re-running the import refuses to overwrite it without --force.\n\n${renderYaml(data)}`;
 }
 
-export function importRecord(found: readonly FoundFile[], roles: readonly ImportedRole[]): string {
+/** A shared-config entry the import leaves alone: it tunes one of the host's own agents (agent.build). */
+export interface LeftEntry {
+  host: string;
+  path: string;
+  key: [string, string];
+}
+
+export function importRecord(found: readonly FoundFile[], roles: readonly ImportedRole[], left: readonly LeftEntry[] = []): string {
   const byPath = new Map(roles.filter((r) => !r.agent.key).map((r) => [r.agent.path, r] as const));
   return renderJson({
     version: 1,
     // an agent inside a shared config is its key there (install takes away that key only, never the file)
     files: found.flatMap((f): Record<string, unknown>[] =>
       f.config
-        ? roles.filter((r) => r.agent.key && r.agent.path === f.path).map((r) => ({ host: f.host, path: f.path, key: r.agent.key, role: r.id, sha256: r.agent.valueSha }))
+        ? roles.flatMap((r) => [
+            ...(r.agent.key && r.agent.path === f.path ? [{ key: r.agent.key, sha256: r.agent.valueSha }] : []),
+            // an entry merged into an agent file's role (the same agent on its host) is adopted with it
+            ...(r.agent.merged ?? []).filter((m) => m.path === f.path).map((m) => ({ key: m.key, sha256: m.valueSha })),
+          ].map((k) => ({ host: f.host, path: f.path, key: k.key, role: r.id, sha256: k.sha256 })))
         : [{ host: f.host, path: f.path, role: byPath.get(f.path)?.id, sha256: createHash("sha256").update(f.bytes).digest("hex") }],
     ),
     fields: Object.fromEntries(roles.map((r) => [r.id, r.report])),
+    ...(left.length ? { left: left.map((l) => ({ ...l, why: `settings of ${l.host}'s own agent ${l.key[1]}: left in place` })) } : {}),
   });
 }
 

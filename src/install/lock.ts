@@ -49,6 +49,9 @@ export function renderLock(lock: Lock): string {
   return renderJson(lock);
 }
 
+/** One entry as the lock stores it (object keys sorted): what uninstall will read back. */
+export const renderLockValue = (entry: LockEntry): string => renderJson(entry);
+
 export function readLock(root: string): Lock | null {
   const file = path.join(root, LOCK_FILE);
   if (!existsSync(file)) return null;

@@ -4,7 +4,7 @@ import type { InstallMode } from "../adapter/types.js";
 import type { RenderedFile } from "../emit/render.js";
 import { compose, dropEntry, findBlock, insertBlock, renderBlock } from "./block.js";
 import { formatOf, parseData, renderData } from "./formats.js";
-import { renderLock, sha256, type Lock, type LockEntry } from "./lock.js";
+import { renderLock, renderLockValue, sha256, type Lock, type LockEntry } from "./lock.js";
 import { mapEntries } from "./entries.js";
 import { clone, deepEqual, formatPath, mergeData, modifiedItems, parentOf, setKey, type Data, type OwnedItem } from "./merge.js";
 import { handEdits, strip } from "./parts.js";
@@ -151,7 +151,9 @@ function takeAdopted(data: Data, keys: readonly AdoptedKey[], hosts: readonly st
 /** Keep the project's bytes in the lock only when taking harness's part out would not give them back. */
 function withOriginal(path: string, text: string, entry: LockEntry, base: string | null): LockEntry {
   if (base === null) return entry;
-  const back = strip(path, text, entry, false).text;
+  // as uninstall will read the entry back from the lock, which sorts object keys: a value install
+  // took away (an adopted agent entry) comes back in sorted order, so it may not give the bytes back
+  const back = strip(path, text, JSON.parse(renderLockValue(entry)) as LockEntry, false).text;
   return back === base ? entry : { ...entry, original: base };
 }
 
