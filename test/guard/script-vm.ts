@@ -29,6 +29,11 @@ function factory(script: string): Factory {
 
 /** `node script [as]` with `input` on stdin and `env` as its environment, in this process. */
 export function runScriptInProcess(script: string, input: unknown, env: NodeJS.ProcessEnv, as?: string | null): RunResult {
+  return runScript(script, as ? [as] : [], input, env, env.CLAUDE_PROJECT_DIR ?? process.cwd());
+}
+
+/** `node script ...args` started in `cwd`, with `input` on stdin and `env` as its environment, in this process. */
+export function runScript(script: string, args: readonly string[], input: unknown, env: NodeJS.ProcessEnv, cwd: string): RunResult {
   const stdin = Buffer.from(typeof input === "string" ? input : JSON.stringify(input), "utf8");
   let read = 0;
   let stdout = "";
@@ -51,14 +56,14 @@ export function runScriptInProcess(script: string, input: unknown, env: NodeJS.P
     },
   };
   const proc = {
-    argv: [process.execPath, script, ...(as ? [as] : [])],
+    argv: [process.execPath, script, ...args],
     env: { ...env },
     platform: process.platform,
     // the hook's parent is the process that started it: this one
     ppid: process.pid,
     pid: process.pid,
     getuid: () => process.getuid!(),
-    cwd: () => env.CLAUDE_PROJECT_DIR ?? process.cwd(),
+    cwd: () => cwd,
     exit(code?: number): never {
       throw new Exit(code ?? 0);
     },
