@@ -161,7 +161,10 @@ describe("launcher quoting (real /bin/sh)", () => {
           for (const interactive of [false, true]) {
             const argsOut = path.join(dir, "args");
             fs.rmSync(argsOut, { force: true });
-            const r = spawnSync(script, [...(interactive ? ["-i"] : []), "--json", arg], { cwd: os.tmpdir(), env: { PATH: process.env.PATH ?? "", CODEX_BIN: fake, ARGS_OUT: argsOut } });
+            // HARNESS_GUARD_OFF=1 skips the launcher's config check, a fixed `node -e` that reads no
+            // rendered text (~60 ms of process per call; codex-launcher.test.ts tests it): what is
+            // left is exactly the quoting of the rendered overrides.
+            const r = spawnSync(script, [...(interactive ? ["-i"] : []), "--json", arg], { cwd: os.tmpdir(), env: { PATH: process.env.PATH ?? "", CODEX_BIN: fake, ARGS_OUT: argsOut, HARNESS_GUARD_OFF: "1" } });
             expect(r.status, r.stderr.toString()).toBe(0);
             const args = fs.readFileSync(argsOut, "utf8").split("\0").slice(0, -1);
             const c = (k: string, v: string | boolean) => ["-c", `${k}=${tomlValue(v)}`];

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
-import picomatch from "picomatch";
+import { globMatch } from "../helpers/glob-match.js";
 import { describe, expect, it } from "vitest";
 import { CodexAdapter } from "../../adapters/codex/index.js";
 import { roleProfile } from "../../adapters/codex/permissions.js";
@@ -92,8 +92,8 @@ describe.each([
         if (unenforced.has(n)) continue;
         for (const w of writes)
           for (const p of instances(n).map((i) => (w === "." ? i : `${w}/${i}`))) {
-            if (!picomatch.isMatch(p, n, { dot: true })) continue;
-            const protectedPath = readOnly.some((r) => p === r || p.startsWith(`${r}/`)) || denies.some((d) => picomatch.isMatch(p, d, { dot: true }));
+            if (!globMatch(p, n)) continue;
+            const protectedPath = readOnly.some((r) => p === r || p.startsWith(`${r}/`)) || denies.some((d) => globMatch(p, d));
             expect(protectedPath, `${role.id}: ${p} (never_write ${n}) is writable`).toBe(true);
           }
       }

@@ -1,5 +1,5 @@
-// The Cursor hook guard: .cursor/hooks.json parsed back, and the generated script run with `node`
-// (and through its hooks.json command with `sh`) on inputs shaped like Cursor's hooks documentation
+// The Cursor hook guard: .cursor/hooks.json parsed back, and the generated script run in-process
+// and with `node` (and through its hooks.json command with `sh`) on inputs shaped like Cursor's hooks documentation
 // (https://cursor.com/docs/hooks, published 2026-08-24). Cursor has no installable CLI, so nothing
 // here proves what Cursor does with the answers: these tests pin what the guard answers.
 import { execFileSync } from "node:child_process";
@@ -15,6 +15,7 @@ import type { PipelineIR } from "../../src/ir/types.js";
 import { MINI_ROLES, PEBBLE_ROLES } from "../helpers/cli.js";
 import { readRoles } from "../helpers/compile.js";
 import { runProcess, type RunResult } from "../guard/helpers.js";
+import { runScript } from "../guard/script-vm.js";
 
 const pebble = readRoles(PEBBLE_ROLES);
 const repository: PipelineIR = { ...pebble, policies: { ...pebble.policies, scope: "repository" } };
@@ -53,8 +54,17 @@ function input(event: string, fields: Record<string, unknown>): Record<string, u
   };
 }
 const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.homedir(), CURSOR_PROJECT_DIR: dir, CLAUDE_PROJECT_DIR: dir, ...extra });
-const run = (event: string, payload: unknown, extra: Record<string, string> = {}): Promise<RunResult> =>
-  runProcess(process.execPath, [script, event], typeof payload === "string" ? payload : JSON.stringify(payload), env(extra), dir);
+/**
+ * The script's answer: its own bytes run in this process (test/guard/script-vm.ts, no ~60 ms process
+ * start per call); every fourth call also with `node`, and the two must be the same bytes.
+ */
+let calls = 0;
+const run = async (event: string, payload: unknown, extra: Record<string, string> = {}): Promise<RunResult> => {
+  const text = typeof payload === "string" ? payload : JSON.stringify(payload);
+  const r = runScript(script, [event], text, env(extra), dir);
+  if (calls++ % 4 === 0) expect(await runProcess(process.execPath, [script, event], text, env(extra), dir), "node script gives what the script gives in-process").toEqual(r);
+  return r;
+};
 const tool = (name: string, ti: Record<string, unknown>) => input("preToolUse", { tool_name: name, tool_input: ti, tool_use_id: "tu-1", cwd: dir, agent_message: "" });
 /** cwd null: the field is left out */
 const shell = (command: string, cwd: string | null = dir) => input("beforeShellExecution", { command, ...(cwd === null ? {} : { cwd }), sandbox: false });

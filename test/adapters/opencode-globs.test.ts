@@ -2,12 +2,12 @@
 // Allow: every path the emitted rules allow is matched by the glob (exact unless `narrowed`).
 // Deny: every path the glob matches is refused by the emitted patterns (exact unless `extras`).
 import fc from "fast-check";
-import picomatch from "picomatch";
+import { globMatch } from "../helpers/glob-match.js";
 import { describe, expect, it } from "vitest";
 import { translateGlob, type Translation } from "../../src/adapter/opencode-permission/globs.js";
 import { expandHome, intersects, wildcardMatch, witness } from "../../src/adapter/opencode-permission/wildcard.js";
 
-const pm = (glob: string, path: string) => picomatch.isMatch(path, glob, { dot: true });
+const pm = (glob: string, path: string) => globMatch(path, glob);
 const oc = (pattern: string, path: string) => wildcardMatch(expandHome(pattern, "/HOME"), path);
 const allowed = (t: Translation, p: string) => t.patterns.some((x) => oc(x, p)) && !t.compensate.some((x) => oc(x, p));
 const denied = (t: Translation, p: string) => t.patterns.some((x) => oc(x, p));

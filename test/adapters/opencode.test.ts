@@ -3,7 +3,7 @@
 // 1.18.33's own rule evaluation (last matching rule wins; see src/adapter/opencode-permission/wildcard.ts).
 import path from "node:path";
 import fc from "fast-check";
-import picomatch from "picomatch";
+import { globMatch } from "../helpers/glob-match.js";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { OpenCodeAdapter, orchestratorName } from "../../adapters/opencode/index.js";
@@ -57,7 +57,7 @@ function samplePaths(pipeline: PipelineIR, role: RoleIR): string[] {
 }
 
 const intent = (role: RoleIR, p: string) =>
-  !p.startsWith("../") && role.write.some((g) => picomatch.isMatch(p, g, { dot: true })) && !role.neverWrite.some((g) => picomatch.isMatch(p, g, { dot: true }));
+  !p.startsWith("../") && role.write.some((g) => globMatch(p, g)) && !role.neverWrite.some((g) => globMatch(p, g));
 
 for (const dir of ["roles", "test/fixtures/mini"]) {
   describe(`OpenCode tree of ${dir}, parsed back`, () => {
@@ -148,7 +148,7 @@ for (const dir of ["roles", "test/fixtures/mini"]) {
         expect(keys[0]).toBe("*");
         expect(actions[0]).toBe("deny");
         const lastAllow = actions.lastIndexOf("allow");
-        const never = role.neverWrite.map((g) => keys.findIndex((k) => picomatch.isMatch(k.replace(/\*/g, "x"), g, { dot: true }) || k === g));
+        const never = role.neverWrite.map((g) => keys.findIndex((k) => globMatch(k.replace(/\*/g, "x"), g) || k === g));
         for (const i of never.filter((i) => i >= 0)) expect(i, `${role.id}: never-write rule ${keys[i]} after the allows`).toBeGreaterThan(lastAllow);
       }
     });

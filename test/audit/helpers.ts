@@ -1,10 +1,10 @@
 // A scratch git project with the generated audit script installed, and runners for its modes.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { renderAuditScript, type AuditOptions } from "../../src/adapter/audit/index.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
+import { SCRATCH } from "../helpers/scratch.js";
 
 export const SCRIPT = ".claude/hooks/harness-audit.mjs";
 const TEST_GLOBS = ["test/**", "tests/**", "**/__tests__/**", "**/*.test.*", "**/*.spec.*"];
@@ -53,7 +53,7 @@ export interface Repo {
 }
 
 export function makeRepo(files: Record<string, string | Buffer>, opts: { git?: boolean; scriptText?: string } = {}): Repo {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "harness-audit-")));
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(SCRATCH, "harness-audit-")));
   const dir = path.join(root, "project");
   const home = path.join(root, "home");
   fs.mkdirSync(dir);

@@ -4,11 +4,11 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { codexControllerHookCommand, renderCodexController } from "../../adapters/codex/controller.js";
 import { PEBBLE } from "./helpers.js";
+import { SCRATCH } from "../helpers/scratch.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 function codexScene() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-ctl-cx-"));
+  const dir = fs.mkdtempSync(path.join(SCRATCH, "harness-ctl-cx-"));
   dirs.push(dir);
   const project = path.join(dir, "project"), home = path.join(dir, "home");
   fs.mkdirSync(home, { recursive: true });

@@ -5,11 +5,11 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderCopilotController } from "../../adapters/copilot/controller.js";
 import { PEBBLE } from "./helpers.js";
+import { SCRATCH } from "../helpers/scratch.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -18,7 +18,7 @@ afterEach(() => {
 
 const LAUNCHER = ".github/copilot/bin/pebble.sh";
 function copilotScene() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-ctl-cp-"));
+  const dir = fs.mkdtempSync(path.join(SCRATCH, "harness-ctl-cp-"));
   dirs.push(dir);
   const project = path.join(dir, "project"), home = path.join(dir, "home");
   fs.mkdirSync(home, { recursive: true });

@@ -5,11 +5,11 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderGeminiController } from "../../adapters/gemini-cli/controller.js";
 import { PEBBLE } from "./helpers.js";
+import { SCRATCH } from "../helpers/scratch.js";
 
 const ENTRY = "# Pebble: orchestrator (the command's text)\n\n## The request\n\n";
 const dirs: string[] = [];
@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 function geminiScene() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-ctl-gm-"));
+  const dir = fs.mkdtempSync(path.join(SCRATCH, "harness-ctl-gm-"));
   dirs.push(dir);
   const project = path.join(dir, "project"), home = path.join(dir, "home");
   fs.mkdirSync(home, { recursive: true });

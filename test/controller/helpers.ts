@@ -2,13 +2,13 @@
 // HOME, the way Claude Code 2.1.332 calls it (argv[2] = the event, the payload on stdin).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { readPipeline } from "../../src/ir/normalize.js";
 import { HOST_IDS } from "../../adapters/index.js";
 import { renderClaudeController } from "../../adapters/claude-code/controller.js";
 import { renderClaudeAudit } from "../../adapters/claude-code/audit.js";
 import type { PipelineIR } from "../../src/ir/types.js";
+import { SCRATCH } from "../helpers/scratch.js";
 
 export const PEBBLE: PipelineIR = readPipeline(path.join(__dirname, "..", "..", "roles"), { knownHosts: HOST_IDS }).pipeline;
 
@@ -50,7 +50,7 @@ export class Scene {
     pipeline: PipelineIR = PEBBLE,
     accountHome = false,
   ) {
-    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-ctl-"));
+    this.dir = fs.mkdtempSync(path.join(SCRATCH, "harness-ctl-"));
     this.project = path.join(this.dir, "project");
     this.home = path.join(this.dir, "home");
     fs.mkdirSync(this.home, { recursive: true });

@@ -1,6 +1,9 @@
-// The Claude Code guard: the rendered script run with `node` on real PreToolUse payloads, and the
-// same runtime in-process for the larger tables. Every subprocess case is also decided in-process
-// and the two must agree, so the in-process tables speak for the script.
+// The Claude Code guard: the rendered script on real PreToolUse payloads, and the same runtime
+// in-process for the larger tables. The case tables run the script's own bytes in this process
+// (script-vm.ts: what `node script` answers, without ~60 ms of process start per case); every
+// fifth case also runs with `node`, and the two answers must be the same bytes, so the tables
+// speak for the process too. Every case is also decided by the runtime alone, and the two must
+// agree, so the in-process tables speak for the script.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -9,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUARDED_TOOLS_MATCHER, GUARD_GAPS, GUARD_OFF_ENV, GUARD_PATH, ORCHESTRATOR, compileClaudePolicy, guardHookCommand, renderGuard } from "../../adapters/claude-code/guard.js";
 import { ROLES, pebble } from "./fixture.js";
 import { type Decision, type Project, guardEnv, inProcess, makeProject, payload, runGuard, runProcess, runUnderHost } from "./helpers.js";
+import { runScriptInProcess } from "./script-vm.js";
 
 const pipeline = pebble();
 const decide = inProcess(pipeline);
@@ -43,13 +47,25 @@ function bashCase(name: string, role: string | undefined, command: string, expec
   return { name, tool: "Bash", role, as: role ?? ORCHESTRATOR, input: () => ({ command, description: "run" }), expect: expectKind, ...(reason ? { reason } : {}), ...extra };
 }
 
-/** Run one case with node and in-process; both must agree. */
-async function check(c: Case): Promise<void> {
+/** Every PROCESS_EVERY-th case of the tables (in the order they are listed) also runs with `node`. */
+const PROCESS_EVERY = 5;
+let listed = 0;
+const viaNode = () => listed++ % PROCESS_EVERY === 0;
+
+/** The script's answer: in this process, and with `node` too when `node` is set; those two must be the same bytes. */
+async function runCase(script: string, input: unknown, env: NodeJS.ProcessEnv, as: string | null | undefined, node: boolean) {
+  const r = runScriptInProcess(script, input, env, as);
+  if (node) expect(await runGuard(script, input, env, as), "node script gives what the script gives in-process").toEqual(r);
+  return r;
+}
+
+/** Run one case (the script, and the runtime alone); both must agree. */
+async function check(c: Case, node: boolean): Promise<void> {
   const dir = c.linked ? P.linked : P.dir;
   const script = c.linked ? P.linkedScript : P.script;
   const input = payload({ tool: c.tool, input: c.input(P), cwd: dir, ...(c.role !== undefined && !(c.subagent === false && c.as === c.role && c.role === undefined) ? { role: c.role } : {}), ...(c.subagent !== undefined ? { subagent: c.subagent } : {}) });
   const env = guardEnv(dir);
-  const r = await runGuard(script, input, env, c.as);
+  const r = await runCase(script, input, env, c.as, node);
   const inproc = decide(JSON.stringify(input), env, c.as ?? null);
   const label = `${c.name}: stderr=${r.stderr} stdout=${r.stdout}`;
   if (c.expect === "deny") {
@@ -179,7 +195,10 @@ describe("every role, run with node", () => {
   });
   for (const [id, plan] of Object.entries(PLANS)) {
     describe(id, () => {
-      for (const c of roleCases(id, plan)) it.concurrent(c.name, async () => void (await check(c)));
+      for (const c of roleCases(id, plan)) {
+        const node = viaNode();
+        it.concurrent(c.name, async () => void (await check(c, node)));
+      }
     });
   }
 });
@@ -237,7 +256,10 @@ const MORE: Case[] = [
 ];
 
 describe("more situations, run with node", () => {
-  for (const c of MORE) it.concurrent(c.name, async () => void (await check(c)));
+  for (const c of MORE) {
+    const node = viaNode();
+    it.concurrent(c.name, async () => void (await check(c, node)));
+  }
 });
 
 // ---------------------------------------------------------------- malformed input, with node
@@ -267,10 +289,11 @@ describe("malformed input fails closed", () => {
     ["unparseable shell", () => ({ ...ok(), tool_name: "Bash", tool_input: { command: "rm 'unterminated" } }), /a single quote is not closed/],
   ];
   for (const [name, make, reason, envExtra] of bad) {
+    const node = viaNode();
     it.concurrent(name, async () => {
       const input = make();
       const env = { ...guardEnv(P.dir), ...(envExtra ?? {}) };
-      const r = await runGuard(P.script, input, env, "jade");
+      const r = await runCase(P.script, input, env, "jade", node);
       expect([0, 2], r.stderr).toContain(r.code);
       const text = r.code === 2 ? r.stderr : (JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
       if (r.code === 0) expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("ask");

@@ -1,8 +1,7 @@
 // Property: for any project's own JSON, TOML and Markdown, install then uninstall gives back the same
 // bytes, and the installed files still hold every one of the project's keys and entries.
 import fc from "fast-check";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { stringify as tomlStringify, parse as tomlParse } from "smol-toml";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { pending, planInstall, planUninstall, type HostFiles } from "../../src/i
 import { compileAll } from "../helpers/compile.js";
 import { PEBBLE_ROLES } from "../helpers/cli.js";
 import { snapshot } from "../helpers/project.js";
+import { SCRATCH } from "../helpers/scratch.js";
 
 let outputs: HostFiles[];
 beforeAll(async () => {
@@ -75,28 +75,32 @@ describe("install ∘ uninstall = identity", () => {
       fc.property(
         fc.record({ settings: fc.option(jsonText(settings)), opencode: fc.option(jsonText(opencode)), toml: fc.option(tomlText), agents: fc.option(markdown), claude: fc.option(markdown) }),
         (files) => {
-          const root = mkdtempSync(path.join(tmpdir(), "harness-prop-"));
-          const mine: Record<string, string | null> = { ".claude/settings.json": files.settings, "opencode.json": files.opencode, ".codex/config.toml": files.toml, "AGENTS.md": files.agents, "CLAUDE.md": files.claude };
-          for (const [rel, text] of Object.entries(mine))
-            if (text !== null) {
-              mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-              writeFileSync(path.join(root, rel), text);
+          const root = mkdtempSync(path.join(SCRATCH, "harness-prop-"));
+          try {
+            const mine: Record<string, string | null> = { ".claude/settings.json": files.settings, "opencode.json": files.opencode, ".codex/config.toml": files.toml, "AGENTS.md": files.agents, "CLAUDE.md": files.claude };
+            for (const [rel, text] of Object.entries(mine))
+              if (text !== null) {
+                mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+                writeFileSync(path.join(root, rel), text);
+              }
+            const before = snapshot(root);
+            run(root, planInstall({ root, outputs, lock: null, force: false, header }));
+            const lock = readLock(root)!;
+            for (const rel of [".claude/settings.json", "opencode.json"]) {
+              if (mine[rel] === null || !lock.files[rel]) continue;
+              expect(keeps(JSON.parse(readFileSync(path.join(root, rel), "utf8")), JSON.parse(mine[rel]!)), rel).toBe(true);
             }
-          const before = snapshot(root);
-          run(root, planInstall({ root, outputs, lock: null, force: false, header }));
-          const lock = readLock(root)!;
-          for (const rel of [".claude/settings.json", "opencode.json"]) {
-            if (mine[rel] === null || !lock.files[rel]) continue;
-            expect(keeps(JSON.parse(readFileSync(path.join(root, rel), "utf8")), JSON.parse(mine[rel]!)), rel).toBe(true);
+            if (mine[".codex/config.toml"] !== null && lock.files[".codex/config.toml"])
+              expect(keeps(tomlParse(readFileSync(path.join(root, ".codex/config.toml"), "utf8")), tomlParse(mine[".codex/config.toml"]!))).toBe(true);
+            if (mine["AGENTS.md"]) expect(readFileSync(path.join(root, "AGENTS.md"), "utf8").startsWith(mine["AGENTS.md"])).toBe(true);
+            // Serializer-shaped files come back by taking harness's part out, not from a stored copy
+            // (an empty file is the one exception: "" and "\n" both read as nothing).
+            for (const [rel, entry] of Object.entries(lock.files)) if (mine[rel]) expect(entry.original, `${rel} needed a stored original`).toBeUndefined();
+            run(root, planUninstall(root, lock, lock.hosts, false));
+            expect(snapshot(root)).toEqual(before);
+          } finally {
+            rmSync(root, { recursive: true, force: true });
           }
-          if (mine[".codex/config.toml"] !== null && lock.files[".codex/config.toml"])
-            expect(keeps(tomlParse(readFileSync(path.join(root, ".codex/config.toml"), "utf8")), tomlParse(mine[".codex/config.toml"]!))).toBe(true);
-          if (mine["AGENTS.md"]) expect(readFileSync(path.join(root, "AGENTS.md"), "utf8").startsWith(mine["AGENTS.md"])).toBe(true);
-          // Serializer-shaped files come back by taking harness's part out, not from a stored copy
-          // (an empty file is the one exception: "" and "\n" both read as nothing).
-          for (const [rel, entry] of Object.entries(lock.files)) if (mine[rel]) expect(entry.original, `${rel} needed a stored original`).toBeUndefined();
-          run(root, planUninstall(root, lock, lock.hosts, false));
-          expect(snapshot(root)).toEqual(before);
         },
       ),
       { numRuns: 30 },
