@@ -67,11 +67,19 @@ function probes(stub: Stub): Record<string, string> {
 }
 
 describe.skipIf(!haveTools && !REQUIRED)("harness run --sandbox on claude-code", () => {
-  it("Jade's npm test code cannot write test/, .harness/, .git/ hooks and config, .claude/ or outside the project; src/ and a passing npm test still work", { timeout: 400_000 }, async () => {
+  it("Jade's npm test code cannot write test/, .harness/, .git/ hooks and config, .claude/, HOME or outside the project bar the sandbox's own folders; src/ and a passing npm test still work", { timeout: 400_000 }, async () => {
     const { rp, stub } = await scene("run-sbx", true);
     const r = await harnessRun(rp, ["--sandbox", "--kind", "bug-fix", "--json", "add value(), which returns 42"], 360_000);
     const rec = rp.record(events(r.stdout)[0]!.id);
     const seen = probes(stub);
+    // the writes the sandbox lets out of the project: which of them reach the host (removed at once)
+    const landed: Record<string, boolean> = {};
+    for (const t of PROBE_TARGETS.filter((x) => x.outside)) {
+      const f = t.outside!.at(rp.env.home, rp.env.env.TMPDIR!);
+      landed[t.name] = fs.existsSync(f);
+      fs.rmSync(f, { force: true });
+    }
+    expect(landed).toEqual(Object.fromEntries(PROBE_TARGETS.filter((x) => x.outside).map((t) => [t.name, t.outside!.lands])));
     expect({ code: r.code, stages: rec.stages.map((s: any) => `${s.stage}:${s.status}`), seen }, r.stderr).toMatchObject({
       code: 0,
       stages: ["tests:done", "implement:done", "review:done", "verify:done", "docs:done"],
@@ -86,6 +94,7 @@ describe.skipIf(!haveTools && !REQUIRED)("harness run --sandbox on claude-code",
     expect(fs.existsSync(path.join(rp.project, ".harness", "evil.json"))).toBe(false);
     expect(fs.existsSync(path.join(rp.project, ".git", "hooks", "pre-commit"))).toBe(false);
     expect(fs.existsSync(path.join(rp.env.home, "evil.txt"))).toBe(false);
+    expect(fs.existsSync(path.join(rp.project, "..", "sibling-evil.txt"))).toBe(false);
     // what it permits: the test code's own write in src/ (Jade's folder), the suite passing, Jade's Write tool
     for (const t of PROBE_TARGETS.filter((x) => x.allowed)) expect(seen[t.name], t.name).toBe("OK");
     expect(stub.toolResultTexts().join("\n")).toMatch(/ok value\.test\.mjs/);

@@ -10,6 +10,8 @@ export interface ProbeTarget {
   append?: boolean;
   /** what the sandboxed test code may do */
   allowed: boolean;
+  /** an allowed write outside the project: the host path it would land on, and whether it does (measured) */
+  outside?: { at: (home: string, tmp: string) => string; lands: boolean };
 }
 
 export const PROBE_TARGETS: ProbeTarget[] = [
@@ -27,7 +29,17 @@ export const PROBE_TARGETS: ProbeTarget[] = [
   { name: "home-file", file: 'path.join(process.env.HOME, "evil.txt")', allowed: false },
   { name: "home-claude-settings", file: 'path.join(process.env.HOME, ".claude", "settings.json")', append: true, allowed: false },
   { name: "harness-state-home", file: 'path.join(process.env.HARNESS_STATE_HOME ?? "/nonexistent", "evil")', allowed: false },
+  { name: "project-sibling", file: 'path.join("..", "sibling-evil.txt")', allowed: false },
+  { name: "tmp-root", file: '"/tmp/harness-sandbox-probe-" + process.pid', allowed: false },
   { name: "src-newfile", file: '"src/from-test.txt"', allowed: true },
+  // the sandbox's own temporary folder: Claude Code points TMPDIR at a writable folder of its own
+  { name: "session-tmpdir", file: 'path.join(os.tmpdir(), "harness-probe")', allowed: true, outside: { at: (_h, tmp) => `${tmp}/claude-${process.getuid?.() ?? 0}/harness-probe`, lands: true } },
+  // folders Claude Code 2.1.332 mounts writable outside the project (the sandbox's /proc/self/mountinfo):
+  // ~/.npm/_logs is the host's folder; the others take the write but it never reaches the host
+  { name: "npm-logs", file: 'path.join(process.env.HOME, ".npm", "_logs", "harness-probe")', allowed: true, outside: { at: (h) => `${h}/.npm/_logs/harness-probe`, lands: true } },
+  { name: "claude-file-history", file: 'path.join(process.env.HOME, ".claude", "file-history", "harness-probe")', allowed: true, outside: { at: (h) => `${h}/.claude/file-history/harness-probe`, lands: false } },
+  { name: "claude-daemon", file: 'path.join(process.env.HOME, ".claude", "daemon", "harness-probe")', allowed: true, outside: { at: (h) => `${h}/.claude/daemon/harness-probe`, lands: false } },
+  { name: "ssh-config-d", file: '"/etc/ssh/ssh_config.d/harness-probe.conf"', allowed: true, outside: { at: () => "/etc/ssh/ssh_config.d/harness-probe.conf", lands: false } },
 ];
 
 const attempt = (t: ProbeTarget) =>
@@ -35,8 +47,12 @@ const attempt = (t: ProbeTarget) =>
 
 export const probeTest = [
   'import fs from "node:fs";',
+  'import os from "node:os";',
   'import path from "node:path";',
   "if (process.env.CLAUDECODE) {",
+  // the writable mounts outside the project: what the sandbox leaves in reach
+  '  try { for (const l of fs.readFileSync("/proc/self/mountinfo", "utf8").split("\\n")) { const f = l.split(" "); if (f[5] && /(^|,)rw(,|$)/.test(f[5]) && f[4] !== "/" && !f[4].startsWith(process.cwd())) console.log("MOUNT rw " + f[4]); } } catch {}',
+  '  console.log("TMPDIR " + os.tmpdir());',
   ...PROBE_TARGETS.map((t) => `  ${attempt(t)}`),
   "}",
   // a dynamic import: before Jade's stage src/value.mjs does not exist, and the probe must still run first
