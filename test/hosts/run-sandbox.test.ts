@@ -66,19 +66,51 @@ function probes(stub: Stub): Record<string, string> {
   return out;
 }
 
-describe.skipIf(!haveTools && !REQUIRED)("harness run --sandbox on claude-code", () => {
+/** Remove what the probe may have written outside the scratch folder; true where it was there. */
+function sweep(rp: RunProject): Record<string, boolean> {
+  const landed: Record<string, boolean> = {};
+  for (const t of PROBE_TARGETS.filter((x) => x.outside)) {
+    const f = t.outside!.at(rp.env.home, rp.env.env.TMPDIR!);
+    landed[t.name] = fs.existsSync(f);
+    fs.rmSync(f, { force: true });
+  }
+  fs.rmSync(`/tmp/harness-sandbox-probe-${path.basename(path.dirname(rp.project))}`, { force: true });
+  return landed;
+}
+
+describe("harness run without --sandbox", () => {
+  it("the same test code writes every target, and the scope check sees only what git's view shows: .git/hooks, .git/config, .harness/ and the home pass unseen", { timeout: 300_000 }, async () => {
+    const { rp, stub } = await scene("run-nosbx", false);
+    let landed: Record<string, boolean> = {};
+    try {
+      const r = await harnessRun(rp, ["--kind", "bug-fix", "--json", "add value(), which returns 42"]);
+      const rec = rp.record(events(r.stdout)[0]!.id);
+      expect(r.code, r.stderr).toBe(1);
+      expect(Object.values(probes(stub))).toEqual(PROBE_TARGETS.map(() => "OK"));
+      expect(rec.sandbox).toBeUndefined();
+      expect(rec.stages.slice(0, 2).map((s: any) => `${s.stage}:${s.status}`)).toEqual(["tests:done", "implement:refused"]);
+      expect(rec.ending).toBe("implement: changed .claude/hooks/evil.mjs, .claude/settings.local.json, test/evil.txt, test/value.test.mjs, tests/evil.txt outside jade's write scope");
+      expect(fs.readFileSync(path.join(rp.project, ".git", "hooks", "pre-commit"), "utf8")).toBe("# harness probe\n");
+      expect(fs.readFileSync(path.join(rp.project, ".git", "config"), "utf8")).toMatch(/# harness probe\n$/);
+      expect(fs.existsSync(path.join(rp.project, ".harness", "evil.json"))).toBe(true);
+      expect(fs.readFileSync(path.join(rp.env.home, ".claude", "settings.json"), "utf8")).toBe("# harness probe\n");
+    } finally {
+      landed = sweep(rp);
+    }
+    // unsandboxed, os.tmpdir() is the session's own TMPDIR, not the sandbox's folder under it
+    expect(fs.existsSync(path.join(rp.env.env.TMPDIR!, "harness-probe"))).toBe(true);
+    expect(landed).toEqual(Object.fromEntries(PROBE_TARGETS.filter((x) => x.outside).map((t) => [t.name, t.name !== "session-tmpdir"])));
+  });
+});
+
+describe.skipIf(!haveTools && !REQUIRED)("harness run --sandbox", () => {
   it("Jade's npm test code cannot write test/, .harness/, .git/ hooks and config, .claude/, HOME or outside the project bar the sandbox's own folders; src/ and a passing npm test still work", { timeout: 400_000 }, async () => {
     const { rp, stub } = await scene("run-sbx", true);
     const r = await harnessRun(rp, ["--sandbox", "--kind", "bug-fix", "--json", "add value(), which returns 42"], 360_000);
     const rec = rp.record(events(r.stdout)[0]!.id);
     const seen = probes(stub);
     // the writes the sandbox lets out of the project: which of them reach the host (removed at once)
-    const landed: Record<string, boolean> = {};
-    for (const t of PROBE_TARGETS.filter((x) => x.outside)) {
-      const f = t.outside!.at(rp.env.home, rp.env.env.TMPDIR!);
-      landed[t.name] = fs.existsSync(f);
-      fs.rmSync(f, { force: true });
-    }
+    const landed = sweep(rp);
     expect(landed).toEqual(Object.fromEntries(PROBE_TARGETS.filter((x) => x.outside).map((t) => [t.name, t.outside!.lands])));
     expect({ code: r.code, stages: rec.stages.map((s: any) => `${s.stage}:${s.status}`), seen }, r.stderr).toMatchObject({
       code: 0,

@@ -108,3 +108,18 @@ describe("harness run --sandbox refuses before starting", () => {
     expect(await harness(["run", "--resume", id], root, env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs bwrap and socat on PATH.*This run was started with --sandbox, so it resumes only in the sandbox\./) });
   });
 });
+
+describe("MAPPING.md's --sandbox section", () => {
+  it("cites the real-host tests by their names (describe: it) in test/hosts/run-sandbox.test.ts", async () => {
+    const { NO_SANDBOX_PROOF, SANDBOX_PROOF } = await import("../../adapters/claude-code/sandbox-mapping.js");
+    const src = fs.readFileSync(path.join(ROOT, "test/hosts/run-sandbox.test.ts"), "utf8");
+    const names: string[] = [];
+    let suite = "";
+    for (const m of src.matchAll(/\b(describe|it)(?:\.\w+(?:\([^)]*\))?)*\(\s*"((?:[^"\\]|\\.)*)"/g)) {
+      if (m[1] === "describe") suite = m[2]!;
+      else names.push(`claude-code: ${suite}: ${m[2]}`);
+    }
+    expect(names).toContain(SANDBOX_PROOF);
+    expect(names).toContain(NO_SANDBOX_PROOF);
+  });
+});

@@ -30,7 +30,7 @@ export const PROBE_TARGETS: ProbeTarget[] = [
   { name: "home-claude-settings", file: 'path.join(process.env.HOME, ".claude", "settings.json")', append: true, allowed: false },
   { name: "harness-state-home", file: 'path.join(process.env.HARNESS_STATE_HOME ?? "/nonexistent", "evil")', allowed: false },
   { name: "project-sibling", file: 'path.join("..", "sibling-evil.txt")', allowed: false },
-  { name: "tmp-root", file: '"/tmp/harness-sandbox-probe-" + process.pid', allowed: false },
+  { name: "tmp-root", file: '"/tmp/harness-sandbox-probe-" + path.basename(path.dirname(process.cwd()))', allowed: false },
   { name: "src-newfile", file: '"src/from-test.txt"', allowed: true },
   // the sandbox's own temporary folder: Claude Code points TMPDIR at a writable folder of its own
   { name: "session-tmpdir", file: 'path.join(os.tmpdir(), "harness-probe")', allowed: true, outside: { at: (_h, tmp) => `${tmp}/claude-${process.getuid?.() ?? 0}/harness-probe`, lands: true } },
@@ -43,7 +43,7 @@ export const PROBE_TARGETS: ProbeTarget[] = [
 ];
 
 const attempt = (t: ProbeTarget) =>
-  `try { const f = ${t.file}; fs.mkdirSync(path.dirname(f), { recursive: true }); fs.${t.append ? "appendFileSync" : "writeFileSync"}(f, "probe\\n"); console.log("PROBE ${t.name} OK"); } catch (e) { console.log("PROBE ${t.name} ERR " + (e.code ?? e.message)); }`;
+  `try { const f = ${t.file}; fs.mkdirSync(path.dirname(f), { recursive: true }); fs.${t.append ? "appendFileSync" : "writeFileSync"}(f, "# harness probe\\n"); console.log("PROBE ${t.name} OK"); } catch (e) { console.log("PROBE ${t.name} ERR " + (e.code ?? e.message)); }`;
 
 export const probeTest = [
   'import fs from "node:fs";',
