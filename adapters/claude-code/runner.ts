@@ -8,7 +8,7 @@ import path from "node:path";
 import type { HostDriver, SessionRequest, SessionResult } from "../../src/adapter/runner.js";
 import { runProcess } from "../../src/adapter/process-group.js";
 import { claudeHooksOffProblem } from "./hooks-off.js";
-import { sandboxSettings, sandboxToolsProblem } from "./sandbox.js";
+import { makeMissingFolders, sandboxSettings, sandboxToolsProblem } from "./sandbox.js";
 
 interface ClaudeResult {
   type?: string;
@@ -47,8 +47,16 @@ export function claudeArgs(r: Pick<SessionRequest, "role" | "prompt" | "resume">
 function writeSandboxSettings(r: SessionRequest): { file: string; dispose(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-sandbox-"));
   const file = path.join(dir, `${r.role ?? "classify"}.json`);
-  fs.writeFileSync(file, `${JSON.stringify(sandboxSettings(r.cwd, r.neverWrite, dir).settings, null, 2)}\n`, { mode: 0o444 });
-  return { file, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  const s = sandboxSettings(r.cwd, r.neverWrite, dir);
+  fs.writeFileSync(file, `${JSON.stringify(s.settings, null, 2)}\n`, { mode: 0o444 });
+  const unmake = makeMissingFolders(r.cwd, s.folders);
+  return {
+    file,
+    dispose: () => {
+      unmake();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 function driver(sandbox: boolean): HostDriver {

@@ -73,6 +73,12 @@ export function alwaysDenied(root: string): string[] {
 export interface SandboxSettings {
   /** the --settings object, serialized with JSON.stringify */
   settings: Record<string, unknown>;
+  /**
+   * The denied folders (from `dir/**` globs), absolute. One that does not exist is mounted as a
+   * placeholder that is not a folder (measured: `readdir("test")` in the sandbox gave ENOTDIR), which
+   * breaks a test runner that looks for it; the driver makes the missing ones empty for the session.
+   */
+  folders: string[];
   /** never-write globs left to the guard and the audit */
   globOnly: string[];
 }
@@ -83,6 +89,7 @@ const abs = (p: string) => `/${path.resolve(p)}`;
 /** The --settings object of one sandboxed session: `root` the project, `settingsDir` where this file lives (outside the project). */
 export function sandboxSettings(root: string, neverWrite: readonly string[], settingsDir: string): SandboxSettings {
   const prefixes = neverWrite.map(plainPrefix).filter((p): p is string => p !== null).map((p) => path.join(root, p));
+  const folders = [...new Set(neverWrite.filter((g) => g.endsWith("/**") && plainPrefix(g) !== null).map((g) => path.resolve(root, plainPrefix(g)!)))].sort();
   const denied = [...new Set([...prefixes, ...alwaysDenied(root), settingsDir].map((p) => path.resolve(p)))].sort();
   return {
     settings: {
@@ -99,6 +106,39 @@ export function sandboxSettings(root: string, neverWrite: readonly string[], set
       // the Write and Edit tools are not sandboxed: the same paths as deny rules (merged into the sandbox too)
       permissions: { deny: denied.flatMap((p) => [`Edit(${abs(p)})`, `Edit(${abs(p)}/**)`]) },
     },
+    folders,
     globOnly: sandboxGlobOnly(neverWrite),
+  };
+}
+
+/**
+ * Make the denied folders that do not exist, empty, for one session (see SandboxSettings.folders);
+ * the returned function removes the ones made here that are still empty, deepest first. Only
+ * folders inside the project; what git tracks is unchanged (git has no empty folders).
+ */
+export function makeMissingFolders(root: string, folders: readonly string[]): () => void {
+  const made: string[] = [];
+  const top = path.resolve(root);
+  for (const f of folders) {
+    if (!f.startsWith(`${top}${path.sep}`)) continue;
+    const chain: string[] = [];
+    for (let d = f; d !== top && !fs.existsSync(d); d = path.dirname(d)) chain.unshift(d);
+    for (const d of chain) {
+      try {
+        fs.mkdirSync(d);
+        made.push(d);
+      } catch {
+        break; // a file in the way, or a race: the sandbox's placeholder then stands, as without this step
+      }
+    }
+  }
+  return () => {
+    for (const d of made.reverse()) {
+      try {
+        fs.rmdirSync(d);
+      } catch {
+        /* not empty (a write the scope check will judge), or gone */
+      }
+    }
   };
 }

@@ -86,7 +86,8 @@ describe("harness run without --sandbox", () => {
       const r = await harnessRun(rp, ["--kind", "bug-fix", "--json", "add value(), which returns 42"]);
       const rec = rp.record(events(r.stdout)[0]!.id);
       expect(r.code, r.stderr).toBe(1);
-      expect(Object.values(probes(stub))).toEqual(PROBE_TARGETS.map(() => "OK"));
+      // every write lands; the missing folders are simply missing
+      expect(probes(stub)).toEqual(Object.fromEntries(PROBE_TARGETS.map((t) => [t.name, t.list ? "ERR ENOENT" : "OK"])));
       expect(rec.sandbox).toBeUndefined();
       expect(rec.stages.slice(0, 2).map((s: any) => `${s.stage}:${s.status}`)).toEqual(["tests:done", "implement:refused"]);
       expect(rec.ending).toBe("implement: changed .claude/hooks/evil.mjs, .claude/settings.local.json, test/evil.txt, test/value.test.mjs, tests/evil.txt outside jade's write scope");
@@ -122,7 +123,8 @@ describe.skipIf(!haveTools && !REQUIRED)("harness run --sandbox", () => {
       expect(seen[t.name], t.name).toMatch(/^ERR (EROFS|EEXIST|EACCES|EPERM|EBUSY|ENOENT)$/);
     }
     expect(fs.existsSync(path.join(rp.project, "test", "evil.txt"))).toBe(false);
-    expect(fs.existsSync(path.join(rp.project, "tests"))).toBe(false);
+    // the missing never-write folders made for the session are gone again
+    for (const d of ["tests", "spec", "e2e"]) expect(fs.existsSync(path.join(rp.project, d)), d).toBe(false);
     expect(fs.existsSync(path.join(rp.project, ".harness", "evil.json"))).toBe(false);
     expect(fs.existsSync(path.join(rp.project, ".git", "hooks", "pre-commit"))).toBe(false);
     expect(fs.existsSync(path.join(rp.env.home, "evil.txt"))).toBe(false);

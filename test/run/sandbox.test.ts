@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { plainPrefix, sandboxGlobOnly, sandboxSettings, sandboxToolsProblem } from "../../adapters/claude-code/sandbox.js";
+import { makeMissingFolders, plainPrefix, sandboxGlobOnly, sandboxSettings, sandboxToolsProblem } from "../../adapters/claude-code/sandbox.js";
 import { globMatcher } from "../../src/glob.js";
 import { readPipeline } from "../../src/ir/normalize.js";
 import { newRecord } from "../../src/run/plan.js";
@@ -61,6 +61,22 @@ describe("one role's sandbox settings", () => {
     expect(globOnly).toEqual(["**/*.key", "**/*.pem", "**/*.spec.*", "**/*.test.*", "**/*_test.*", "**/__mocks__/**", "**/__snapshots__/**", "**/__tests__/**", "**/conftest.py", "**/test_*.py", ".env.*.local"]);
     // deterministic bytes: the same input twice serializes the same
     expect(JSON.stringify(sandboxSettings(root, [...jade.neverWrite].reverse(), "/tmp/harness-sandbox-X").settings)).toBe(JSON.stringify(settings));
+  });
+
+  it("the denied folders a project lacks are made empty for the session and removed after, unless something landed in them", () => {
+    const root = tempDir("harness-sbx-dirs-");
+    fs.mkdirSync(path.join(root, "test"));
+    fs.writeFileSync(path.join(root, "test", "a.test.mjs"), "x");
+    const { folders } = sandboxSettings(root, ["test/**", "spec/**", ".github/agents/**", "CLAUDE.md", "**/*.test.*"], "/tmp/x");
+    expect(folders).toEqual([".github/agents", "spec", "test"].map((f) => path.join(root, f)));
+    const undo = makeMissingFolders(root, [...folders, "/elsewhere/x"]);
+    for (const f of folders) expect(fs.statSync(f).isDirectory(), f).toBe(true);
+    expect(fs.existsSync("/elsewhere")).toBe(false);
+    fs.writeFileSync(path.join(root, "spec", "kept.txt"), "x");
+    undo();
+    expect(fs.readdirSync(root).sort()).toEqual(["spec", "test"]);
+    expect(fs.readdirSync(path.join(root, "spec"))).toEqual(["kept.txt"]);
+    expect(fs.readdirSync(path.join(root, "test"))).toEqual(["a.test.mjs"]);
   });
 
   it("bwrap and socat must both be on PATH", () => {

@@ -8,6 +8,8 @@ export interface ProbeTarget {
   file: string;
   /** append instead of create (a file that exists: .git/config) */
   append?: boolean;
+  /** list the folder instead of writing: a denied folder that did not exist must still read as a folder */
+  list?: boolean;
   /** what the sandboxed test code may do */
   allowed: boolean;
   /** an allowed write outside the project: the host path it would land on, and whether it does (measured) */
@@ -32,6 +34,9 @@ export const PROBE_TARGETS: ProbeTarget[] = [
   { name: "project-sibling", file: 'path.join("..", "sibling-evil.txt")', allowed: false },
   { name: "tmp-root", file: '"/tmp/harness-sandbox-probe-" + path.basename(path.dirname(process.cwd()))', allowed: false },
   { name: "src-newfile", file: '"src/from-test.txt"', allowed: true },
+  // Jade's never-write folders the project does not have: a test runner that looks for them must find folders
+  { name: "spec-lists-as-folder", file: '"spec"', list: true, allowed: true },
+  { name: "e2e-lists-as-folder", file: '"e2e"', list: true, allowed: true },
   // the sandbox's own temporary folder: Claude Code points TMPDIR at a writable folder of its own
   { name: "session-tmpdir", file: 'path.join(os.tmpdir(), "harness-probe")', allowed: true, outside: { at: (_h, tmp) => `${tmp}/claude-${process.getuid?.() ?? 0}/harness-probe`, lands: true } },
   // folders Claude Code 2.1.332 mounts writable outside the project (the sandbox's /proc/self/mountinfo):
@@ -43,7 +48,9 @@ export const PROBE_TARGETS: ProbeTarget[] = [
 ];
 
 const attempt = (t: ProbeTarget) =>
-  `try { const f = ${t.file}; fs.mkdirSync(path.dirname(f), { recursive: true }); fs.${t.append ? "appendFileSync" : "writeFileSync"}(f, "# harness probe\\n"); console.log("PROBE ${t.name} OK"); } catch (e) { console.log("PROBE ${t.name} ERR " + (e.code ?? e.message)); }`;
+  t.list
+    ? `try { fs.readdirSync(${t.file}); console.log("PROBE ${t.name} OK"); } catch (e) { console.log("PROBE ${t.name} ERR " + (e.code ?? e.message)); }`
+    : `try { const f = ${t.file}; fs.mkdirSync(path.dirname(f), { recursive: true }); fs.${t.append ? "appendFileSync" : "writeFileSync"}(f, "# harness probe\\n"); console.log("PROBE ${t.name} OK"); } catch (e) { console.log("PROBE ${t.name} ERR " + (e.code ?? e.message)); }`;
 
 export const probeTest = [
   'import fs from "node:fs";',
