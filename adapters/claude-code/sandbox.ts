@@ -83,14 +83,25 @@ export interface SandboxSettings {
   globOnly: string[];
 }
 
+function realpath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
 /** Claude Code's `//abs` spelling of an absolute path (`/abs` is relative to the settings file's source). */
 const abs = (p: string) => `/${path.resolve(p)}`;
 
 /** The --settings object of one sandboxed session: `root` the project, `settingsDir` where this file lives (outside the project). */
 export function sandboxSettings(root: string, neverWrite: readonly string[], settingsDir: string): SandboxSettings {
-  const prefixes = neverWrite.map(plainPrefix).filter((p): p is string => p !== null).map((p) => path.join(root, p));
+  // both spellings when the project is reached through a symbolic link: which one Claude Code
+  // matches against is not measured, and a deny that names the other would silently not apply
+  const roots = [...new Set([path.resolve(root), realpath(root)])];
+  const prefixes = neverWrite.map(plainPrefix).filter((p): p is string => p !== null).flatMap((p) => roots.map((r) => path.join(r, p)));
   const folders = [...new Set(neverWrite.filter((g) => g.endsWith("/**") && plainPrefix(g) !== null).map((g) => path.resolve(root, plainPrefix(g)!)))].sort();
-  const denied = [...new Set([...prefixes, ...alwaysDenied(root), settingsDir].map((p) => path.resolve(p)))].sort();
+  const denied = [...new Set([...prefixes, ...roots.flatMap(alwaysDenied), settingsDir].map((p) => path.resolve(p)))].sort();
   return {
     settings: {
       sandbox: {

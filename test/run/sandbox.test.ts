@@ -79,6 +79,14 @@ describe("one role's sandbox settings", () => {
     expect(fs.readdirSync(path.join(root, "test"))).toEqual(["a.test.mjs"]);
   });
 
+  it("a project reached through a symbolic link is denied in both spellings", () => {
+    const real = tempDir("harness-sbx-real-");
+    const link = path.join(tempDir("harness-sbx-link-"), "p");
+    fs.symlinkSync(real, link);
+    const deny = (sandboxSettings(link, ["test/**"], "/tmp/x").settings as any).sandbox.filesystem.denyWrite as string[];
+    expect(deny).toEqual(expect.arrayContaining([`/${link}/test`, `/${fs.realpathSync(real)}/test`, `/${link}/.harness`, `/${fs.realpathSync(real)}/.harness`]));
+  });
+
   it("bwrap and socat must both be on PATH", () => {
     const dir = tempDir("harness-sbx-bin-");
     expect(sandboxToolsProblem({ PATH: dir })).toMatch(/needs bwrap and socat on PATH, and they are not there\. Install them \(`apt-get install bubblewrap socat`/);
