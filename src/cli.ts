@@ -172,6 +172,7 @@ function cliProgram(argv: readonly string[], exit: (code: number) => void): Comm
     .option("--approve <gates>", "approve these gates without asking, e.g. spec,blueprint (repeatable)", collect)
     .option("--resume <id>", "continue a run that waits at a gate or was interrupted")
     .option("--json", "stream events on stdout, one JSON object per line")
+    .option("--sandbox", "run every session in the host's OS sandbox (Claude Code: needs bubblewrap and socat); each role's never-write folders then hold for the code its commands run")
     .addHelpText("after", '\nExamples:\n  harness run "add a --json flag to list"\n  harness run --kind bug-fix --approve spec,blueprint "fix the off-by-one in paging"\n  harness run --resume 20261201T231500Z-a1b2c3\n\nExit codes: 0 passed, 1 stopped or failed (the record says why), 2 usage or not installed, 3 waiting at a gate, 130 interrupted.')
     .action(async (request: string | undefined, opts) => run(async () => (await import("./run/command.js")).runCommand(request, { ...opts, registry, version: version() })));
 

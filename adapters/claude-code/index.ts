@@ -1,6 +1,7 @@
 // Claude Code adapter: lowers the Pipeline IR into a project-root tree Claude Code 2.1.332 reads.
 // Formats: ../shared notes "claude-code-and-opencode.md" §2 (agent fields §2.2, commands §2.3,
 // permissions §2.5, hooks §2.6–2.7), verified against the real program by test/hosts.
+import { sandboxMapping } from "./sandbox-mapping.js";
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import { hostModel } from "../../src/adapter/model.js";
@@ -137,6 +138,7 @@ function instructions(pipeline: PipelineIR): HostFile {
 
 export const ClaudeCodeAdapter: Adapter = {
   runner: async () => (await import("./runner.js")).claudeCode,
+  sandboxMapping,
   id: HOST_ID,
   displayName: "Claude Code",
   checkedAgainst: { program: "Claude Code", version: "2.1.332", bin: "claude" },

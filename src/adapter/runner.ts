@@ -13,6 +13,8 @@ export interface SessionRequest {
   cwd: string;
   /** the role's write globs (empty for the classifying session) */
   write: readonly string[];
+  /** the role's never-write globs (for the classifying session: the pipeline's); a sandboxed driver denies their folder prefixes */
+  neverWrite: readonly string[];
   signal: AbortSignal;
 }
 
@@ -33,4 +35,12 @@ export interface HostDriver {
   /** the program the driver runs, for the "not installed" message */
   program: string;
   run(request: SessionRequest): Promise<SessionResult>;
+  /**
+   * `harness run --sandbox`: the same driver with every session in the host's own OS sandbox, so
+   * that the code a role's commands run (its `npm test`'s test code) is held to the role's
+   * never-write folders too. Absent on hosts whose sandbox harness does not drive.
+   */
+  sandboxed?(): HostDriver;
+  /** why the sandbox cannot start on this machine, with the fix; null when it can */
+  sandboxProblem?(): string | null;
 }

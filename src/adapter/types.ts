@@ -122,6 +122,8 @@ export interface Adapter {
    * `runner.ts`, loaded lazily). Absent: the host has no headless CLI harness drives (yet).
    */
   runner?: () => Promise<HostDriver>;
+  /** MAPPING.md lines after the fidelity table: what `harness run --sandbox` changes on this host (absent: it has no driven sandbox). */
+  sandboxMapping?(pipeline: PipelineIR): string[];
 }
 
 /** A host-native role field (`hosts.<host>.<field>` in a role) and the values the host reads. */

@@ -67,6 +67,7 @@ export function renderMapping(adapter: Adapter, pipeline: PipelineIR, fidelity: 
     lines.push("", "## Loss codes", "", "Accept a loss in pipeline.yaml with `accepted_losses: [{host, constraint, loss?, role?, reason}]`; `harness explain CODE` prints this text.", "", "| code | severity | meaning | what to do |", "| --- | --- | --- | --- |");
     for (const c of codes) lines.push(`| ${c} | ${lossInfo(c).severity} | ${cell(lossInfo(c).text)} | ${cell(lossRemedy(c))} |`);
   }
+  if (adapter.sandboxMapping) lines.push(...adapter.sandboxMapping(pipeline));
   if (gaps.length) lines.push("", "## Known gaps", "", "Limits of the enforcement above that no test can close; the prompts still state every rule.", "", ...gaps.map((g) => `- ${g}`));
   lines.push("", "## Sources", "", ...adapter.docs.map((d) => `- ${d}`), "");
   return lines.join("\n");

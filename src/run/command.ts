@@ -27,6 +27,8 @@ export interface RunOptions {
   approve?: string[];
   resume?: string;
   json?: boolean;
+  /** run every session in the host's OS sandbox (Claude Code: bubblewrap + socat) */
+  sandbox?: boolean;
 }
 
 const EXIT: Record<RunRecord["status"], number> = { passed: 0, stopped: 1, failed: 1, running: 1, "waiting-gate": 3, interrupted: 130 };
@@ -136,7 +138,15 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
 
   const load = drivable.get(host);
   if (!load) throw new UsageError(`--resume ${o.resume}: the run uses ${host}, which harness run does not drive (it drives ${[...drivable.keys()].join(", ")}).`);
-  const driver = await load();
+  let driver = await load();
+  // a sandboxed run stays sandboxed on --resume, whatever the flags: never unsandboxed without a word
+  const sandbox = Boolean(o.sandbox || (o.resume && record.sandbox));
+  if (sandbox) {
+    if (!driver.sandboxed) throw new UsageError(`--sandbox: harness run drives the sandbox of claude-code only so far, not ${host}'s. Run without --sandbox, or with --host claude-code.`);
+    const problem = driver.sandboxProblem?.() ?? null;
+    if (problem) throw new UsageError(`${problem}.${o.resume && !o.sandbox ? " This run was started with --sandbox, so it resumes only in the sandbox." : ""}`);
+    driver = driver.sandboxed();
+  }
   const tty = Boolean(process.stdin.isTTY);
   const showProgress = !o.json && Boolean(stream(2).isTTY);
   const reader = lineReader(tty);
@@ -159,6 +169,7 @@ export async function runCommand(request: string | undefined, o: RunOptions): Pr
   process.on("SIGTERM", onSignal);
   try {
     if (!o.resume) record = newRecord({ id: newRunId(), host, pipeline, request: request!.trim(), started: new Date(), budget: pipeline.budget?.tokens ?? null });
+    if (sandbox) record.sandbox = true;
     const persist = (r: RunRecord) => saveDigest(root, r.id, writeRecord(root, r));
     const ctx = { root, pipeline, driver, io, approve, signal: controller.signal, persist };
     const runner = new Runner(ctx, record);

@@ -41,7 +41,7 @@ export function planKind(r: RunRecord, p: PipelineIR, kind: string): void {
 
 /** Ask a short session for the work kind; null (with the answer) when it is not one of the kinds. */
 export async function classify(ctx: RunnerContext, r: RunRecord): Promise<{ kind: string | null; answer: string; result: SessionResult }> {
-  const result = await ctx.driver.run({ role: null, prompt: classifyBrief(ctx.pipeline, r.request), resume: null, cwd: ctx.root, write: [], signal: ctx.signal });
+  const result = await ctx.driver.run({ role: null, prompt: classifyBrief(ctx.pipeline, r.request), resume: null, cwd: ctx.root, write: [], neverWrite: ctx.pipeline.policies.neverWrite, signal: ctx.signal });
   addTokens(r, result);
   const answer = result.text.trim();
   const word = answer.toLowerCase().replace(/[`*."']/g, "").trim();

@@ -193,7 +193,7 @@ export class Runner {
       this.save();
       this.ctx.io.event({ event: "stage-start", stage: e.stage, role: e.role, round: e.round, retry: e.retries });
       const before = snapshot(this.ctx.root);
-      let result = await this.ctx.driver.run({ role: e.role, prompt, resume, cwd: this.ctx.root, write: role.write, signal: this.ctx.signal });
+      let result = await this.ctx.driver.run({ role: e.role, prompt, resume, cwd: this.ctx.root, write: role.write, neverWrite: role.neverWrite, signal: this.ctx.signal });
       for (let round = 0; ; round++) {
         if (result.interrupted || this.ctx.signal.aborted) return this.interrupted(e);
         e.session = result.session ?? e.session;
@@ -210,7 +210,7 @@ export class Runner {
         if (this.ctx.signal.aborted) return this.interrupted(e);
         if (!answer?.trim()) return this.stop(e, "needs-human", `${role.title} has questions nobody answered; answer them with \`harness run --resume ${this.r.id}\` on a terminal`);
         this.save();
-        result = await this.ctx.driver.run({ role: e.role, prompt: `The human answers:\n${answer.trim()}`, resume: e.session, cwd: this.ctx.root, write: role.write, signal: this.ctx.signal });
+        result = await this.ctx.driver.run({ role: e.role, prompt: `The human answers:\n${answer.trim()}`, resume: e.session, cwd: this.ctx.root, write: role.write, neverWrite: role.neverWrite, signal: this.ctx.signal });
       }
       e.files = [...new Set([...e.files, ...changedBetween(before, snapshot(this.ctx.root))])].sort();
       const status = declaredStatus(result.text);

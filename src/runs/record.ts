@@ -81,6 +81,8 @@ export interface RunRecord {
   gates: GateRecord[];
   caps: { loop: CapRecord | null; hops: CapRecord; retries: Record<string, CapRecord> };
   budget: { tokens: CapRecord } | null;
+  /** `harness run --sandbox`: every session ran in the host's OS sandbox (kept on --resume) */
+  sandbox?: true;
 }
 
 /** `<UTC yyyymmddThhmmssZ>-<6 hex>`: sorts by start time. */
@@ -134,6 +136,7 @@ export function serializeRecord(r: RunRecord): string {
     gates: r.gates.map((g) => ({ gate: g.gate, artifact: g.artifact, sha256: g.sha256, decision: g.decision, at: g.at, channel: g.channel, ...(g.feedback !== undefined ? { feedback: g.feedback } : {}) })),
     caps: { loop: r.caps.loop, hops: r.caps.hops, retries: r.caps.retries },
     budget: r.budget,
+    ...(r.sandbox ? { sandbox: true as const } : {}),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

@@ -64,7 +64,7 @@ describe("harness run before a Claude Code session", () => {
   it("the driver returns the refusal as the session's error without starting claude", async () => {
     const s = scene();
     s.put(path.join(s.project, ".claude/settings.local.json"), JSON.stringify({ disableAllHooks: true }));
-    const r = await claudeCode.run({ role: "jade", prompt: "x", resume: null, cwd: s.project, write: [], signal: new AbortController().signal });
+    const r = await claudeCode.run({ role: "jade", prompt: "x", resume: null, cwd: s.project, write: [], neverWrite: [], signal: new AbortController().signal });
     expect(r).toMatchObject({ exit: null, session: null, error: expect.stringContaining("it sets disableAllHooks") });
   });
 });
