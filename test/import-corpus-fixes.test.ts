@@ -3,24 +3,13 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { harness, tempDir } from "./helpers/cli.js";
+import { harness } from "./helpers/cli.js";
+import { filesProjects } from "./helpers/files-project.js";
 import { listFiles } from "../src/fileset.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-function project(files: Record<string, string>): string {
-  const dir = tempDir("harness-import-fix-");
-  dirs.push(dir);
-  for (const [p, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
-    fs.writeFileSync(path.join(dir, p), text);
-  }
-  return dir;
-}
+const project = filesProjects("harness-import-fix-");
 const frontMatter = (text: string) => parseYaml(/^---\n([\s\S]*?)\n---/.exec(text)![1]!) as Record<string, unknown>;
 const report = (dir: string, role: string) =>
   (JSON.parse(fs.readFileSync(path.join(dir, "roles/.harness-import.json"), "utf8")) as { fields: Record<string, { field: string; status: string; to: string }[]> }).fields[role]!;

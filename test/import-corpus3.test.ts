@@ -1,28 +1,15 @@
 // Defects the third fresh-corpus round (scripts/import-corpus.mjs, docs/import.md) found in
 // `harness import` and install, each on a minimal synthetic agent written for this test.
 import { createHash } from "node:crypto";
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { harness, tempDir } from "./helpers/cli.js";
+import { harness } from "./helpers/cli.js";
+import { filesProjects } from "./helpers/files-project.js";
 import { listFiles } from "../src/fileset.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-function project(files: Record<string, string>): string {
-  const dir = tempDir("harness-import-c3-");
-  dirs.push(dir);
-  for (const [p, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
-    fs.writeFileSync(path.join(dir, p), text);
-  }
-  execFileSync("git", ["init", "-q"], { cwd: dir });
-  return dir;
-}
+const project = filesProjects("harness-import-c3-", { git: true });
 const hash = (dir: string) => Object.fromEntries(listFiles(dir).filter((f) => !/^(roles|out|\.git)\//.test(f)).map((f) => [f, createHash("sha256").update(fs.readFileSync(path.join(dir, f))).digest("hex")]));
 const read = (dir: string, rel: string) => fs.readFileSync(path.join(dir, rel), "utf8");
 const frontMatter = (text: string) => parseYaml(/^---\n([\s\S]*?)\n---/.exec(text)![1]!) as Record<string, unknown>;
