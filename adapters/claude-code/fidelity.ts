@@ -3,17 +3,9 @@ import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { CLAUDE_TOOLS, SPAWN_TOOL, claudeTools } from "./tools.js";
 import { GUARD_PATH } from "./guard.js";
+import { CLAUDE_PROTECTED_FOLDERS, claudeAsksBeforeWriting } from "./protected-folders.js";
 
-/**
- * Folders Claude Code 2.1.332 treats as sensitive: a write there asks the human even in acceptEdits
- * or bypassPermissions and with an allow rule (the binary's protected-folder list; .claude/agents,
- * commands, skills and worktrees aside, which harness protects itself). Real-host test: test/hosts/role-features.test.ts.
- */
-export const CLAUDE_PROTECTED_FOLDERS = [".git", ".vscode", ".idea", ".claude", ".husky", ".cargo", ".devcontainer", ".yarn", ".mvn"];
-function claudeAsksBeforeWriting(glob: string): boolean {
-  const parts = glob.split("/");
-  return parts.some((p, i) => CLAUDE_PROTECTED_FOLDERS.includes(p) && !(p === ".claude" && ["agents", "commands", "skills", "worktrees"].includes(parts[i + 1] ?? "")));
-}
+export { CLAUDE_PROTECTED_FOLDERS } from "./protected-folders.js";
 
 export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r: RoleIR) => string): FidelityRecord[] {
   const out: FidelityRecord[] = [];
@@ -36,7 +28,9 @@ export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r
       rec({ constraint: "write-scope", level: "guard", how: `${GUARD_PATH} (main thread: union of main-session roles)`, loss: "L_MAIN_ROLE_SCOPE", field: "permissions.write" });
     else rec({ constraint: "write-scope", level: "guard", how: where(role), field: "permissions.write" });
     const asks = role.write.filter(claudeAsksBeforeWriting);
-    if (asks.length) rec({ constraint: "write-scope", level: "native", how: `Claude Code asks before every write to ${asks.join(", ")} (its protected folders ${CLAUDE_PROTECTED_FOLDERS.join(", ")}; a hook's allow and permissions.allow rules do not lift it: real-host test); ${GUARD_PATH} allows the role's writes there`, loss: "L_HOST_ASKS_PATH", field: role.writes.length ? "writes" : "permissions.write" });
+    // Claude Code asks before these writes whatever PreToolUse said; the guard's PermissionRequest hook
+    // answers allow for the ones it allows (real-host test)
+    if (asks.length) rec({ constraint: "write-scope", level: "guard", how: `Claude Code asks before every write to ${asks.join(", ")} (its protected folders ${CLAUDE_PROTECTED_FOLDERS.join(", ")}) even after a hook's allow; ${GUARD_PATH} also runs on PermissionRequest and answers allow for a write it allows there (a team's own ask rule on such a path included); anything else there is still asked`, field: role.writes.length ? "writes" : "permissions.write" });
     rec({ constraint: "never-write", level: writes ? "guard" : "native", how: writes ? `${GUARD_PATH} (pipeline never-write at any depth)` : "no file-writing tool", field: "permissions.never_write" });
     if (role.shell) {
       rec({ constraint: "shell", level: "guard", how: `${where(role)}: allow = runs without asking, exact argv; what allowed programs write is not seen`, loss: "L_SHELL_WRITE_GAP", field: "permissions.shell" });

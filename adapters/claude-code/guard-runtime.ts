@@ -7,9 +7,15 @@
 //            settings.json deny and ask rules still apply: real-host test, 2.1.332)
 //   ask   -> exit 0, permissionDecision "ask" (the human decides; headless -p refuses)
 //   none  -> exit 0, no output (Claude Code's own permission flow)
+// PermissionRequest (Claude Code is about to ask the human): the same decision, answered "allow" only
+// for a file write the guard allows into one of Claude Code's protected folders (CC_ASKS), which it
+// asks about whatever PreToolUse said; anything else gets no answer, so Claude Code asks as before
+// (headless -p: refused). A team's own ask rule on such a path is answered too (MAPPING.md).
 // argv[2]: who the hook was installed for (a role id in .claude/agents/<role>.md or
 // .claude/commands/<role>.md front matter, "@orchestrator" in the pipeline command's), or nothing
 // (the settings.json hook of policies.scope: repository).
+import { CLAUDE_PROTECTED_FOLDERS, CLAUDE_UNASKED_SUBFOLDERS } from "./protected-folders.js";
+
 export const CLAUDE_GUARD_CALL = String.raw`
 const CC_WRITE = { Write: ["file_path"], Edit: ["file_path"], MultiEdit: ["file_path"], NotebookEdit: ["notebook_path", "file_path"] };
 const CC_READ = new Set(["Read", "Grep", "Glob", "WebFetch", "WebSearch", "TodoWrite", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TaskOutput", "AskUserQuestion", "ToolSearch", "ListAgents", "EnterPlanMode", "ExitPlanMode", "CronList", "ReportFindings", "LSP"]);
@@ -17,14 +23,14 @@ function ccCall(raw, env, as, scriptProject) {
   let input;
   try { input = JSON.parse(raw); } catch (e) { return "hook input is not JSON"; }
   if (input === null || typeof input !== "object" || Array.isArray(input)) return "hook input is not a JSON object";
-  if (input.hook_event_name !== "PreToolUse") return "expected a PreToolUse hook input";
+  if (input.hook_event_name !== "PreToolUse" && input.hook_event_name !== "PermissionRequest") return "expected a PreToolUse or PermissionRequest hook input";
   const tool = input.tool_name;
   const ti = input.tool_input;
   if (typeof tool !== "string" || tool === "" || ti === null || typeof ti !== "object" || Array.isArray(ti)) return "hook input has no tool_name or tool_input";
   for (const k of ["agent_type", "agent_id", "cwd"]) if (input[k] !== undefined && input[k] !== null && typeof input[k] !== "string") return k + " is not a string";
   // a subagent's call names its type (measured); one that does not could be any role's
   if (input.agent_id && !input.agent_type) return "a subagent's call (agent_id) names no agent_type";
-  const call = { as, agentType: input.agent_type || null, agentId: input.agent_id || null, tool, kind: "other", cwd: input.cwd || null, project: env.CLAUDE_PROJECT_DIR || scriptProject || input.cwd || null };
+  const call = { event: input.hook_event_name, as, agentType: input.agent_type || null, agentId: input.agent_id || null, tool, kind: "other", cwd: input.cwd || null, project: env.CLAUDE_PROJECT_DIR || scriptProject || input.cwd || null };
   if (Object.prototype.hasOwnProperty.call(CC_WRITE, tool)) {
     call.kind = "write";
     for (const k of CC_WRITE[tool]) if (typeof ti[k] === "string") { call.path = ti[k]; break; }
@@ -38,6 +44,22 @@ function ccCall(raw, env, as, scriptProject) {
 
 /** The script's main code: kill switch, stdin, exit codes. */
 export const CLAUDE_GUARD_MAIN = String.raw`
+// Claude Code 2.1.332's protected folders (adapters/claude-code/fidelity.ts), by path segment
+const CC_ASKS = new Set(${JSON.stringify(CLAUDE_PROTECTED_FOLDERS)});
+const CC_OWN = new Set(${JSON.stringify(CLAUDE_UNASKED_SUBFOLDERS)});
+function ccAsksAbout(call) {
+  if (typeof call.project !== "string" || typeof call.path !== "string") return false;
+  const base = typeof call.cwd === "string" && path.isAbsolute(call.cwd) ? call.cwd : call.project;
+  const parts = path.relative(path.resolve(call.project), path.resolve(base, call.path)).split(path.sep);
+  if (parts[0] === ".." || path.isAbsolute(parts.join(path.sep))) return false;
+  return parts.slice(0, -1).some((p, i) => CC_ASKS.has(p) && !(p === ".claude" && CC_OWN.has(parts[i + 1])));
+}
+function ccAnswerPrompt(call, d) {
+  if (d.kind === "allow" && call.kind === "write" && ccAsksAbout(call)) {
+    fs.writeSync(1, JSON.stringify({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } }) + "\n");
+  }
+  process.exit(0);
+}
 let ccDone = false;
 function ccFinish(d) {
   if (ccDone) return;
@@ -94,6 +116,7 @@ function ccMain() {
   if (typeof call === "string") return ccFail(call);
   let d;
   try { d = guardDecide(POLICY, call); } catch (e) { return ccFail("internal error (" + guardLine(String((e && e.message) || e), 200) + ")"); }
+  if (call.event === "PermissionRequest") return ccAnswerPrompt(call, d);
   ccFinish(d);
 }
 ccMain();

@@ -25,6 +25,7 @@ import { GUARD_OFF_ENV, compileGuardPolicy, type GuardPolicy } from "../../src/a
 import { renderGuardScript } from "../../src/adapter/guard/render.js";
 import { CLAUDE_GUARD_CALL, CLAUDE_GUARD_MAIN } from "./guard-runtime.js";
 import { claudeGuardTools } from "./tools.js";
+import { claudeAsksBeforeWriting } from "./protected-folders.js";
 import { guardHookCommand as failClosedHook } from "../../src/adapter/guard/hook-command.js";
 
 /** Where the guard script is written, relative to the project root. */
@@ -90,7 +91,21 @@ export function guardHookCommand(as?: string): string {
   return failClosedHook(`node "$CLAUDE_PROJECT_DIR/${GUARD_PATH}"${as ? ` ${as}` : ""}`);
 }
 
+/** The file-writing tools whose permission prompt the guard may answer (PermissionRequest). */
+export const PROMPTED_WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit";
+
+/**
+ * Does some role write into a folder Claude Code asks about whatever a PreToolUse hook says. Only then
+ * does the guard also answer PermissionRequest, so other pipelines pay no extra hook.
+ */
+export function answersWritePrompts(pipeline: PipelineIR): boolean {
+  return pipeline.roles.some((r) => r.write.some(claudeAsksBeforeWriting));
+}
+
 /** A `hooks:` value (front matter or settings.json) running the guard for `as`. */
-export function guardHooks(as?: string): Record<string, unknown> {
-  return { PreToolUse: [{ matcher: GUARDED_TOOLS_MATCHER, hooks: [{ type: "command", command: guardHookCommand(as), onFailure: "block", timeout: 10 }] }] };
+export function guardHooks(as: string | undefined, pipeline: PipelineIR): Record<string, unknown> {
+  const pre = { PreToolUse: [{ matcher: GUARDED_TOOLS_MATCHER, hooks: [{ type: "command", command: guardHookCommand(as), onFailure: "block", timeout: 10 }] }] };
+  if (!answersWritePrompts(pipeline)) return pre;
+  // no onFailure: a hook that fails gives no answer, and Claude Code asks as it would without it
+  return { ...pre, PermissionRequest: [{ matcher: PROMPTED_WRITE_MATCHER, hooks: [{ type: "command", command: guardHookCommand(as), timeout: 10 }] }] };
 }

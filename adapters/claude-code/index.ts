@@ -50,7 +50,7 @@ function agentFile(pipeline: PipelineIR, role: RoleIR): HostFile {
   const tools = claudeTools(role);
   const disallowed = claudeDisallowed(role, role.canSpawn);
   const { hooks: ownHooks, ...native } = hostFieldsOf(role, HOST_ID);
-  const hooks = withOwnHooks(pipeline.policies.scope === "pipeline" ? guardHooks(role.id) : undefined, ownHooks);
+  const hooks = withOwnHooks(pipeline.policies.scope === "pipeline" ? guardHooks(role.id, pipeline) : undefined, ownHooks);
   const frontmatter: Record<string, unknown> = {
     name: role.id,
     description: role.description,
@@ -80,7 +80,7 @@ function mainRoleCommand(pipeline: PipelineIR, role: RoleIR): HostFile {
     frontmatter: {
       description: role.description,
       "argument-hint": "<what this stage should work on>",
-      ...(pipeline.policies.scope === "pipeline" ? { hooks: guardHooks(role.id) } : {}),
+      ...(pipeline.policies.scope === "pipeline" ? { hooks: guardHooks(role.id, pipeline) } : {}),
     },
     body,
   };
@@ -93,7 +93,7 @@ function settings(pipeline: PipelineIR): HostFile {
   // only a second guard layer for role subagents keyed on agent_type (a role's own front-matter hook is
   // the first; some builds do not fire those, anthropics/claude-code#95650): a session or agent that
   // is not a pipeline role gets no opinion from it
-  if (p.scope === "pipeline") return { path: ".claude/settings.json", kind: "json", install: { mode: "merge" }, data: { ...base, hooks: guardHooks() } };
+  if (p.scope === "pipeline") return { path: ".claude/settings.json", kind: "json", install: { mode: "merge" }, data: { ...base, hooks: guardHooks(undefined, pipeline) } };
   return {
     path: ".claude/settings.json",
     kind: "json",
@@ -107,7 +107,7 @@ function settings(pipeline: PipelineIR): HostFile {
         deny: [...settingsDenies(pipeline).map((c) => `Bash(${c})`), ...p.neverWrite.map((g) => `Edit(${g})`)],
       },
       ...(p.nestedAgents ? {} : { env: { CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH: "1" } }),
-      hooks: guardHooks(),
+      hooks: guardHooks(undefined, pipeline),
     },
   };
 }
@@ -177,7 +177,7 @@ export const ClaudeCodeAdapter: Adapter = {
           // the first sentence only: the command list (and its descriptions) is in every session's context
           description: `Run the ${pipeline.title} pipeline: ${firstSentence(pipeline.description)}`,
           "argument-hint": pipeline.argumentHint,
-          ...(pipeline.policies.scope === "pipeline" ? { hooks: guardHooks(ORCHESTRATOR) } : {}),
+          ...(pipeline.policies.scope === "pipeline" ? { hooks: guardHooks(ORCHESTRATOR, pipeline) } : {}),
         },
         body: renderOrchestrator(pipeline, vocabulary),
       },

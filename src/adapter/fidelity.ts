@@ -40,7 +40,6 @@ export const LOSS_CODES = {
   L_MEMORY_UNSUPPORTED: { severity: "warning", text: "the host keeps no persistent memory per agent", limit: true, fix: "accept it, or have the role write its notes to an artifact" },
   L_INITIAL_PROMPT_UNSUPPORTED: { severity: "warning", text: "the host has no initial prompt per agent; the role starts from the request alone", limit: true, fix: "accept it, or put the text in the role's prompt" },
   L_BACKGROUND_UNSUPPORTED: { severity: "info", text: "the host cannot mark an agent as a background agent; the orchestrator waits for it", limit: true, fix: "nothing to change" },
-  L_HOST_ASKS_PATH: { severity: "warning", text: "the host asks the human before every write to this path (one of its protected folders), whatever a hook or rule allows; a headless run cannot write it", limit: true, fix: "move the artifact out of the protected folder, or accept that the human approves each write" },
   L_TURNS_UNSUPPORTED: { severity: "info", text: "the host has no per-agent turn cap; the orchestrator enforces it", limit: true, fix: "nothing to change; the orchestrator enforces it" },
 } as const satisfies Record<string, LossInfo>;
 export type LossCode = keyof typeof LOSS_CODES;

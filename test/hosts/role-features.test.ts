@@ -2,8 +2,9 @@
 // - releaser names mcp:github/* in its tools: Claude Code offers it the GitHub server's tools and the
 //   guard lets mcp__github__create_pull_request run; writer names none: it is not offered them and
 //   the call does not run.
-// - writer's artifact lies under .claude/state/: the guard lets it write there (the old never-write
-//   .claude/** refused it), and still refuses .claude/settings.json.
+// - writer's artifact lies under .claude/state/, one of Claude Code's protected folders: the guard
+//   allows the write on PreToolUse and answers Claude Code's PermissionRequest for it, so it lands in
+//   headless -p, as a subagent and as a main-session role; .claude/settings.json is still refused.
 // The MCP server is a stdio stand-in written into the scratch project (newline-delimited JSON-RPC),
 // loaded with --mcp-config/--strict-mcp-config; only it answers "PR-CREATED" (a file it writes is not
 // visible in the project afterwards on this machine, so the answer is the evidence).
@@ -72,6 +73,22 @@ function leadTree(): Promise<string> {
   return leadBuilt;
 }
 
+// the writer as a main-session role: its limits bind the main thread through /writer's front matter
+let mainWriterBuilt: Promise<string> | undefined;
+function mainWriterTree(): Promise<string> {
+  mainWriterBuilt ??= (async () => {
+    const base = path.join(EMITTED_ROOT, `features-main-${process.pid}`);
+    fs.rmSync(base, { recursive: true, force: true });
+    fs.cpSync(FEATURES, path.join(base, "roles"), { recursive: true });
+    const f = path.join(base, "roles/writer.md");
+    fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace("isolation: subagent\n", "isolation: main\n").replace("memory: project\n", ""));
+    const b = await buildEmitted(path.join(base, "out"), path.join(base, "roles"));
+    if (!b.root) throw new Error(b.error);
+    return path.join(b.root, "claude-code");
+  })();
+  return mainWriterBuilt;
+}
+
 function explain(r: ScriptedRun): string {
   return [
     `exit ${r.result.code}${r.result.timedOut ? " (TIMED OUT)" : ""}`,
@@ -123,25 +140,54 @@ describe.concurrent("claude-code: roles as real teams write them (test/fixtures/
     }
   });
 
-  // Claude Code 2.1.332 asks before any write under .claude/ (its protected folders), even after a
-  // hook's allow and with permissions.allow rules (issue anthropics/claude-code#36155): headless,
-  // the write is refused by Claude Code itself. The guard no longer refuses it (the old never-write
-  // .claude/** did); MAPPING.md records L_HOST_ASKS_PATH.
-  it("claude-code: the guard lets a role write its artifact under .claude/state/ (Claude Code itself asks); .claude/settings.json stays refused", async () => {
+  // Claude Code 2.1.332 asks before any write under .claude/ (one of its protected folders), even after
+  // a PreToolUse hook's allow and with permissions.allow rules (anthropics/claude-code#36155); headless,
+  // that is a refusal. The guard also runs on PermissionRequest and answers allow for the writes it
+  // allows there. Without that answer the first write fails with "which is a sensitive file".
+  it("claude-code: a role writes its artifact under .claude/state/ (the guard answers Claude Code's prompt); .claude/settings.json and .claude/other/ stay refused", async () => {
     const r = await run((p) =>
       delegate("writer", "You are the Writer", [
         { tool: "Write", input: { file_path: path.join(p, ".claude/state/notes/1.md"), content: "notes\n" } },
+        { tool: "Edit", input: { file_path: path.join(p, ".claude/state/notes/1.md"), old_string: "notes", new_string: "more notes" } },
         { tool: "Write", input: { file_path: path.join(p, ".claude/settings.json"), content: "{}\n" } },
+        { tool: "Write", input: { file_path: path.join(p, ".claude/other/x.md"), content: "x\n" } },
       ]),
     );
     try {
       const why = explain(r);
       const results = r.stub.toolResultTexts();
-      expect(r.stub.log.some((l) => l.conversation === "writer" && l.step === 2), `writer did not run its steps\n${why}`).toBe(true);
-      expect(results.join("\n"), why).not.toMatch(/writer may not write \.claude\/state/);
-      expect(results[0], why).toMatch(/Claude requested permissions to edit .*\.claude\/state\/notes\/1\.md which is a sensitive file/);
+      expect(r.stub.log.some((l) => l.conversation === "writer" && l.step === 4), `writer did not run its steps\n${why}`).toBe(true);
+      expect(fs.readFileSync(path.join(r.env.project, ".claude/state/notes/1.md"), "utf8"), why).toBe("more notes\n");
+      expect(results.join("\n"), why).not.toMatch(/sensitive file/);
       expect(fs.readFileSync(path.join(r.env.project, ".claude/settings.json"), "utf8"), why).not.toBe("{}\n");
       expect(results.join("\n"), why).toMatch(/writer may not write \.claude\/settings\.json \(.*keeps the harness guard in place/);
+      expect(r.exists(".claude/other/x.md"), why).toBe(false);
+      expect(results.join("\n"), why).toMatch(/writer may not write \.claude\/other\/x\.md \(not in its write scope/);
+    } finally {
+      r.dispose();
+    }
+  });
+
+  // The same role on the main thread (isolation: main, run as /writer): the command's front-matter
+  // guard answers the prompt for the main thread; a write the role may not make is still refused.
+  it("claude-code: a main-session role (/writer) writes its artifact under .claude/state/; .vscode/settings.json is still asked (refused headless)", async () => {
+    const r = await runClaudeScripted({
+      bin: hostBin("claude-code"),
+      tree: await mainWriterTree(),
+      prompt: "/writer note the change",
+      timeoutMs: 90_000,
+      script: (p) => [
+        { name: "main", steps: [
+          { tool: "Write", input: { file_path: path.join(p, ".claude/state/notes/2.md"), content: "main notes\n" } },
+          { tool: "Write", input: { file_path: path.join(p, ".vscode/settings.json"), content: "{}\n" } },
+        ] },
+      ],
+    });
+    try {
+      const why = explain(r);
+      expect(r.stub.log.some((l) => l.conversation === "main" && l.step === 2), `the main thread did not run its steps\n${why}`).toBe(true);
+      expect(fs.readFileSync(path.join(r.env.project, ".claude/state/notes/2.md"), "utf8"), why).toBe("main notes\n");
+      expect(r.exists(".vscode/settings.json"), why).toBe(false);
     } finally {
       r.dispose();
     }
