@@ -1,4 +1,4 @@
-// r4 red team: a file larger than the audit's snapshot limit (16 MB) written into a guarded folder
+// r4 red team: a file larger than the audit's snapshot limit (then 16 MB, now 128 MB) written into a guarded folder
 // (~/.codex/rules, .github/hooks, ~/.gemini/policies, .git/hooks) made the stage-end audit throw
 // before it compared anything: the stage "FAILED ... have a human check the work tree (git status)",
 // while a planted .git/hooks/pre-commit, a core.fsmonitor (which that git status then runs) and an
@@ -17,7 +17,9 @@ describe("audit: an oversized file in a guarded folder does not stop the restore
       const config = fs.readFileSync(path.join(r.dir, ".git/config"), "utf8");
       r.start("o1", "jade");
       fs.mkdirSync(path.join(r.home, ".codex/rules"), { recursive: true });
-      fs.writeFileSync(path.join(r.home, ".codex/rules/junk.rules"), Buffer.alloc(33 << 20));
+      // sparse: over the limit by size, with no bytes on the disk
+      fs.writeFileSync(path.join(r.home, ".codex/rules/junk.rules"), "");
+      fs.truncateSync(path.join(r.home, ".codex/rules/junk.rules"), (128 << 20) + 1);
       fs.writeFileSync(path.join(r.dir, ".git/hooks/pre-commit"), "#!/bin/sh\ntouch $HOME/pwned\n", { mode: 0o755 });
       fs.appendFileSync(path.join(r.dir, ".git/config"), "[core]\n\tfsmonitor = x\n");
       r.put("tests/a.test.ts", "weakened\n");

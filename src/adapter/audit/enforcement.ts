@@ -11,7 +11,8 @@
 // "project" (the project root; audited even where the ignore rules hide it, such as
 // .claude/settings.local.json), "git" (the repository's common git folder). `tree`: a folder, every
 // file below it. `volatile`: JSON keys the host itself rewrites while a session runs (dotted, `*` for
-// any key), compared as absent; everything else in the file must stay as it was.
+// any key), compared as absent; everything else in the file must stay as it was. `skip`: names in a
+// tree the host itself writes while a session runs (markers), neither compared nor removed.
 import { HOST_SETTINGS_FILES } from "../guard/policy.js";
 
 export interface GuardedFile {
@@ -21,6 +22,7 @@ export interface GuardedFile {
   envPath?: string;
   tree?: boolean;
   volatile?: string[];
+  skip?: string[];
   /** a git configuration file: the files its include.path and includeIf.*.path name are guarded too */
   gitConfig?: boolean;
 }
@@ -84,11 +86,26 @@ const CLAUDE_JSON_VOLATILE = [
   "projects.*.reactVulnerabilityCache",
 ];
 
+/** What Claude Code 2.1.332 writes into an installed plugin's cache folder itself (the binary's names). */
+const CLAUDE_PLUGIN_MARKERS = [".in_use", ".orphaned_at", ".gcs-sha", ".links_materialized"];
+
 const LISTED: readonly GuardedFile[] = [
   // Claude Code
   home(".claude/settings.json", "CLAUDE_CONFIG_DIR"),
   home(".claude/settings.local.json", "CLAUDE_CONFIG_DIR"),
   home(".claude.json", "CLAUDE_CONFIG_DIR", ".claude.json", { volatile: CLAUDE_JSON_VOLATILE }),
+  // what a user's sessions load besides settings: installed plugins (their hooks, MCP servers and the
+  // scripts those run; Claude Code marks a version in use or orphaned there itself, and keeps a
+  // plugin's own data in plugins/data), and user agents, commands and skills (their front matter can
+  // carry hooks and MCP servers); code planted there runs in the next session, also after the last
+  // stage's audit. The marketplaces' clones (plugins/marketplaces, refreshed in the background) run
+  // nothing until a plugin is installed or updated from them, which changes what is guarded here.
+  home(".claude/plugins/cache", "CLAUDE_CONFIG_DIR", undefined, { tree: true, skip: CLAUDE_PLUGIN_MARKERS }),
+  home(".claude/plugins/cache", "CLAUDE_CODE_PLUGIN_CACHE_DIR", "", { tree: true, skip: CLAUDE_PLUGIN_MARKERS }),
+  home(".claude/plugins/installed_plugins.json", "CLAUDE_CONFIG_DIR"),
+  home(".claude/agents", "CLAUDE_CONFIG_DIR", undefined, { tree: true }),
+  home(".claude/commands", "CLAUDE_CONFIG_DIR", undefined, { tree: true }),
+  home(".claude/skills", "CLAUDE_CONFIG_DIR", undefined, { tree: true }),
   project(".claude/settings.json"),
   project(".claude/settings.local.json"),
   project(".mcp.json"),
@@ -110,15 +127,23 @@ const LISTED: readonly GuardedFile[] = [
   project(".github/copilot/settings.json"),
   project(".github/copilot/settings.local.json"),
   home(".copilot/hooks", "COPILOT_HOME", "hooks", { tree: true }),
+  home(".copilot/mcp-config.json", "COPILOT_HOME"),
   project(".github/hooks", { tree: true }),
   // Gemini CLI
   home(".gemini/settings.json"),
   home(".gemini/trustedFolders.json"),
   home(".gemini/policies", undefined, undefined, { tree: true }),
+  // extensions: their hooks and MCP servers load in every session
+  home(".gemini/extensions", undefined, undefined, { tree: true }),
+  // Antigravity (it keeps its user configuration below ~/.gemini)
+  home(".gemini/config/hooks.json"),
+  home(".gemini/antigravity-cli/settings.json"),
+  home(".gemini/config/projects", undefined, undefined, { tree: true }),
   project(".gemini/settings.json"),
   // Qwen Code
   home(".qwen/settings.json", "QWEN_HOME"),
   home(".qwen/.env", "QWEN_HOME"),
+  home(".qwen/extensions", "QWEN_HOME", "extensions", { tree: true }),
   project(".qwen/settings.json"),
   system("/etc/qwen-code/settings.json"),
   // OpenCode, Kilo, Cursor
@@ -126,8 +151,20 @@ const LISTED: readonly GuardedFile[] = [
   home(".config/opencode/opencode.jsonc", "XDG_CONFIG_HOME"),
   home(".config/kilo/kilo.json", "XDG_CONFIG_HOME"),
   home(".config/kilo/kilo.jsonc", "XDG_CONFIG_HOME"),
+  // OpenCode and Kilo plugins are JavaScript loaded into every session (both folder spellings load)
+  home(".config/opencode/plugin", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/opencode/plugins", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/kilo/plugin", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/kilo/plugins", "XDG_CONFIG_HOME", undefined, { tree: true }),
   home(".cursor/cli-config.json"),
   home(".cursor/hooks.json"),
+  home(".cursor/mcp.json"),
+  // Pi: user settings (the extensions and packages it loads) and user extensions (code run in every session)
+  home(".pi/agent/settings.json"),
+  home(".pi/agent/extensions", undefined, undefined, { tree: true }),
+  // Factory Droid: user settings hold its hooks
+  home(".factory/settings.json"),
+  home(".factory/settings.local.json"),
   project("opencode.json"),
   project("opencode.jsonc"),
   project(".cursor/hooks.json"),

@@ -3,7 +3,7 @@
 // so never a backtick or the dollar-brace pair).
 //
 // Enforcement files (POLICY.guarded, see enforcement.ts): snapshotted byte for byte at a stage's
-// start; at its end every change is put back and fails the stage. A file the host rewrites by itself
+// start (the bytes in the blob folder, runtime-blobs.ts); at its end every change is put back and fails the stage. A file the host rewrites by itself
 // (~/.claude.json) is compared without its volatile keys and put back only when something else changed.
 //
 // The chain: a stage's stop records the tree it left (and the audit's index for it, and the
@@ -13,14 +13,14 @@
 // role code. It is put back unless a running stage or a main-session role may write it, and the
 // stage (or the orchestrator's command) fails.
 export const AUDIT_BOUNDARY_SOURCE = String.raw`
-const AUDIT_GUARDED_MAX = 16 << 20;
+const AUDIT_GUARDED_MAX = 128 << 20;
 
 function auditHome() { return process.env.HOME || os.homedir(); }
 
 /** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
 function auditGuardedList(ctx, snaps) {
   const out = [], seen = new Set();
-  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base, git: g.gitConfig === true, found: g.found === true }); } };
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, skip: g.skip ? new Set(g.skip) : null, base: base, git: g.gitConfig === true, found: g.found === true }); } };
   const home = auditHome();
   for (const g of POLICY.guarded) {
     if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
@@ -29,7 +29,7 @@ function auditGuardedList(ctx, snaps) {
     else {
       if (home) add(path.join(home, g.path), "~/" + g.path, g, home);
       const moved = g.env ? process.env[g.env] : "";
-      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
+      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + (g.envPath ? "/" + g.envPath : ""), g, moved);
     }
   }
   // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
@@ -125,7 +125,7 @@ function auditGitIncludes(file, home) {
   return auditIncludesOf(file, auditConfigEntries(b) || [], home).map((x) => x[1]);
 }
 
-/** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
+/** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries, without the names budget.skip holds. */
 function auditReadPath(abs, tree, budget) {
   let st;
   try { st = fs.lstatSync(abs); } catch (e) { if (e.code === "ENOENT" || e.code === "ENOTDIR") return { t: "none" }; throw e; }
@@ -137,27 +137,27 @@ function auditReadPath(abs, tree, budget) {
     let b;
     try { b = auditReadRegular(abs); } catch (e) { return { t: "other" }; }
     if (b === null) return { t: "none" };
-    return { t: "file", x: st.mode & 0o111 ? 1 : 0, d: b.toString("base64") };
+    return { t: "file", x: st.mode & 0o111 ? 1 : 0, h: auditBlobPut(b, budget.store === true) };
   }
   if (st.isDirectory() && tree) {
     const e = {};
-    for (const name of fs.readdirSync(abs, { encoding: "buffer" }).sort(Buffer.compare)) e[name.toString("latin1")] = auditReadPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), true, budget);
+    for (const name of fs.readdirSync(abs, { encoding: "buffer" }).sort(Buffer.compare)) if (!(budget.skip && budget.skip.has(name.toString("latin1")))) e[name.toString("latin1")] = auditReadPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), true, budget);
     return { t: "dir", e: e };
   }
   return { t: st.isDirectory() ? "dir" : "other", k: st.isDirectory() ? undefined : auditFileKind(st) };
 }
 
 function auditSnapGuarded(ctx) {
-  const budget = { left: AUDIT_GUARDED_MAX };
+  const budget = { left: AUDIT_GUARDED_MAX, store: true };
   const out = {};
-  for (const g of auditGuardedList(ctx)) out[g.abs] = auditReadPath(g.abs, g.tree, budget);
+  for (const g of auditGuardedList(ctx)) { budget.skip = g.skip; out[g.abs] = auditReadPath(g.abs, g.tree, budget); }
   return out;
 }
 
 /** JSON text without the keys the host rewrites itself (dotted paths, * for any key); null when it does not parse. */
-function auditWithoutVolatile(b64, volatile) {
+function auditWithoutVolatile(bytes, volatile) {
   let v;
-  try { v = JSON.parse(Buffer.from(b64, "base64").toString("utf8")); } catch (e) { return null; }
+  try { v = JSON.parse(bytes.toString("utf8")); } catch (e) { return null; }
   const drop = (o, parts) => {
     if (!o || typeof o !== "object" || Array.isArray(o)) return;
     const [k, ...rest] = parts;
@@ -170,13 +170,17 @@ function auditWithoutVolatile(b64, volatile) {
 
 function auditSameGuarded(then, now, volatile) {
   if (JSON.stringify(then) === JSON.stringify(now)) return true;
-  if (!volatile || then.t !== "file" || now.t !== "file" || then.x !== now.x) return false;
-  const a = auditWithoutVolatile(then.d, volatile);
-  return a !== null && a === auditWithoutVolatile(now.d, volatile);
+  if (then.t !== "file" || now.t !== "file" || then.x !== now.x) return false;
+  let a, b;
+  try { a = auditSnapBytes(then); b = auditSnapBytes(now); } catch (e) { return false; }
+  if (a.equals(b)) return true; // a state written inline (before blobs) against a hashed read
+  if (!volatile) return false;
+  const x = auditWithoutVolatile(a, volatile);
+  return x !== null && x === auditWithoutVolatile(b, volatile);
 }
 
-/** Write a snapshot back at abs (a file through a temporary name and a rename). */
-function auditPutPath(abs, snap) {
+/** Write a snapshot back at abs (a file through a temporary name and a rename); names in skip are the host's own, left as they are. */
+function auditPutPath(abs, snap, skip) {
   let st = null;
   try { st = fs.lstatSync(abs); } catch (e) { st = null; }
   if (snap.t === "none") { if (st) fs.rmSync(abs, { recursive: true, force: true }); return; }
@@ -184,7 +188,7 @@ function auditPutPath(abs, snap) {
     if (st && st.isDirectory()) fs.rmSync(abs, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(abs.toString()), { recursive: true });
     const tmp = Buffer.concat([Buffer.from(abs), Buffer.from(".harness-restore-" + process.pid)]);
-    fs.writeFileSync(tmp, Buffer.from(snap.d, "base64"), { mode: snap.x ? 0o755 : 0o644 });
+    fs.writeFileSync(tmp, auditSnapBytes(snap), { mode: snap.x ? 0o755 : 0o644 });
     fs.chmodSync(tmp, snap.x ? 0o755 : 0o644);
     fs.renameSync(tmp, abs);
     return;
@@ -194,8 +198,8 @@ function auditPutPath(abs, snap) {
     if (st && !st.isDirectory()) fs.rmSync(abs, { force: true });
     fs.mkdirSync(abs, { recursive: true });
     const want = new Set(Object.keys(snap.e));
-    for (const name of fs.readdirSync(abs, { encoding: "buffer" })) if (!want.has(name.toString("latin1"))) fs.rmSync(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), { recursive: true, force: true });
-    for (const k of want) auditPutPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), Buffer.from(k, "latin1")]), snap.e[k]);
+    for (const name of fs.readdirSync(abs, { encoding: "buffer" })) if (!want.has(name.toString("latin1")) && !(skip && skip.has(name.toString("latin1")))) fs.rmSync(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), { recursive: true, force: true });
+    for (const k of want) auditPutPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), Buffer.from(k, "latin1")]), snap.e[k], skip);
     return;
   }
   throw new Error("cannot restore a " + snap.t);
@@ -207,7 +211,7 @@ function auditRestoreGuarded(ctx, snaps) {
   // each path is read within the limit alone (r4): one a stage's code made too large or unreadable
   // (a 33 MB file in ~/.codex/rules, a folder with mode 000) is a change, put back from the snapshot
   // like any other, and never stops the restore of the paths after it
-  const read = (g) => { try { return auditReadPath(g.abs, g.tree, { left: AUDIT_GUARDED_MAX }); } catch (e) { return { t: "unreadable", k: "something too large or unreadable (" + auditOneLine(String((e && e.code) || (e && e.message) || e), 120) + ")" }; } };
+  const read = (g) => { try { return auditReadPath(g.abs, g.tree, { left: AUDIT_GUARDED_MAX, skip: g.skip }); } catch (e) { return { t: "unreadable", k: "something too large or unreadable (" + auditOneLine(String((e && e.code) || (e && e.message) || e), 120) + ")" }; } };
   for (const g of auditGuardedList(ctx, snaps)) {
     // a variable that moves a folder was set after the start: that folder was not snapshotted; a git folder found now was not there
     const then = snaps[g.abs] || (g.found ? { t: "none" } : null);
@@ -222,7 +226,7 @@ function auditRestoreGuarded(ctx, snaps) {
       continue;
     }
     let restored = true;
-    try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, read(g), g.volatile); } catch (e) { restored = false; }
+    try { auditPutPath(g.abs, then, g.skip); restored = auditSameGuarded(then, read(g), g.volatile); } catch (e) { restored = false; }
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
   }
   // the user's git configuration the audit's git carries settings from is now the one of the start

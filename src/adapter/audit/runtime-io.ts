@@ -178,6 +178,7 @@ function auditContextRestoring(root, snaps, out) {
       let snap = null;
       if (p && repo && repo.gitDir && i < 8) { try { const all = snaps(repo.gitDir); snap = all ? all[p] : null; } catch (e2) { snap = null; } }
       if (!snap || snap.t !== "file") throw e;
+      auditBlobUse(path.join(repo.gitDir, AUDIT_DIR_NAME));
       auditPutPath(p, snap);
       out.push({ path: repo.common && p.startsWith(repo.common + "/") ? ".git/" + p.slice(repo.common.length + 1) : p, kind: "replaced by " + e.kind, restored: true, guarded: true });
     }

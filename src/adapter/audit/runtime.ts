@@ -122,6 +122,7 @@ function auditContext(root) {
   if (prefix.startsWith("..")) throw new Error("the project " + root + " is not inside its git work tree " + top);
   const dir = path.join(gitDir, AUDIT_DIR_NAME);
   fs.mkdirSync(dir, { recursive: true });
+  auditBlobUse(dir);
   // paths from git are byte strings (latin1): names that are not valid UTF-8 survive the round trip
   return { top: top, gitDir: gitDir, commonDir: commonDir, root: realRoot, prefix: prefix, prefixL: Buffer.from(prefix, "utf8").toString("latin1"), dir: dir, excludesFile: null };
 }
@@ -266,7 +267,7 @@ function auditStart(key, role, session) {
   // the stat cache comes from the audit's own index of the last boundary when there is one
   if (chain) auditCopy(chain.index, index); else auditPrivateIndex(ctx, index);
   const peers = auditActiveRoles(ctx, key);
-  let guarded, before = [];
+  let guarded, mark = null, before = [];
   if (chain) {
     // the tree and the enforcement files must be as the last boundary left them, unless a running
     // stage or the orchestrator owns the change: anything else is put back, and this stage fails
@@ -276,7 +277,7 @@ function auditStart(key, role, session) {
     before = before.concat(r.violations);
     for (const v of before) v.when = "before";
     if (r.saved && before.length) before[0].saved = r.saved;
-  } else guarded = auditSnapGuarded(ctx);
+  } else { mark = auditBlobBegin(key); guarded = auditSnapGuarded(ctx); }
   const tree = auditSnapshot(ctx, index);
   const activeDir = path.join(ctx.dir, "active");
   fs.mkdirSync(activeDir, { recursive: true });
@@ -288,11 +289,12 @@ function auditStart(key, role, session) {
   }
   auditSaveRealIndex(ctx, key);
   auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
 }
 
-/** Remove state files of stages that never ended, after a week. */
+/** Remove state files of stages that never ended, after a week, and the snapshot blobs nothing names. */
 function auditSweep(ctx) {
   const now = Date.now();
   for (const sub of ["", "chain"]) {
@@ -303,6 +305,7 @@ function auditSweep(ctx) {
       try { if (fs.statSync(p).isFile() && now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) fs.rmSync(p, { force: true }); } catch (e) { /* raced */ }
     }
   }
+  auditBlobPrune(ctx.dir);
 }
 
 // ---------------------------------------------------------------- stop
@@ -435,6 +438,7 @@ function auditFinishState(ctx, key) {
   for (const ext of ["index", "excludes", "state", "real-index"]) fs.rmSync(auditFile(ctx, key, ext), { force: true });
   fs.rmSync(path.join(ctx.dir, "active", key), { force: true });
   fs.rmSync(path.join(ctx.dir, "peers", key), { recursive: true, force: true });
+  auditBlobPrune(ctx.dir);
 }
 
 /** Audit one stage and record its verdict; never throws (an error is a failed verdict). */

@@ -17,7 +17,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings, MCP configurations; a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
@@ -134,6 +134,59 @@ const POLICY = {
       ]
     },
     {
+      "base": "home",
+      "env": "CLAUDE_CONFIG_DIR",
+      "envPath": "plugins/cache",
+      "path": ".claude/plugins/cache",
+      "skip": [
+        ".in_use",
+        ".orphaned_at",
+        ".gcs-sha",
+        ".links_materialized"
+      ],
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "CLAUDE_CODE_PLUGIN_CACHE_DIR",
+      "envPath": "",
+      "path": ".claude/plugins/cache",
+      "skip": [
+        ".in_use",
+        ".orphaned_at",
+        ".gcs-sha",
+        ".links_materialized"
+      ],
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "CLAUDE_CONFIG_DIR",
+      "envPath": "plugins/installed_plugins.json",
+      "path": ".claude/plugins/installed_plugins.json"
+    },
+    {
+      "base": "home",
+      "env": "CLAUDE_CONFIG_DIR",
+      "envPath": "agents",
+      "path": ".claude/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "CLAUDE_CONFIG_DIR",
+      "envPath": "commands",
+      "path": ".claude/commands",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "CLAUDE_CONFIG_DIR",
+      "envPath": "skills",
+      "path": ".claude/skills",
+      "tree": true
+    },
+    {
       "base": "project",
       "path": ".claude/settings.json"
     },
@@ -225,6 +278,12 @@ const POLICY = {
       "tree": true
     },
     {
+      "base": "home",
+      "env": "COPILOT_HOME",
+      "envPath": "mcp-config.json",
+      "path": ".copilot/mcp-config.json"
+    },
+    {
       "base": "project",
       "path": ".github/hooks",
       "tree": true
@@ -243,6 +302,24 @@ const POLICY = {
       "tree": true
     },
     {
+      "base": "home",
+      "path": ".gemini/extensions",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".gemini/config/hooks.json"
+    },
+    {
+      "base": "home",
+      "path": ".gemini/antigravity-cli/settings.json"
+    },
+    {
+      "base": "home",
+      "path": ".gemini/config/projects",
+      "tree": true
+    },
+    {
       "base": "project",
       "path": ".gemini/settings.json"
     },
@@ -257,6 +334,13 @@ const POLICY = {
       "env": "QWEN_HOME",
       "envPath": ".env",
       "path": ".qwen/.env"
+    },
+    {
+      "base": "home",
+      "env": "QWEN_HOME",
+      "envPath": "extensions",
+      "path": ".qwen/extensions",
+      "tree": true
     },
     {
       "base": "project",
@@ -292,11 +376,60 @@ const POLICY = {
     },
     {
       "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/plugin",
+      "path": ".config/opencode/plugin",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/plugins",
+      "path": ".config/opencode/plugins",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/plugin",
+      "path": ".config/kilo/plugin",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/plugins",
+      "path": ".config/kilo/plugins",
+      "tree": true
+    },
+    {
+      "base": "home",
       "path": ".cursor/cli-config.json"
     },
     {
       "base": "home",
       "path": ".cursor/hooks.json"
+    },
+    {
+      "base": "home",
+      "path": ".cursor/mcp.json"
+    },
+    {
+      "base": "home",
+      "path": ".pi/agent/settings.json"
+    },
+    {
+      "base": "home",
+      "path": ".pi/agent/extensions",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".factory/settings.json"
+    },
+    {
+      "base": "home",
+      "path": ".factory/settings.local.json"
     },
     {
       "base": "project",
@@ -1065,6 +1198,7 @@ function auditContext(root) {
   if (prefix.startsWith("..")) throw new Error("the project " + root + " is not inside its git work tree " + top);
   const dir = path.join(gitDir, AUDIT_DIR_NAME);
   fs.mkdirSync(dir, { recursive: true });
+  auditBlobUse(dir);
   // paths from git are byte strings (latin1): names that are not valid UTF-8 survive the round trip
   return { top: top, gitDir: gitDir, commonDir: commonDir, root: realRoot, prefix: prefix, prefixL: Buffer.from(prefix, "utf8").toString("latin1"), dir: dir, excludesFile: null };
 }
@@ -1209,7 +1343,7 @@ function auditStart(key, role, session) {
   // the stat cache comes from the audit's own index of the last boundary when there is one
   if (chain) auditCopy(chain.index, index); else auditPrivateIndex(ctx, index);
   const peers = auditActiveRoles(ctx, key);
-  let guarded, before = [];
+  let guarded, mark = null, before = [];
   if (chain) {
     // the tree and the enforcement files must be as the last boundary left them, unless a running
     // stage or the orchestrator owns the change: anything else is put back, and this stage fails
@@ -1219,7 +1353,7 @@ function auditStart(key, role, session) {
     before = before.concat(r.violations);
     for (const v of before) v.when = "before";
     if (r.saved && before.length) before[0].saved = r.saved;
-  } else guarded = auditSnapGuarded(ctx);
+  } else { mark = auditBlobBegin(key); guarded = auditSnapGuarded(ctx); }
   const tree = auditSnapshot(ctx, index);
   const activeDir = path.join(ctx.dir, "active");
   fs.mkdirSync(activeDir, { recursive: true });
@@ -1231,11 +1365,12 @@ function auditStart(key, role, session) {
   }
   auditSaveRealIndex(ctx, key);
   auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
 }
 
-/** Remove state files of stages that never ended, after a week. */
+/** Remove state files of stages that never ended, after a week, and the snapshot blobs nothing names. */
 function auditSweep(ctx) {
   const now = Date.now();
   for (const sub of ["", "chain"]) {
@@ -1246,6 +1381,7 @@ function auditSweep(ctx) {
       try { if (fs.statSync(p).isFile() && now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) fs.rmSync(p, { force: true }); } catch (e) { /* raced */ }
     }
   }
+  auditBlobPrune(ctx.dir);
 }
 
 // ---------------------------------------------------------------- stop
@@ -1378,6 +1514,7 @@ function auditFinishState(ctx, key) {
   for (const ext of ["index", "excludes", "state", "real-index"]) fs.rmSync(auditFile(ctx, key, ext), { force: true });
   fs.rmSync(path.join(ctx.dir, "active", key), { force: true });
   fs.rmSync(path.join(ctx.dir, "peers", key), { recursive: true, force: true });
+  auditBlobPrune(ctx.dir);
 }
 
 /** Audit one stage and record its verdict; never throws (an error is a failed verdict). */
@@ -1582,6 +1719,7 @@ function auditContextRestoring(root, snaps, out) {
       let snap = null;
       if (p && repo && repo.gitDir && i < 8) { try { const all = snaps(repo.gitDir); snap = all ? all[p] : null; } catch (e2) { snap = null; } }
       if (!snap || snap.t !== "file") throw e;
+      auditBlobUse(path.join(repo.gitDir, AUDIT_DIR_NAME));
       auditPutPath(p, snap);
       out.push({ path: repo.common && p.startsWith(repo.common + "/") ? ".git/" + p.slice(repo.common.length + 1) : p, kind: "replaced by " + e.kind, restored: true, guarded: true });
     }
@@ -1617,6 +1755,83 @@ function auditGitTimedOut(ctx, args) {
   const found = ctx ? auditSpecialFiles(ctx) : [];
   return new Error("git " + args[0] + " did not finish within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s): " +
     (found.length ? "it waits on " + found.map((f) => auditShowPath(f)).join(", ") + ", which is no regular file (a FIFO or a device code a stage put there); remove it" : "a file it reads may be a FIFO or a device that code a stage put there (a .gitignore or .gitattributes in the tree, or a file in .git)"));
+}
+
+const AUDIT_BLOB_STALE_MS = 10 * 60 * 1000;
+let auditBlobDir = null;
+const auditBlobCache = new Map();
+
+function auditBlobUse(auditDir) { auditBlobDir = path.join(auditDir, "blobs"); }
+function auditBlobHash(b) { return crypto.createHash("sha256").update(b).digest("hex"); }
+
+/** The hash of b, its bytes kept in memory and, with store, in the blob folder. */
+function auditBlobPut(b, store) {
+  const h = auditBlobHash(b);
+  auditBlobCache.set(h, b);
+  if (!store) return h;
+  if (!auditBlobDir) throw new Error("the audit has no folder for its snapshot");
+  const p = path.join(auditBlobDir, h);
+  const now = new Date();
+  try { fs.utimesSync(p, now, now); if (fs.lstatSync(p).isFile()) return h; } catch (e) { /* not stored yet */ }
+  fs.mkdirSync(auditBlobDir, { recursive: true });
+  fs.rmSync(p, { recursive: true, force: true });
+  const t = p + ".tmp" + process.pid;
+  fs.writeFileSync(t, b);
+  fs.renameSync(t, p);
+  return h;
+}
+
+/** A file snapshot's bytes (inline in a state written before the blob folder existed). */
+function auditSnapBytes(snap) {
+  if (typeof snap.d === "string") return Buffer.from(snap.d, "base64");
+  const h = snap.h;
+  const c = auditBlobCache.get(h);
+  if (c) return c;
+  if (typeof h !== "string" || !/^[0-9a-f]{64}$/.test(h) || !auditBlobDir) throw new Error("the snapshot names no content");
+  const b = auditReadRegular(path.join(auditBlobDir, h));
+  if (b === null || auditBlobHash(b) !== h) throw new Error("the snapshot's content is missing or changed (" + h.slice(0, 12) + ")");
+  auditBlobCache.set(h, b);
+  return b;
+}
+
+/** A stage's start is storing blobs its state does not name yet: marked, so no prune removes them. */
+function auditBlobBegin(key) {
+  if (!auditBlobDir) return null;
+  fs.mkdirSync(auditBlobDir, { recursive: true });
+  const mark = path.join(auditBlobDir, ".start-" + process.pid + "-" + key);
+  fs.writeFileSync(mark, "");
+  return mark;
+}
+function auditBlobEnd(mark) { if (mark) fs.rmSync(mark, { force: true }); }
+
+/**
+ * Remove the blobs no state or chain record names: all of them when no start is storing blobs, else
+ * those older than AUDIT_BLOB_STALE_MS (the folder goes with its last blob).
+ */
+function auditBlobPrune(auditDir) {
+  const dir = path.join(auditDir, "blobs");
+  let names;
+  try { names = fs.readdirSync(dir); } catch (e) { return; }
+  const named = new Set();
+  for (const sub of ["", "chain"]) {
+    let files = [];
+    try { files = fs.readdirSync(path.join(auditDir, sub)); } catch (e) { files = []; }
+    for (const f of files) {
+      if (!/\.(state|json)$/.test(f)) continue;
+      let b = null;
+      try { b = auditReadRegular(path.join(auditDir, sub, f)); } catch (e) { b = null; }
+      if (b) for (const m of b.toString("latin1").matchAll(/"h":\s*"([0-9a-f]{64})"/g)) named.add(m[1]);
+    }
+  }
+  const now = Date.now();
+  const age = (n) => { try { return now - fs.lstatSync(path.join(dir, n)).mtimeMs; } catch (e) { return -1; } };
+  let starting = false;
+  for (const n of names) if (n.startsWith(".start-")) { if (age(n) > AUDIT_BLOB_STALE_MS) fs.rmSync(path.join(dir, n), { force: true }); else starting = true; }
+  for (const n of names) {
+    if (n.startsWith(".start-") || named.has(n)) continue;
+    if (!starting || age(n) > AUDIT_BLOB_STALE_MS) fs.rmSync(path.join(dir, n), { recursive: true, force: true });
+  }
+  try { fs.rmdirSync(dir); } catch (e) { /* not empty */ }
 }
 
 /** undefined: not the controller's; false: the controller wrote it; true: a violation (the run is marked tampered) */
@@ -1752,14 +1967,14 @@ function ctlRunId(now) { return now.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")
 function ctlSha(root, rel) { try { return crypto.createHash("sha256").update(ctlRead(path.join(root, rel))).digest("hex"); } catch (e) { return null; } }
 function ctlLine(s, n) { s = String(s).replace(/\s+/g, " ").trim(); return s.length > n ? s.slice(0, n - 1) + "\u2026" : s; }
 
-const AUDIT_GUARDED_MAX = 16 << 20;
+const AUDIT_GUARDED_MAX = 128 << 20;
 
 function auditHome() { return process.env.HOME || os.homedir(); }
 
 /** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
 function auditGuardedList(ctx, snaps) {
   const out = [], seen = new Set();
-  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, base: base, git: g.gitConfig === true, found: g.found === true }); } };
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, skip: g.skip ? new Set(g.skip) : null, base: base, git: g.gitConfig === true, found: g.found === true }); } };
   const home = auditHome();
   for (const g of POLICY.guarded) {
     if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
@@ -1768,7 +1983,7 @@ function auditGuardedList(ctx, snaps) {
     else {
       if (home) add(path.join(home, g.path), "~/" + g.path, g, home);
       const moved = g.env ? process.env[g.env] : "";
-      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
+      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + (g.envPath ? "/" + g.envPath : ""), g, moved);
     }
   }
   // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
@@ -1864,7 +2079,7 @@ function auditGitIncludes(file, home) {
   return auditIncludesOf(file, auditConfigEntries(b) || [], home).map((x) => x[1]);
 }
 
-/** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries. */
+/** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries, without the names budget.skip holds. */
 function auditReadPath(abs, tree, budget) {
   let st;
   try { st = fs.lstatSync(abs); } catch (e) { if (e.code === "ENOENT" || e.code === "ENOTDIR") return { t: "none" }; throw e; }
@@ -1876,27 +2091,27 @@ function auditReadPath(abs, tree, budget) {
     let b;
     try { b = auditReadRegular(abs); } catch (e) { return { t: "other" }; }
     if (b === null) return { t: "none" };
-    return { t: "file", x: st.mode & 0o111 ? 1 : 0, d: b.toString("base64") };
+    return { t: "file", x: st.mode & 0o111 ? 1 : 0, h: auditBlobPut(b, budget.store === true) };
   }
   if (st.isDirectory() && tree) {
     const e = {};
-    for (const name of fs.readdirSync(abs, { encoding: "buffer" }).sort(Buffer.compare)) e[name.toString("latin1")] = auditReadPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), true, budget);
+    for (const name of fs.readdirSync(abs, { encoding: "buffer" }).sort(Buffer.compare)) if (!(budget.skip && budget.skip.has(name.toString("latin1")))) e[name.toString("latin1")] = auditReadPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), true, budget);
     return { t: "dir", e: e };
   }
   return { t: st.isDirectory() ? "dir" : "other", k: st.isDirectory() ? undefined : auditFileKind(st) };
 }
 
 function auditSnapGuarded(ctx) {
-  const budget = { left: AUDIT_GUARDED_MAX };
+  const budget = { left: AUDIT_GUARDED_MAX, store: true };
   const out = {};
-  for (const g of auditGuardedList(ctx)) out[g.abs] = auditReadPath(g.abs, g.tree, budget);
+  for (const g of auditGuardedList(ctx)) { budget.skip = g.skip; out[g.abs] = auditReadPath(g.abs, g.tree, budget); }
   return out;
 }
 
 /** JSON text without the keys the host rewrites itself (dotted paths, * for any key); null when it does not parse. */
-function auditWithoutVolatile(b64, volatile) {
+function auditWithoutVolatile(bytes, volatile) {
   let v;
-  try { v = JSON.parse(Buffer.from(b64, "base64").toString("utf8")); } catch (e) { return null; }
+  try { v = JSON.parse(bytes.toString("utf8")); } catch (e) { return null; }
   const drop = (o, parts) => {
     if (!o || typeof o !== "object" || Array.isArray(o)) return;
     const [k, ...rest] = parts;
@@ -1909,13 +2124,17 @@ function auditWithoutVolatile(b64, volatile) {
 
 function auditSameGuarded(then, now, volatile) {
   if (JSON.stringify(then) === JSON.stringify(now)) return true;
-  if (!volatile || then.t !== "file" || now.t !== "file" || then.x !== now.x) return false;
-  const a = auditWithoutVolatile(then.d, volatile);
-  return a !== null && a === auditWithoutVolatile(now.d, volatile);
+  if (then.t !== "file" || now.t !== "file" || then.x !== now.x) return false;
+  let a, b;
+  try { a = auditSnapBytes(then); b = auditSnapBytes(now); } catch (e) { return false; }
+  if (a.equals(b)) return true; // a state written inline (before blobs) against a hashed read
+  if (!volatile) return false;
+  const x = auditWithoutVolatile(a, volatile);
+  return x !== null && x === auditWithoutVolatile(b, volatile);
 }
 
-/** Write a snapshot back at abs (a file through a temporary name and a rename). */
-function auditPutPath(abs, snap) {
+/** Write a snapshot back at abs (a file through a temporary name and a rename); names in skip are the host's own, left as they are. */
+function auditPutPath(abs, snap, skip) {
   let st = null;
   try { st = fs.lstatSync(abs); } catch (e) { st = null; }
   if (snap.t === "none") { if (st) fs.rmSync(abs, { recursive: true, force: true }); return; }
@@ -1923,7 +2142,7 @@ function auditPutPath(abs, snap) {
     if (st && st.isDirectory()) fs.rmSync(abs, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(abs.toString()), { recursive: true });
     const tmp = Buffer.concat([Buffer.from(abs), Buffer.from(".harness-restore-" + process.pid)]);
-    fs.writeFileSync(tmp, Buffer.from(snap.d, "base64"), { mode: snap.x ? 0o755 : 0o644 });
+    fs.writeFileSync(tmp, auditSnapBytes(snap), { mode: snap.x ? 0o755 : 0o644 });
     fs.chmodSync(tmp, snap.x ? 0o755 : 0o644);
     fs.renameSync(tmp, abs);
     return;
@@ -1933,8 +2152,8 @@ function auditPutPath(abs, snap) {
     if (st && !st.isDirectory()) fs.rmSync(abs, { force: true });
     fs.mkdirSync(abs, { recursive: true });
     const want = new Set(Object.keys(snap.e));
-    for (const name of fs.readdirSync(abs, { encoding: "buffer" })) if (!want.has(name.toString("latin1"))) fs.rmSync(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), { recursive: true, force: true });
-    for (const k of want) auditPutPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), Buffer.from(k, "latin1")]), snap.e[k]);
+    for (const name of fs.readdirSync(abs, { encoding: "buffer" })) if (!want.has(name.toString("latin1")) && !(skip && skip.has(name.toString("latin1")))) fs.rmSync(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), { recursive: true, force: true });
+    for (const k of want) auditPutPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), Buffer.from(k, "latin1")]), snap.e[k], skip);
     return;
   }
   throw new Error("cannot restore a " + snap.t);
@@ -1946,7 +2165,7 @@ function auditRestoreGuarded(ctx, snaps) {
   // each path is read within the limit alone (r4): one a stage's code made too large or unreadable
   // (a 33 MB file in ~/.codex/rules, a folder with mode 000) is a change, put back from the snapshot
   // like any other, and never stops the restore of the paths after it
-  const read = (g) => { try { return auditReadPath(g.abs, g.tree, { left: AUDIT_GUARDED_MAX }); } catch (e) { return { t: "unreadable", k: "something too large or unreadable (" + auditOneLine(String((e && e.code) || (e && e.message) || e), 120) + ")" }; } };
+  const read = (g) => { try { return auditReadPath(g.abs, g.tree, { left: AUDIT_GUARDED_MAX, skip: g.skip }); } catch (e) { return { t: "unreadable", k: "something too large or unreadable (" + auditOneLine(String((e && e.code) || (e && e.message) || e), 120) + ")" }; } };
   for (const g of auditGuardedList(ctx, snaps)) {
     // a variable that moves a folder was set after the start: that folder was not snapshotted; a git folder found now was not there
     const then = snaps[g.abs] || (g.found ? { t: "none" } : null);
@@ -1961,7 +2180,7 @@ function auditRestoreGuarded(ctx, snaps) {
       continue;
     }
     let restored = true;
-    try { auditPutPath(g.abs, then); restored = auditSameGuarded(then, read(g), g.volatile); } catch (e) { restored = false; }
+    try { auditPutPath(g.abs, then, g.skip); restored = auditSameGuarded(then, read(g), g.volatile); } catch (e) { restored = false; }
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
   }
   // the user's git configuration the audit's git carries settings from is now the one of the start

@@ -1,0 +1,88 @@
+// Where the snapshot of the files that control enforcement keeps their bytes: JavaScript source pasted
+// into the generated script after runtime-io.ts (same rules: ES2022, free variables fs, path, crypto;
+// a String.raw template, so never a backtick or the dollar-brace pair).
+//
+// A snapshot names each file's content by its SHA-256; the bytes are stored once, in
+// <audit folder>/blobs/<hash>, not inline in the stage's state. So a large guarded folder (a user's
+// ~/.claude/plugins, with the scripts its hooks run) costs a read and a hash at each stage start, not
+// a state file that grows with it. A blob is checked against its name when read back: one changed
+// since is no content to restore (the stage fails loudly). Blobs no state or chain record names are
+// removed at each stage's start and end, except while another stage's start is storing its own.
+export const AUDIT_BLOBS_SOURCE = String.raw`
+const AUDIT_BLOB_STALE_MS = 10 * 60 * 1000;
+let auditBlobDir = null;
+const auditBlobCache = new Map();
+
+function auditBlobUse(auditDir) { auditBlobDir = path.join(auditDir, "blobs"); }
+function auditBlobHash(b) { return crypto.createHash("sha256").update(b).digest("hex"); }
+
+/** The hash of b, its bytes kept in memory and, with store, in the blob folder. */
+function auditBlobPut(b, store) {
+  const h = auditBlobHash(b);
+  auditBlobCache.set(h, b);
+  if (!store) return h;
+  if (!auditBlobDir) throw new Error("the audit has no folder for its snapshot");
+  const p = path.join(auditBlobDir, h);
+  const now = new Date();
+  try { fs.utimesSync(p, now, now); if (fs.lstatSync(p).isFile()) return h; } catch (e) { /* not stored yet */ }
+  fs.mkdirSync(auditBlobDir, { recursive: true });
+  fs.rmSync(p, { recursive: true, force: true });
+  const t = p + ".tmp" + process.pid;
+  fs.writeFileSync(t, b);
+  fs.renameSync(t, p);
+  return h;
+}
+
+/** A file snapshot's bytes (inline in a state written before the blob folder existed). */
+function auditSnapBytes(snap) {
+  if (typeof snap.d === "string") return Buffer.from(snap.d, "base64");
+  const h = snap.h;
+  const c = auditBlobCache.get(h);
+  if (c) return c;
+  if (typeof h !== "string" || !/^[0-9a-f]{64}$/.test(h) || !auditBlobDir) throw new Error("the snapshot names no content");
+  const b = auditReadRegular(path.join(auditBlobDir, h));
+  if (b === null || auditBlobHash(b) !== h) throw new Error("the snapshot's content is missing or changed (" + h.slice(0, 12) + ")");
+  auditBlobCache.set(h, b);
+  return b;
+}
+
+/** A stage's start is storing blobs its state does not name yet: marked, so no prune removes them. */
+function auditBlobBegin(key) {
+  if (!auditBlobDir) return null;
+  fs.mkdirSync(auditBlobDir, { recursive: true });
+  const mark = path.join(auditBlobDir, ".start-" + process.pid + "-" + key);
+  fs.writeFileSync(mark, "");
+  return mark;
+}
+function auditBlobEnd(mark) { if (mark) fs.rmSync(mark, { force: true }); }
+
+/**
+ * Remove the blobs no state or chain record names: all of them when no start is storing blobs, else
+ * those older than AUDIT_BLOB_STALE_MS (the folder goes with its last blob).
+ */
+function auditBlobPrune(auditDir) {
+  const dir = path.join(auditDir, "blobs");
+  let names;
+  try { names = fs.readdirSync(dir); } catch (e) { return; }
+  const named = new Set();
+  for (const sub of ["", "chain"]) {
+    let files = [];
+    try { files = fs.readdirSync(path.join(auditDir, sub)); } catch (e) { files = []; }
+    for (const f of files) {
+      if (!/\.(state|json)$/.test(f)) continue;
+      let b = null;
+      try { b = auditReadRegular(path.join(auditDir, sub, f)); } catch (e) { b = null; }
+      if (b) for (const m of b.toString("latin1").matchAll(/"h":\s*"([0-9a-f]{64})"/g)) named.add(m[1]);
+    }
+  }
+  const now = Date.now();
+  const age = (n) => { try { return now - fs.lstatSync(path.join(dir, n)).mtimeMs; } catch (e) { return -1; } };
+  let starting = false;
+  for (const n of names) if (n.startsWith(".start-")) { if (age(n) > AUDIT_BLOB_STALE_MS) fs.rmSync(path.join(dir, n), { force: true }); else starting = true; }
+  for (const n of names) {
+    if (n.startsWith(".start-") || named.has(n)) continue;
+    if (!starting || age(n) > AUDIT_BLOB_STALE_MS) fs.rmSync(path.join(dir, n), { recursive: true, force: true });
+  }
+  try { fs.rmdirSync(dir); } catch (e) { /* not empty */ }
+}
+`;
