@@ -213,6 +213,6 @@ function auditGitTimeLeft() { return Math.max(1000, AUDIT_T0 + AUDIT_BUDGET_MS -
 function auditGitTimedOut(ctx, args) {
   const found = ctx ? auditSpecialFiles(ctx) : [];
   return new Error("git " + args[0] + " did not finish within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s): " +
-    (found.length ? "it waits on " + found.map((f) => auditShowPath(f)).join(", ") + ", which is no regular file (a FIFO or a device code a stage put there); remove it" : "a file it reads may be a FIFO or a device that code a stage put there (a .gitignore or .gitattributes in the tree, or a file in .git)"));
+    (found.length ? "it waits on " + found.map((f) => auditShowPath(f)).join(", ") + ", which is no regular file (a FIFO or a device code a stage put there); remove it" : "no file it would wait on was found: the files git does not ignore may be too many to hash in that time (ignore build output and dependencies in .gitignore), or a file it reads is a FIFO or a device that code a stage put there (a .gitignore or .gitattributes in the tree, or a file in .git)"));
 }
 `;
