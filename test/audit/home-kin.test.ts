@@ -6,6 +6,7 @@
 // A user's plugin folder is large (the scripts, a marketplace clone): the snapshot keeps its bytes in
 // the audit's blob folder by hash, not in the stage's state, and no limit of the old inline snapshot
 // (16 MB) applies.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -123,6 +124,24 @@ describe("audit: what the home loads besides settings is an enforcement file (is
       expect(rep.code).toBe(2);
       expect(rep.stderr).toContain("$CLAUDE_CODE_PLUGIN_CACHE_DIR (modified; restored)");
       expect(fs.readFileSync(path.join(version, ".in_use"), "utf8")).toBe("123\n");
+    }));
+
+  it("a blob planted before the stage under the hash of a guarded file's bytes is rewritten at the start, so the restore puts back the real bytes", () =>
+    withRepo(BASE, (r) => {
+      const f = path.join(r.home, ".claude/agents/helper.md");
+      const real = "---\nname: helper\n---\nhelp\n";
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      fs.writeFileSync(f, real);
+      const blobs = path.join(r.dir, ".git/harness-audit/blobs");
+      fs.mkdirSync(blobs, { recursive: true });
+      const h = createHash("sha256").update(real).digest("hex");
+      fs.writeFileSync(path.join(blobs, h), "---\nname: helper\nhooks: {}\n---\n");
+      fs.writeFileSync(path.join(blobs, ".start-1-other"), ""); // another stage's start under way: no prune
+      r.start("k7", "jade");
+      fs.writeFileSync(f, "changed\n");
+      r.stop("k7", "jade");
+      expect(fs.readFileSync(f, "utf8")).toBe(real);
+      expect(r.report("k7").stderr).toContain("~/.claude/agents (modified; restored)");
     }));
 
   it("a snapshot blob changed by a stage's code is no content to restore: the stage fails loudly, the change stays named", () =>

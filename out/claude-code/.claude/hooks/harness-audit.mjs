@@ -3013,7 +3013,8 @@ function auditBlobPut(b, store) {
   if (!auditBlobDir) throw new Error("the audit has no folder for its snapshot");
   const p = path.join(auditBlobDir, h);
   const now = new Date();
-  try { fs.utimesSync(p, now, now); if (fs.lstatSync(p).isFile()) return h; } catch (e) { /* not stored yet */ }
+  // one stored before is reused only when it holds these bytes (code a stage ran can write the folder)
+  try { const had = auditReadRegular(p); if (had !== null && had.equals(b)) { fs.utimesSync(p, now, now); return h; } } catch (e) { /* not stored, or no regular file */ }
   fs.mkdirSync(auditBlobDir, { recursive: true });
   fs.rmSync(p, { recursive: true, force: true });
   const t = p + ".tmp" + process.pid;
