@@ -1762,6 +1762,7 @@ function ctlSha(root, rel) { try { return crypto.createHash("sha256").update(ctl
 function ctlLine(s, n) { s = String(s).replace(/\s+/g, " ").trim(); return s.length > n ? s.slice(0, n - 1) + "\u2026" : s; }
 
 const AUDIT_GUARDED_MAX = 16 << 20;
+const AUDIT_LINKED_MAX = 1 << 20;
 
 function auditHome() { return process.env.HOME || os.homedir(); }
 
@@ -1877,7 +1878,19 @@ function auditGitIncludes(file, home) {
 function auditReadPath(abs, tree, budget) {
   let st;
   try { st = fs.lstatSync(abs); } catch (e) { if (e.code === "ENOENT" || e.code === "ENOTDIR") return { t: "none" }; throw e; }
-  if (st.isSymbolicLink()) return { t: "link", d: fs.readlinkSync(abs, { encoding: "buffer" }).toString("base64") };
+  if (st.isSymbolicLink()) {
+    const s = { t: "link", d: fs.readlinkSync(abs, { encoding: "buffer" }).toString("base64") };
+    // r5: the file the link names, by content: every reader of the guarded path (bash for ~/.bashrc,
+    // git for .git/hooks/pre-commit) reads it, so a write through the link (a dotfiles manager's
+    // ~/.bashrc -> dotfiles/bashrc, a hook linked into a role's write scope) is a change too
+    let real = null, rst = null;
+    try { real = fs.realpathSync(abs, { encoding: "buffer" }); rst = fs.statSync(real); } catch (e) { rst = null; }
+    // a target too large to hold (a hook linked to a binary) is compared by its inode, size and time,
+    // and its change fails the stage without a restore
+    if (rst && rst.isFile() && rst.size > AUDIT_LINKED_MAX) s.f = { p: real.toString("base64"), s: [rst.ino, rst.size, rst.mtimeMs, rst.ctimeMs].join(":") };
+    else if (rst && rst.isFile()) { const f = auditReadPath(real, false, budget); if (f.t === "file") s.f = { p: real.toString("base64"), x: f.x, d: f.d }; }
+    return s;
+  }
   if (st.isFile()) {
     budget.left -= st.size;
     if (budget.left < 0) throw new Error("the files that control enforcement are too large to snapshot (over " + (AUDIT_GUARDED_MAX >> 20) + " MB)");
@@ -1918,6 +1931,8 @@ function auditWithoutVolatile(b64, volatile) {
 
 function auditSameGuarded(then, now, volatile) {
   if (JSON.stringify(then) === JSON.stringify(now)) return true;
+  // the same link to the same file: that file compared as the guarded file itself (its volatile keys too)
+  if (then.t === "link" && now.t === "link" && then.d === now.d && then.f && now.f && then.f.p === now.f.p && then.f.d !== undefined && now.f.d !== undefined) return auditSameGuarded({ t: "file", x: then.f.x, d: then.f.d }, { t: "file", x: now.f.x, d: now.f.d }, volatile);
   if (!volatile || then.t !== "file" || now.t !== "file" || then.x !== now.x) return false;
   const a = auditWithoutVolatile(then.d, volatile);
   return a !== null && a === auditWithoutVolatile(now.d, volatile);
@@ -1937,7 +1952,13 @@ function auditPutPath(abs, snap) {
     fs.renameSync(tmp, abs);
     return;
   }
-  if (snap.t === "link") { if (st) fs.rmSync(abs, { recursive: true, force: true }); fs.symlinkSync(Buffer.from(snap.d, "base64"), abs); return; }
+  if (snap.t === "link") {
+    if (st) fs.rmSync(abs, { recursive: true, force: true });
+    fs.symlinkSync(Buffer.from(snap.d, "base64"), abs);
+    // the file it named, at the path it had then (r5)
+    if (snap.f && snap.f.d !== undefined) auditPutPath(Buffer.from(snap.f.p, "base64"), { t: "file", x: snap.f.x, d: snap.f.d });
+    return;
+  }
   if (snap.t === "dir" && snap.e) {
     if (st && !st.isDirectory()) fs.rmSync(abs, { force: true });
     fs.mkdirSync(abs, { recursive: true });
