@@ -1,6 +1,8 @@
 // r5 red team: a file that controls enforcement and is a symbolic link (a dotfiles manager's
 // ~/.bashrc -> dotfiles/bashrc, a git hook linked to a script in the tree) was snapshotted as the
-// link alone. A write through the link changed what bash or git runs, and the stage passed.
+// link alone. A write through the link changed what bash or git runs, and the stage passed. A file
+// with other hard links was put back by a rename, which left the change under its other names. The
+// file a core.attributesFile setting names (not its default place) was not guarded at all.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -79,5 +81,49 @@ describe("audit: a guarded path that is a symbolic link is guarded by the conten
       const rep = r.report("k5");
       expect(rep.code).toBe(2);
       expect(rep.stderr).toContain(".git/hooks (modified; NOT restored");
+    }));
+});
+
+describe("audit: a guarded file with other hard links is put back in place (r5)", () => {
+  it("~/.bashrc hard-linked to dotfiles/bashrc: a write through the other name is undone under both names", () =>
+    withRepo(BASE, (r) => {
+      const other = path.join(r.home, "dotfiles/bashrc");
+      fs.mkdirSync(path.dirname(other));
+      fs.writeFileSync(other, "x=1\n");
+      fs.linkSync(other, path.join(r.home, ".bashrc"));
+      r.start("h1", "jade");
+      fs.appendFileSync(other, "git() { echo pwned; }\n");
+      r.stop("h1", "jade");
+      expect(fs.readFileSync(path.join(r.home, ".bashrc"), "utf8")).toBe("x=1\n");
+      expect(fs.readFileSync(other, "utf8")).toBe("x=1\n");
+      expect(fs.statSync(other).ino).toBe(fs.statSync(path.join(r.home, ".bashrc")).ino);
+      const rep = r.report("h1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("~/.bashrc (modified; restored)");
+    }));
+});
+
+describe("audit: the file core.attributesFile names is an enforcement file (r5)", () => {
+  it("~/.gitattributes named by the user's core.attributesFile, written by a stage's code, is removed and fails the stage", () =>
+    withRepo(BASE, (r) => {
+      fs.writeFileSync(path.join(r.home, ".gitconfig"), '[core]\n\tattributesFile = ~/.gitattributes\n[filter "lfs"]\n\tclean = git-lfs clean -- %f\n');
+      r.start("a1", "jade");
+      fs.writeFileSync(path.join(r.home, ".gitattributes"), "* filter=lfs diff=lfs merge=lfs\n");
+      r.stop("a1", "jade");
+      expect(fs.existsSync(path.join(r.home, ".gitattributes"))).toBe(false);
+      const rep = r.report("a1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain(".gitattributes (created; removed)");
+    }));
+
+  it("one the repository's configuration names, outside the tree, is guarded too", () =>
+    withRepo(BASE, (r) => {
+      const file = path.join(r.home, "attrs");
+      r.git("config", "core.attributesFile", file);
+      r.start("a2", "jade");
+      fs.writeFileSync(file, "*.ts diff=evil\n");
+      r.stop("a2", "jade");
+      expect(fs.existsSync(file)).toBe(false);
+      expect(r.report("a2").code).toBe(2);
     }));
 });

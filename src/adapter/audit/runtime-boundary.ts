@@ -45,6 +45,9 @@ function auditGuardedList(ctx, snaps) {
   // the file core.excludesFile names (r4): its patterns decide which paths the next stage's audit
   // ignores, so a stage that adds one would hide the next stage's writes there
   if (!snaps) { const ex = auditExcludesPath(ctx); if (ex) add(ex, ex, { tree: false }, null); }
+  // the file core.attributesFile names (r5): the human's git applies its filters, diff and merge
+  // drivers (Git LFS's filter=lfs, a textconv) to every path; only its default place is listed
+  if (!snaps) { const at = auditExcludesPath(ctx, "core.attributesFile"); if (at) add(at, at, { tree: false }, null); }
   // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
   // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
   for (let i = 0; i < out.length; i++) {
@@ -103,15 +106,16 @@ function auditHooksPath(ctx) {
   return v === null ? null : path.resolve(ctx.top, v);
 }
 
-/** The file core.excludesFile names (the repository's setting, else the user's, from regular files), absolute, or null. */
-function auditExcludesPath(ctx) {
+/** The file core.excludesFile (or another core.* file key) names (the repository's setting, else the user's, from regular files), absolute, or null. */
+function auditExcludesPath(ctx, key) {
+  key = key || "core.excludesFile";
   let raw = "";
-  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.excludesFile"]); } catch (e) { raw = ""; } // exit 1: unset
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", key]); } catch (e) { raw = ""; } // exit 1: unset
   const f = raw.split("\u0000");
   let v = "";
-  // "command": the audit's own -c core.excludesFile (its stage-start copy), not the user's file
+  // "command": the audit's own -c (its stage-start copy of the excludes, /dev/null for the attributes), not the user's file
   for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
-  if (!v) for (const [k, x] of auditUserConfig()) if (k === "core.excludesfile") v = x;
+  if (!v) for (const [k, x] of auditUserConfig()) if (k === key.toLowerCase()) v = x;
   if (!v) return null;
   if (v.startsWith("~/") && process.env.HOME) v = path.join(process.env.HOME, v.slice(2));
   return path.resolve(ctx.top, v);
@@ -197,6 +201,13 @@ function auditPutPath(abs, snap) {
   if (snap.t === "none") { if (st) fs.rmSync(abs, { recursive: true, force: true }); return; }
   if (snap.t === "file") {
     if (st && st.isDirectory()) fs.rmSync(abs, { recursive: true, force: true });
+    // r5: a file with other hard links (a dotfiles manager's) is written in place, never through a
+    // link (O_NOFOLLOW): a rename would leave the change under its other names
+    if (st && st.isFile() && st.nlink > 1) {
+      const fd = fs.openSync(abs, fs.constants.O_WRONLY | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+      try { if (!fs.fstatSync(fd).isFile()) throw new Error("not a regular file"); fs.writeFileSync(fd, Buffer.from(snap.d, "base64")); fs.fchmodSync(fd, snap.x ? 0o755 : 0o644); } finally { fs.closeSync(fd); }
+      return;
+    }
     fs.mkdirSync(path.dirname(abs.toString()), { recursive: true });
     const tmp = Buffer.concat([Buffer.from(abs), Buffer.from(".harness-restore-" + process.pid)]);
     fs.writeFileSync(tmp, Buffer.from(snap.d, "base64"), { mode: snap.x ? 0o755 : 0o644 });

@@ -17,7 +17,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, and a file with other hard links is put back in place) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
@@ -2781,7 +2781,7 @@ function auditUserConfig() {
   const read = (file, depth) => {
     let b = null;
     try { b = auditReadRegular(file); } catch (e) { b = null; } // not a regular file: a changed enforcement file, restored and failed by the guarded snapshot
-    if (b === null || !/safe|excludesfile|hookspath|include/i.test(b.toString("latin1"))) return;
+    if (b === null || !/safe|excludesfile|attributesfile|hookspath|include/i.test(b.toString("latin1"))) return;
     const entries = auditConfigEntries(b);
     if (!entries) return;
     for (const e of entries) {
@@ -3055,6 +3055,9 @@ function auditGuardedList(ctx, snaps) {
   // the file core.excludesFile names (r4): its patterns decide which paths the next stage's audit
   // ignores, so a stage that adds one would hide the next stage's writes there
   if (!snaps) { const ex = auditExcludesPath(ctx); if (ex) add(ex, ex, { tree: false }, null); }
+  // the file core.attributesFile names (r5): the human's git applies its filters, diff and merge
+  // drivers (Git LFS's filter=lfs, a textconv) to every path; only its default place is listed
+  if (!snaps) { const at = auditExcludesPath(ctx, "core.attributesFile"); if (at) add(at, at, { tree: false }, null); }
   // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
   // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
   for (let i = 0; i < out.length; i++) {
@@ -3113,15 +3116,16 @@ function auditHooksPath(ctx) {
   return v === null ? null : path.resolve(ctx.top, v);
 }
 
-/** The file core.excludesFile names (the repository's setting, else the user's, from regular files), absolute, or null. */
-function auditExcludesPath(ctx) {
+/** The file core.excludesFile (or another core.* file key) names (the repository's setting, else the user's, from regular files), absolute, or null. */
+function auditExcludesPath(ctx, key) {
+  key = key || "core.excludesFile";
   let raw = "";
-  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.excludesFile"]); } catch (e) { raw = ""; } // exit 1: unset
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", key]); } catch (e) { raw = ""; } // exit 1: unset
   const f = raw.split("\u0000");
   let v = "";
-  // "command": the audit's own -c core.excludesFile (its stage-start copy), not the user's file
+  // "command": the audit's own -c (its stage-start copy of the excludes, /dev/null for the attributes), not the user's file
   for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
-  if (!v) for (const [k, x] of auditUserConfig()) if (k === "core.excludesfile") v = x;
+  if (!v) for (const [k, x] of auditUserConfig()) if (k === key.toLowerCase()) v = x;
   if (!v) return null;
   if (v.startsWith("~/") && process.env.HOME) v = path.join(process.env.HOME, v.slice(2));
   return path.resolve(ctx.top, v);
@@ -3207,6 +3211,13 @@ function auditPutPath(abs, snap) {
   if (snap.t === "none") { if (st) fs.rmSync(abs, { recursive: true, force: true }); return; }
   if (snap.t === "file") {
     if (st && st.isDirectory()) fs.rmSync(abs, { recursive: true, force: true });
+    // r5: a file with other hard links (a dotfiles manager's) is written in place, never through a
+    // link (O_NOFOLLOW): a rename would leave the change under its other names
+    if (st && st.isFile() && st.nlink > 1) {
+      const fd = fs.openSync(abs, fs.constants.O_WRONLY | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+      try { if (!fs.fstatSync(fd).isFile()) throw new Error("not a regular file"); fs.writeFileSync(fd, Buffer.from(snap.d, "base64")); fs.fchmodSync(fd, snap.x ? 0o755 : 0o644); } finally { fs.closeSync(fd); }
+      return;
+    }
     fs.mkdirSync(path.dirname(abs.toString()), { recursive: true });
     const tmp = Buffer.concat([Buffer.from(abs), Buffer.from(".harness-restore-" + process.pid)]);
     fs.writeFileSync(tmp, Buffer.from(snap.d, "base64"), { mode: snap.x ? 0o755 : 0o644 });
