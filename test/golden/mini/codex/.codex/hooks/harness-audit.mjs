@@ -17,7 +17,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, and a file with other hard links is put back in place) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
@@ -1772,6 +1772,9 @@ function auditGuardedList(ctx, snaps) {
       if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + "/" + g.envPath, g, moved);
     }
   }
+  // the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment (r5):
+  // the human's git, and every git a role runs, read it in place of ~/.gitconfig or /etc/gitconfig
+  for (const f of auditUserConfigFiles()) if (path.isAbsolute(f)) add(f, f, { gitConfig: true }, null);
   // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
   // worktree's configuration and hooks; one that appears during the stage counts as created
   // <git dir>/commondir (r4): git reads it in any repository, and a path there makes that folder's
@@ -1883,7 +1886,7 @@ function auditReadPath(abs, tree, budget) {
     // a target too large to hold (a hook linked to a binary) is compared by its inode, size and time,
     // and its change fails the stage without a restore
     if (rst && rst.isFile() && rst.size > AUDIT_LINKED_MAX) s.f = { p: real.toString("base64"), s: [rst.ino, rst.size, rst.mtimeMs, rst.ctimeMs].join(":") };
-    else if (rst && rst.isFile()) { const f = auditReadPath(real, false, budget); if (f.t === "file") s.f = { p: real.toString("base64"), x: f.x, d: f.d }; }
+    else if (rst && rst.isFile()) { const f = auditReadPath(real, false, budget); if (f.t === "file") s.f = Object.assign({ p: real.toString("base64") }, f); }
     return s;
   }
   if (st.isFile()) {
@@ -1893,12 +1896,14 @@ function auditReadPath(abs, tree, budget) {
     let b;
     try { b = auditReadRegular(abs); } catch (e) { return { t: "other" }; }
     if (b === null) return { t: "none" };
-    return { t: "file", x: st.mode & 0o111 ? 1 : 0, d: b.toString("base64") };
+    // m (r5): the permission bits, compared and put back as they were; a restore used to write 0644,
+    // which made an ~/.npmrc or ~/.copilot/config.json holding a token (0600) readable by every account
+    return { t: "file", x: st.mode & 0o111 ? 1 : 0, m: st.mode & 0o7777, d: b.toString("base64") };
   }
   if (st.isDirectory() && tree) {
     const e = {};
     for (const name of fs.readdirSync(abs, { encoding: "buffer" }).sort(Buffer.compare)) e[name.toString("latin1")] = auditReadPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), true, budget);
-    return { t: "dir", e: e };
+    return { t: "dir", m: st.mode & 0o7777, e: e };
   }
   return { t: st.isDirectory() ? "dir" : "other", k: st.isDirectory() ? undefined : auditFileKind(st) };
 }
@@ -1920,18 +1925,25 @@ function auditWithoutVolatile(b64, volatile) {
     for (const name of k === "*" ? Object.keys(o) : [k]) { if (!rest.length) delete o[name]; else drop(o[name], rest); }
   };
   for (const p of volatile) drop(v, p.split("."));
-  const sorted = (x) => Array.isArray(x) ? x.map(sorted) : x && typeof x === "object" ? Object.keys(x).sort().reduce((o, k) => { o[k] = sorted(x[k]); return o; }, {}) : x;
+  // defined, never assigned (r5): an assigned "__proto__" key set the copy's prototype, which
+  // JSON.stringify leaves out, so whatever a stage wrote below it compared as no change
+  const sorted = (x) => Array.isArray(x) ? x.map(sorted) : x && typeof x === "object" ? Object.keys(x).sort().reduce((o, k) => Object.defineProperty(o, k, { value: sorted(x[k]), enumerable: true, writable: true, configurable: true }), {}) : x;
   return JSON.stringify(sorted(v));
 }
 
 function auditSameGuarded(then, now, volatile) {
   if (JSON.stringify(then) === JSON.stringify(now)) return true;
   // the same link to the same file: that file compared as the guarded file itself (its volatile keys too)
-  if (then.t === "link" && now.t === "link" && then.d === now.d && then.f && now.f && then.f.p === now.f.p && then.f.d !== undefined && now.f.d !== undefined) return auditSameGuarded({ t: "file", x: then.f.x, d: then.f.d }, { t: "file", x: now.f.x, d: now.f.d }, volatile);
-  if (!volatile || then.t !== "file" || now.t !== "file" || then.x !== now.x) return false;
+  if (then.t === "link" && now.t === "link" && then.d === now.d && then.f && now.f && then.f.p === now.f.p && then.f.d !== undefined && now.f.d !== undefined) return auditSameGuarded(auditLinked(then.f), auditLinked(now.f), volatile);
+  if (!volatile || then.t !== "file" || now.t !== "file" || then.x !== now.x || then.m !== now.m) return false;
   const a = auditWithoutVolatile(then.d, volatile);
   return a !== null && a === auditWithoutVolatile(now.d, volatile);
 }
+
+/** A file's permission bits as snapshotted (a snapshot from before r5 holds only the executable bit). */
+function auditModeOf(snap) { return snap.m !== undefined ? snap.m : snap.x ? 0o755 : 0o644; }
+/** The file a link's snapshot names, as a file snapshot (without its path). */
+function auditLinked(f) { const o = Object.assign({}, f); delete o.p; return o; }
 
 /** Write a snapshot back at abs (a file through a temporary name and a rename). */
 function auditPutPath(abs, snap) {
@@ -1944,13 +1956,13 @@ function auditPutPath(abs, snap) {
     // link (O_NOFOLLOW): a rename would leave the change under its other names
     if (st && st.isFile() && st.nlink > 1) {
       const fd = fs.openSync(abs, fs.constants.O_WRONLY | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-      try { if (!fs.fstatSync(fd).isFile()) throw new Error("not a regular file"); fs.writeFileSync(fd, Buffer.from(snap.d, "base64")); fs.fchmodSync(fd, snap.x ? 0o755 : 0o644); } finally { fs.closeSync(fd); }
+      try { if (!fs.fstatSync(fd).isFile()) throw new Error("not a regular file"); fs.writeFileSync(fd, Buffer.from(snap.d, "base64")); fs.fchmodSync(fd, auditModeOf(snap)); } finally { fs.closeSync(fd); }
       return;
     }
     fs.mkdirSync(path.dirname(abs.toString()), { recursive: true });
     const tmp = Buffer.concat([Buffer.from(abs), Buffer.from(".harness-restore-" + process.pid)]);
-    fs.writeFileSync(tmp, Buffer.from(snap.d, "base64"), { mode: snap.x ? 0o755 : 0o644 });
-    fs.chmodSync(tmp, snap.x ? 0o755 : 0o644);
+    fs.writeFileSync(tmp, Buffer.from(snap.d, "base64"), { mode: auditModeOf(snap) & 0o700 });
+    fs.chmodSync(tmp, auditModeOf(snap));
     fs.renameSync(tmp, abs);
     return;
   }
@@ -1958,15 +1970,18 @@ function auditPutPath(abs, snap) {
     if (st) fs.rmSync(abs, { recursive: true, force: true });
     fs.symlinkSync(Buffer.from(snap.d, "base64"), abs);
     // the file it named, at the path it had then (r5)
-    if (snap.f && snap.f.d !== undefined) auditPutPath(Buffer.from(snap.f.p, "base64"), { t: "file", x: snap.f.x, d: snap.f.d });
+    if (snap.f && snap.f.d !== undefined) auditPutPath(Buffer.from(snap.f.p, "base64"), auditLinked(snap.f));
     return;
   }
   if (snap.t === "dir" && snap.e) {
     if (st && !st.isDirectory()) fs.rmSync(abs, { force: true });
     fs.mkdirSync(abs, { recursive: true });
+    // its own bits last (r5: a .git/hooks a stage made writable for every account); open for the owner meanwhile
+    if (snap.m !== undefined) fs.chmodSync(abs, snap.m | 0o700);
     const want = new Set(Object.keys(snap.e));
     for (const name of fs.readdirSync(abs, { encoding: "buffer" })) if (!want.has(name.toString("latin1"))) fs.rmSync(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), { recursive: true, force: true });
     for (const k of want) auditPutPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), Buffer.from(k, "latin1")]), snap.e[k]);
+    if (snap.m !== undefined) fs.chmodSync(abs, snap.m);
     return;
   }
   throw new Error("cannot restore a " + snap.t);

@@ -2,7 +2,10 @@
 // ~/.bashrc -> dotfiles/bashrc, a git hook linked to a script in the tree) was snapshotted as the
 // link alone. A write through the link changed what bash or git runs, and the stage passed. A file
 // with other hard links was put back by a rename, which left the change under its other names. The
-// file a core.attributesFile setting names (not its default place) was not guarded at all.
+// file a core.attributesFile setting names (not its default place) was not guarded at all. A
+// restore wrote 0644 whatever the file had (an ~/.npmrc with a token, 0600, became readable by every
+// account), and a chmod alone was no change. A "__proto__" key in ~/.claude.json compared as nothing,
+// and the file GIT_CONFIG_GLOBAL names was not guarded.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -125,5 +128,71 @@ describe("audit: the file core.attributesFile names is an enforcement file (r5)"
       r.stop("a2", "jade");
       expect(fs.existsSync(file)).toBe(false);
       expect(r.report("a2").code).toBe(2);
+    }));
+});
+
+describe("audit: a guarded file's permission bits are compared and put back (r5)", () => {
+  const mode = (f: string) => fs.statSync(f).mode & 0o777;
+  it("an ~/.npmrc holding a token (0600) comes back 0600 after a restore, not readable by every account", () =>
+    withRepo(BASE, (r) => {
+      const rc = path.join(r.home, ".npmrc");
+      fs.writeFileSync(rc, "//registry.npmjs.org/:_authToken=SECRET\n", { mode: 0o600 });
+      fs.chmodSync(rc, 0o600);
+      r.start("p1", "jade");
+      fs.appendFileSync(rc, "node-options=--require=/tmp/x.js\n");
+      r.stop("p1", "jade");
+      expect(fs.readFileSync(rc, "utf8")).toBe("//registry.npmjs.org/:_authToken=SECRET\n");
+      expect(mode(rc)).toBe(0o600);
+      expect(r.report("p1").code).toBe(2);
+    }));
+
+  it("a chmod alone (~/.gitconfig and .git/hooks made writable for every account) fails the stage and is put back", () =>
+    withRepo(BASE, (r) => {
+      const cfg = path.join(r.home, ".gitconfig");
+      const hooks = path.join(r.dir, ".git/hooks");
+      fs.writeFileSync(cfg, "[user]\n\tname = u\n");
+      fs.chmodSync(cfg, 0o644);
+      const hooksMode = mode(hooks);
+      r.start("p2", "jade");
+      fs.chmodSync(cfg, 0o666);
+      fs.chmodSync(hooks, 0o777);
+      r.stop("p2", "jade");
+      expect(mode(cfg)).toBe(0o644);
+      expect(mode(hooks)).toBe(hooksMode);
+      const rep = r.report("p2");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("~/.gitconfig (modified; restored)");
+      expect(rep.stderr).toContain(".git/hooks (modified; restored)");
+    }));
+});
+
+describe("audit: ~/.claude.json compared without its volatile keys still sees every other key (r5)", () => {
+  it('a "__proto__" key a stage adds is a change, put back', () =>
+    withRepo(BASE, (r) => {
+      const cj = path.join(r.home, ".claude.json");
+      const before = JSON.stringify({ numStartups: 1, projects: {} });
+      fs.writeFileSync(cj, before);
+      r.start("j1", "jade");
+      fs.writeFileSync(cj, '{"numStartups":2,"projects":{},"__proto__":{"mcpServers":{"x":{"command":"/tmp/x"}}}}');
+      r.stop("j1", "jade");
+      expect(fs.readFileSync(cj, "utf8")).toBe(before);
+      expect(r.report("j1").code).toBe(2);
+    }));
+});
+
+describe("audit: the git configuration GIT_CONFIG_GLOBAL names is an enforcement file (r5)", () => {
+  it("a core.fsmonitor a stage's code adds to it is put back and fails the stage", () =>
+    withRepo(BASE, (r) => {
+      const cfg = path.join(r.home, "dot/gitconfig");
+      fs.mkdirSync(path.dirname(cfg));
+      fs.writeFileSync(cfg, "[user]\n\tname = u\n");
+      const env = { GIT_CONFIG_GLOBAL: cfg };
+      r.run("start", { hook_event_name: "SubagentStart", agent_id: "g1", agent_type: "jade" }, [], env);
+      fs.appendFileSync(cfg, "[core]\n\tfsmonitor = /tmp/x\n");
+      r.run("stop", { hook_event_name: "SubagentStop", agent_id: "g1", agent_type: "jade", stop_hook_active: false }, [], env);
+      expect(fs.readFileSync(cfg, "utf8")).toBe("[user]\n\tname = u\n");
+      const rep = r.run("report", { hook_event_name: "PostToolUse", tool_name: "Agent", tool_input: { subagent_type: "jade" }, tool_response: { status: "completed", agentId: "g1", agentType: "jade" } }, [], env);
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("dot/gitconfig (modified; restored)");
     }));
 });
