@@ -196,3 +196,27 @@ describe("audit: the git configuration GIT_CONFIG_GLOBAL names is an enforcement
       expect(rep.stderr).toContain("dot/gitconfig (modified; restored)");
     }));
 });
+
+describe("audit: ~/.claude.json's permission bits (r5)", () => {
+  const cjOf = (r: { home: string }) => path.join(r.home, ".claude.json");
+  it("the host's own rewrite to 0600 of a 0644 file, with only volatile keys changed, passes", () =>
+    withRepo(BASE, (r) => {
+      fs.writeFileSync(cjOf(r), JSON.stringify({ numStartups: 1 }), { mode: 0o644 });
+      fs.chmodSync(cjOf(r), 0o644);
+      r.start("c1", "jade");
+      fs.writeFileSync(cjOf(r), JSON.stringify({ numStartups: 2 }));
+      fs.chmodSync(cjOf(r), 0o600);
+      r.stop("c1", "jade");
+      expect(r.report("c1").code).toBe(0);
+    }));
+  it("made readable or writable by other accounts, it is put back", () =>
+    withRepo(BASE, (r) => {
+      fs.writeFileSync(cjOf(r), JSON.stringify({ numStartups: 1 }), { mode: 0o600 });
+      fs.chmodSync(cjOf(r), 0o600);
+      r.start("c2", "jade");
+      fs.chmodSync(cjOf(r), 0o666);
+      r.stop("c2", "jade");
+      expect(fs.statSync(cjOf(r)).mode & 0o777).toBe(0o600);
+      expect(r.report("c2").code).toBe(2);
+    }));
+});

@@ -3206,7 +3206,8 @@ function auditSameGuarded(then, now, volatile) {
   if (JSON.stringify(then) === JSON.stringify(now)) return true;
   // the same link to the same file: that file compared as the guarded file itself (its volatile keys too)
   if (then.t === "link" && now.t === "link" && then.d === now.d && then.f && now.f && then.f.p === now.f.p && then.f.d !== undefined && now.f.d !== undefined) return auditSameGuarded(auditLinked(then.f), auditLinked(now.f), volatile);
-  if (!volatile || then.t !== "file" || now.t !== "file" || then.x !== now.x || then.m !== now.m) return false;
+  // the file the host rewrites itself may come back with fewer permission bits (its own 0600), never more
+  if (!volatile || then.t !== "file" || now.t !== "file" || then.x !== now.x || (then.m !== undefined && (now.m === undefined || (now.m & ~then.m) !== 0))) return false;
   const a = auditWithoutVolatile(then.d, volatile);
   return a !== null && a === auditWithoutVolatile(now.d, volatile);
 }
