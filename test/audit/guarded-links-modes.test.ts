@@ -220,3 +220,27 @@ describe("audit: ~/.claude.json's permission bits (r5)", () => {
       expect(r.report("c2").code).toBe(2);
     }));
 });
+
+describe("audit: a restore writes a new file at its temporary name (r5)", () => {
+  it.skipIf(process.platform !== "linux")("symbolic links planted at the temporary names the restore could use are not written through", () =>
+    withRepo(BASE, (r) => {
+      const rc = path.join(r.home, ".npmrc");
+      fs.writeFileSync(rc, "orig\n");
+      r.start("t1", "jade");
+      fs.writeFileSync(rc, "node-options=--require=/tmp/x.js\n");
+      // the audit's pid is not known in advance: the next 20000 the kernel hands out (as a stage's code can)
+      const max = Number(fs.readFileSync("/proc/sys/kernel/pid_max", "utf8"));
+      const last = Number(fs.readFileSync("/proc/sys/kernel/ns_last_pid", "utf8"));
+      const leak = path.join(r.home, "leak");
+      fs.mkdirSync(leak);
+      for (let k = 1; k <= Math.min(20000, max - 1); k++) {
+        const pid = ((last + k - 1) % (max - 1)) + 1;
+        fs.symlinkSync(path.join(leak, String(pid)), `${rc}.harness-restore-${pid}`);
+      }
+      r.stop("t1", "jade");
+      expect(fs.readdirSync(leak)).toEqual([]);
+      expect(fs.lstatSync(rc).isFile()).toBe(true);
+      expect(fs.readFileSync(rc, "utf8")).toBe("orig\n");
+      expect(r.report("t1").code).toBe(2);
+    }));
+});

@@ -1962,7 +1962,10 @@ function auditPutPath(abs, snap) {
     }
     fs.mkdirSync(path.dirname(abs.toString()), { recursive: true });
     const tmp = Buffer.concat([Buffer.from(abs), Buffer.from(".harness-restore-" + process.pid)]);
-    fs.writeFileSync(tmp, Buffer.from(snap.d, "base64"), { mode: auditModeOf(snap) & 0o700 });
+    // a new file, never through what stands at that name (r5: a stage's code had planted symbolic links
+    // at the temporary names of its pids: the restore wrote through one and renamed the link into place)
+    fs.rmSync(tmp, { force: true });
+    fs.writeFileSync(tmp, Buffer.from(snap.d, "base64"), { mode: auditModeOf(snap) & 0o700, flag: "wx" });
     fs.chmodSync(tmp, auditModeOf(snap));
     fs.renameSync(tmp, abs);
     return;
