@@ -106,7 +106,7 @@ function auditUserConfig() {
   const read = (file, depth) => {
     let b = null;
     try { b = auditReadRegular(file); } catch (e) { b = null; } // not a regular file: a changed enforcement file, restored and failed by the guarded snapshot
-    if (b === null || !/safe|excludesfile|hookspath|include/i.test(b.toString("latin1"))) return;
+    if (b === null || !/safe|excludesfile|attributesfile|hookspath|include/i.test(b.toString("latin1"))) return;
     const entries = auditConfigEntries(b);
     if (!entries) return;
     for (const e of entries) {

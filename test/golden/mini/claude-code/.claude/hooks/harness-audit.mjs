@@ -17,7 +17,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings, MCP configurations; a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings, MCP configurations; a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. A work tree whose unignored files git cannot hash within that limit fails every stage the same way, loudly (the message says so): the audit has no partial mode. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
@@ -1623,7 +1623,7 @@ function auditUserConfig() {
   const read = (file, depth) => {
     let b = null;
     try { b = auditReadRegular(file); } catch (e) { b = null; } // not a regular file: a changed enforcement file, restored and failed by the guarded snapshot
-    if (b === null || !/safe|excludesfile|hookspath|include/i.test(b.toString("latin1"))) return;
+    if (b === null || !/safe|excludesfile|attributesfile|hookspath|include/i.test(b.toString("latin1"))) return;
     const entries = auditConfigEntries(b);
     if (!entries) return;
     for (const e of entries) {
@@ -1945,6 +1945,7 @@ function ctlSha(root, rel) { try { return crypto.createHash("sha256").update(ctl
 function ctlLine(s, n) { s = String(s).replace(/\s+/g, " ").trim(); return s.length > n ? s.slice(0, n - 1) + "\u2026" : s; }
 
 const AUDIT_GUARDED_MAX = 128 << 20;
+const AUDIT_LINKED_MAX = 1 << 20;
 
 function auditHome() { return process.env.HOME || os.homedir(); }
 
@@ -1963,6 +1964,9 @@ function auditGuardedList(ctx, snaps) {
       if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + (g.envPath ? "/" + g.envPath : ""), g, moved);
     }
   }
+  // the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment (r5):
+  // the human's git, and every git a role runs, read it in place of ~/.gitconfig or /etc/gitconfig
+  for (const f of auditUserConfigFiles()) if (path.isAbsolute(f)) add(f, f, { gitConfig: true }, null);
   // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
   // worktree's configuration and hooks; one that appears during the stage counts as created
   // <git dir>/commondir (r4): git reads it in any repository, and a path there makes that folder's
@@ -1975,6 +1979,9 @@ function auditGuardedList(ctx, snaps) {
   // the file core.excludesFile names (r4): its patterns decide which paths the next stage's audit
   // ignores, so a stage that adds one would hide the next stage's writes there
   if (!snaps) { const ex = auditExcludesPath(ctx); if (ex) add(ex, ex, { tree: false }, null); }
+  // the file core.attributesFile names (r5): the human's git applies its filters, diff and merge
+  // drivers (Git LFS's filter=lfs, a textconv) to every path; only its default place is listed
+  if (!snaps) { const at = auditExcludesPath(ctx, "core.attributesFile"); if (at) add(at, at, { tree: false }, null); }
   // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
   // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
   for (let i = 0; i < out.length; i++) {
@@ -2033,15 +2040,16 @@ function auditHooksPath(ctx) {
   return v === null ? null : path.resolve(ctx.top, v);
 }
 
-/** The file core.excludesFile names (the repository's setting, else the user's, from regular files), absolute, or null. */
-function auditExcludesPath(ctx) {
+/** The file core.excludesFile (or another core.* file key) names (the repository's setting, else the user's, from regular files), absolute, or null. */
+function auditExcludesPath(ctx, key) {
+  key = key || "core.excludesFile";
   let raw = "";
-  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.excludesFile"]); } catch (e) { raw = ""; } // exit 1: unset
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", key]); } catch (e) { raw = ""; } // exit 1: unset
   const f = raw.split("\u0000");
   let v = "";
-  // "command": the audit's own -c core.excludesFile (its stage-start copy), not the user's file
+  // "command": the audit's own -c (its stage-start copy of the excludes, /dev/null for the attributes), not the user's file
   for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
-  if (!v) for (const [k, x] of auditUserConfig()) if (k === "core.excludesfile") v = x;
+  if (!v) for (const [k, x] of auditUserConfig()) if (k === key.toLowerCase()) v = x;
   if (!v) return null;
   if (v.startsWith("~/") && process.env.HOME) v = path.join(process.env.HOME, v.slice(2));
   return path.resolve(ctx.top, v);
@@ -2060,7 +2068,19 @@ function auditGitIncludes(file, home) {
 function auditReadPath(abs, tree, budget) {
   let st;
   try { st = fs.lstatSync(abs); } catch (e) { if (e.code === "ENOENT" || e.code === "ENOTDIR") return { t: "none" }; throw e; }
-  if (st.isSymbolicLink()) return { t: "link", d: fs.readlinkSync(abs, { encoding: "buffer" }).toString("base64") };
+  if (st.isSymbolicLink()) {
+    const s = { t: "link", d: fs.readlinkSync(abs, { encoding: "buffer" }).toString("base64") };
+    // r5: the file the link names, by content: every reader of the guarded path (bash for ~/.bashrc,
+    // git for .git/hooks/pre-commit) reads it, so a write through the link (a dotfiles manager's
+    // ~/.bashrc -> dotfiles/bashrc, a hook linked into a role's write scope) is a change too
+    let real = null, rst = null;
+    try { real = fs.realpathSync(abs, { encoding: "buffer" }); rst = fs.statSync(real); } catch (e) { rst = null; }
+    // a target too large to hold (a hook linked to a binary) is compared by its inode, size and time,
+    // and its change fails the stage without a restore
+    if (rst && rst.isFile() && rst.size > AUDIT_LINKED_MAX) s.f = { p: real.toString("base64"), s: [rst.ino, rst.size, rst.mtimeMs, rst.ctimeMs].join(":") };
+    else if (rst && rst.isFile()) { const f = auditReadPath(real, false, budget); if (f.t === "file") s.f = Object.assign({ p: real.toString("base64") }, f); }
+    return s;
+  }
   if (st.isFile()) {
     budget.left -= st.size;
     if (budget.left < 0) throw new Error("the files that control enforcement are too large to snapshot (over " + (AUDIT_GUARDED_MAX >> 20) + " MB)");
@@ -2068,12 +2088,14 @@ function auditReadPath(abs, tree, budget) {
     let b;
     try { b = auditReadRegular(abs); } catch (e) { return { t: "other" }; }
     if (b === null) return { t: "none" };
-    return { t: "file", x: st.mode & 0o111 ? 1 : 0, h: auditBlobPut(b, budget.store === true) };
+    // m (r5): the permission bits, compared and put back as they were; a restore used to write 0644,
+    // which made an ~/.npmrc or ~/.copilot/config.json holding a token (0600) readable by every account
+    return { t: "file", x: st.mode & 0o111 ? 1 : 0, m: st.mode & 0o7777, h: auditBlobPut(b, budget.store === true) };
   }
   if (st.isDirectory() && tree) {
     const e = {};
     for (const name of fs.readdirSync(abs, { encoding: "buffer" }).sort(Buffer.compare)) if (!(budget.skip && budget.skip.has(name.toString("latin1")))) e[name.toString("latin1")] = auditReadPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), true, budget);
-    return { t: "dir", e: e };
+    return { t: "dir", m: st.mode & 0o7777, e: e };
   }
   return { t: st.isDirectory() ? "dir" : "other", k: st.isDirectory() ? undefined : auditFileKind(st) };
 }
@@ -2095,20 +2117,34 @@ function auditWithoutVolatile(bytes, volatile) {
     for (const name of k === "*" ? Object.keys(o) : [k]) { if (!rest.length) delete o[name]; else drop(o[name], rest); }
   };
   for (const p of volatile) drop(v, p.split("."));
-  const sorted = (x) => Array.isArray(x) ? x.map(sorted) : x && typeof x === "object" ? Object.keys(x).sort().reduce((o, k) => { o[k] = sorted(x[k]); return o; }, {}) : x;
+  // defined, never assigned (r5): an assigned "__proto__" key set the copy's prototype, which
+  // JSON.stringify leaves out, so whatever a stage wrote below it compared as no change
+  const sorted = (x) => Array.isArray(x) ? x.map(sorted) : x && typeof x === "object" ? Object.keys(x).sort().reduce((o, k) => Object.defineProperty(o, k, { value: sorted(x[k]), enumerable: true, writable: true, configurable: true }), {}) : x;
   return JSON.stringify(sorted(v));
 }
 
 function auditSameGuarded(then, now, volatile) {
   if (JSON.stringify(then) === JSON.stringify(now)) return true;
+  // the same link to the same file: that file compared as the guarded file itself (its volatile keys too)
+  if (then.t === "link" && now.t === "link" && then.d === now.d && then.f && now.f && then.f.p === now.f.p && auditHasBytes(then.f) && auditHasBytes(now.f)) return auditSameGuarded(auditLinked(then.f), auditLinked(now.f), volatile);
   if (then.t !== "file" || now.t !== "file" || then.x !== now.x) return false;
+  // the same permission bits; the file the host rewrites itself may come back with fewer (its own 0600), never more
+  if (then.m !== undefined && now.m !== then.m && (!volatile || now.m === undefined || (now.m & ~then.m) !== 0)) return false;
   let a, b;
   try { a = auditSnapBytes(then); b = auditSnapBytes(now); } catch (e) { return false; }
-  if (a.equals(b)) return true; // a state written inline (before blobs) against a hashed read
+  if (a.equals(b)) return true; // also a state written inline (before blobs) against a hashed read
   if (!volatile) return false;
   const x = auditWithoutVolatile(a, volatile);
   return x !== null && x === auditWithoutVolatile(b, volatile);
 }
+
+/** Does a file snapshot hold its content (inline, or by hash), not only its inode, size and time. */
+function auditHasBytes(f) { return typeof f.d === "string" || typeof f.h === "string"; }
+
+/** A file's permission bits as snapshotted (a snapshot from before r5 holds only the executable bit). */
+function auditModeOf(snap) { return snap.m !== undefined ? snap.m : snap.x ? 0o755 : 0o644; }
+/** The file a link's snapshot names, as a file snapshot (without its path). */
+function auditLinked(f) { const o = Object.assign({}, f); delete o.p; return o; }
 
 /** Write a snapshot back at abs (a file through a temporary name and a rename); names in skip are the host's own, left as they are. */
 function auditPutPath(abs, snap, skip) {
@@ -2117,20 +2153,39 @@ function auditPutPath(abs, snap, skip) {
   if (snap.t === "none") { if (st) fs.rmSync(abs, { recursive: true, force: true }); return; }
   if (snap.t === "file") {
     if (st && st.isDirectory()) fs.rmSync(abs, { recursive: true, force: true });
+    // r5: a file with other hard links (a dotfiles manager's) is written in place, never through a
+    // link (O_NOFOLLOW): a rename would leave the change under its other names
+    if (st && st.isFile() && st.nlink > 1) {
+      const fd = fs.openSync(abs, fs.constants.O_WRONLY | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+      try { if (!fs.fstatSync(fd).isFile()) throw new Error("not a regular file"); fs.writeFileSync(fd, auditSnapBytes(snap)); fs.fchmodSync(fd, auditModeOf(snap)); } finally { fs.closeSync(fd); }
+      return;
+    }
     fs.mkdirSync(path.dirname(abs.toString()), { recursive: true });
     const tmp = Buffer.concat([Buffer.from(abs), Buffer.from(".harness-restore-" + process.pid)]);
-    fs.writeFileSync(tmp, auditSnapBytes(snap), { mode: snap.x ? 0o755 : 0o644 });
-    fs.chmodSync(tmp, snap.x ? 0o755 : 0o644);
+    // a new file, never through what stands at that name (r5: a stage's code had planted symbolic links
+    // at the temporary names of its pids: the restore wrote through one and renamed the link into place)
+    fs.rmSync(tmp, { force: true });
+    fs.writeFileSync(tmp, auditSnapBytes(snap), { mode: auditModeOf(snap) & 0o700, flag: "wx" });
+    fs.chmodSync(tmp, auditModeOf(snap));
     fs.renameSync(tmp, abs);
     return;
   }
-  if (snap.t === "link") { if (st) fs.rmSync(abs, { recursive: true, force: true }); fs.symlinkSync(Buffer.from(snap.d, "base64"), abs); return; }
+  if (snap.t === "link") {
+    if (st) fs.rmSync(abs, { recursive: true, force: true });
+    fs.symlinkSync(Buffer.from(snap.d, "base64"), abs);
+    // the file it named, at the path it had then (r5)
+    if (snap.f && auditHasBytes(snap.f)) auditPutPath(Buffer.from(snap.f.p, "base64"), auditLinked(snap.f));
+    return;
+  }
   if (snap.t === "dir" && snap.e) {
     if (st && !st.isDirectory()) fs.rmSync(abs, { force: true });
     fs.mkdirSync(abs, { recursive: true });
+    // its own bits last (r5: a .git/hooks a stage made writable for every account); open for the owner meanwhile
+    if (snap.m !== undefined) fs.chmodSync(abs, snap.m | 0o700);
     const want = new Set(Object.keys(snap.e));
     for (const name of fs.readdirSync(abs, { encoding: "buffer" })) if (!want.has(name.toString("latin1")) && !(skip && skip.has(name.toString("latin1")))) fs.rmSync(Buffer.concat([Buffer.from(abs), Buffer.from("/"), name]), { recursive: true, force: true });
     for (const k of want) auditPutPath(Buffer.concat([Buffer.from(abs), Buffer.from("/"), Buffer.from(k, "latin1")]), snap.e[k], skip);
+    if (snap.m !== undefined) fs.chmodSync(abs, snap.m);
     return;
   }
   throw new Error("cannot restore a " + snap.t);
