@@ -18,6 +18,7 @@ import { GUARDED_FILES, type GuardedFile } from "./enforcement.js";
 import { AUDIT_CONTROLLER_SOURCE } from "./runtime-controller.js";
 import { AUDIT_IO_SOURCE } from "./runtime-io.js";
 import { AUDIT_BLOBS_SOURCE } from "./runtime-blobs.js";
+import { AUDIT_SNAPSHOT_SOURCE } from "./runtime-snapshot.js";
 import { CONTROLLER_STATE_SOURCE } from "../controller/runtime-state.js";
 import { byCodeUnit } from "../../compare.js";
 import { HOST_SETTINGS_FILES, anyDepth } from "../guard/policy.js";
@@ -220,6 +221,8 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
     AUDIT_IO_SOURCE.trim(),
     "",
     AUDIT_BLOBS_SOURCE.trim(),
+    "",
+    AUDIT_SNAPSHOT_SOURCE.trim(),
     "",
     AUDIT_CONTROLLER_SOURCE.trim(),
     ...(policy.controller ? ["", `const CTL_HOME = ${o.controllerHome === undefined ? "null" : JSON.stringify(o.controllerHome)};`, CONTROLLER_STATE_SOURCE.trim()] : []),

@@ -3106,258 +3106,8 @@ function auditBlobPrune(auditDir) {
   try { fs.rmdirSync(dir); } catch (e) { /* not empty */ }
 }
 
-/** undefined: not the controller's; false: the controller wrote it; true: a violation (the run is marked tampered) */
-function auditControllerChange(ctx, rel, change) {
-  if (!POLICY.controller) return undefined;
-  const dir = POLICY.controller.stateDir + "/controller/";
-  if (rel.indexOf(dir) !== 0) return undefined;
-  const name = rel.slice(dir.length);
-  // the controller's atomic writes: a temporary file beside the state, renamed over it a moment later
-  if (change.status !== "D" && /^[A-Za-z0-9._-]+\.json\.\d+\.[0-9a-f]{6}\.tmp$/.test(name)) return false;
-  const m = /^([A-Za-z0-9._-]+)\.json$/.exec(name);
-  const home = ctlHome();
-  if (!m || home === null) return true;
-  const P = ctlPaths(POLICY.controller, ctx.root, home, m[1]);
-  // the controller never deletes a state: a deletion is put back (and the old copy it restores no longer matches)
-  const why = change.status === "D" ? "it was deleted" : ctlVerify(P);
-  if (why === null) return false;
-  ctlMarkTampered(P, "the stage-end audit found " + rel + " changed outside the controller: " + why);
-  return true;
-}
-
-const CTL_HOME = null;
-const CTL_TAMPERED = "tampered: ";
-/** the account's home by uid (getpwuid), or null when the account has none; CTL_HOME: a fixed one (tests) */
-function ctlHome() {
-  if (typeof CTL_HOME === "string") return CTL_HOME;
-  try { const h = os.userInfo().homedir; return typeof h === "string" && path.isAbsolute(h) ? h : null; } catch (e) { return null; }
-}
-function ctlSafe(id) { return String(id).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128); }
-function ctlPaths(M, root, home, sid) {
-  const dir = path.join(root, M.stateDir);
-  const priv = path.join(home, ".local", "state", "harness");
-  return {
-    dir: dir,
-    state: path.join(dir, "controller", ctlSafe(sid) + ".json"),
-    lock: path.join(dir, "controller", ctlSafe(sid) + ".lock"),
-    runs: path.join(dir, "runs"),
-    key: path.join(priv, "controller.key"),
-    witness: path.join(priv, "sessions", ctlSafe(sid)),
-  };
-}
-function ctlWriteAtomic(file, text, mode) {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = file + "." + process.pid + "." + crypto.randomBytes(3).toString("hex") + ".tmp";
-  fs.writeFileSync(tmp, text, mode ? { mode: mode } : undefined);
-  fs.renameSync(tmp, file);
-}
-function ctlKey(P) {
-  try { const k = ctlRead(P.key).toString("utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
-  const k = crypto.randomBytes(32).toString("hex");
-  fs.mkdirSync(path.dirname(P.key), { recursive: true, mode: 0o700 });
-  try { fs.writeFileSync(P.key, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) { return ctlRead(P.key).toString("utf8").trim(); }
-}
-/** A regular file's text (following a link), never opened blocking: a FIFO a stage's code put in place of a state
- *  file would hold the hook until the host's timeout. Missing: ENOENT, as readFileSync throws; anything else throws too. */
-function ctlRead(f) {
-  const st = fs.statSync(f);
-  if (!st.isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
-  const fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0));
-  try {
-    if (!fs.fstatSync(fd).isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
-    return fs.readFileSync(fd);
-  } finally { fs.closeSync(fd); }
-}
-function ctlMac(key, body) { return crypto.createHmac("sha256", key).update(body).digest("hex"); }
-function ctlExists(f) { try { fs.statSync(f); return true; } catch (e) { return false; } }
-/** Hooks of one session run at the same time (Codex: a child's start beside the parent's post), so
- *  every read-modify-write holds a lock directory; one older than 30 s is stale. */
-function ctlLock(P) {
-  fs.mkdirSync(path.dirname(P.lock), { recursive: true });
-  const t0 = Date.now();
-  for (;;) {
-    try { fs.mkdirSync(P.lock); break; } catch (e) {
-      if (!e || e.code !== "EEXIST") throw e;
-      if (Date.now() - t0 > 30000) { try { fs.rmdirSync(P.lock); } catch (e2) { /* taken meanwhile */ } continue; }
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-    }
-  }
-  process.on("exit", function () { try { fs.rmdirSync(P.lock); } catch (e) { /* gone */ } });
-}
-/** null: the session has no run. { data }: the run. { tampered, data? }: the state does not match the controller's own record. */
-function ctlLoad(P) {
-  const hasState = ctlExists(P.state), hasWitness = ctlExists(P.witness);
-  if (!hasState && !hasWitness) return null;
-  if (!hasWitness) return { tampered: "the controller's own record of this run (outside the project) is missing" };
-  if (!hasState) return { tampered: "the run state " + P.state + " was deleted" };
-  let doc;
-  try { doc = JSON.parse(ctlRead(P.state).toString("utf8")); } catch (e) { return { tampered: "the run state is not valid JSON" }; }
-  if (!doc || typeof doc !== "object" || typeof doc.mac !== "string" || !doc.data) return { tampered: "the run state has no signature" };
-  const key = ctlKey(P);
-  const body = JSON.stringify(doc.data);
-  const witness = ctlRead(P.witness).toString("utf8").trim();
-  if (witness.indexOf(CTL_TAMPERED) === 0) return { tampered: witness.slice(CTL_TAMPERED.length), data: ctlMac(key, body) === doc.mac ? doc.data : undefined };
-  if (ctlMac(key, body) !== doc.mac) return { tampered: "the run state was rewritten outside the controller (its signature does not match)", data: doc.data };
-  if (witness !== doc.mac) return { tampered: "the run state was replaced by another copy (it is not the one the controller last wrote)", data: doc.data };
-  return { data: doc.data };
-}
-/** The audit's check of a state file it finds changed in a stage: null when the controller wrote it
- *  (signed, and the one its record outside the project names), else why not. The audit holds no lock
- *  (the controller may be running a stage's commands), so a mismatch is read again a few times: a save
- *  in flight settles within milliseconds, a forged or stale copy stays. */
-function ctlVerify(P) {
-  let why = null;
-  for (let i = 0; i < 6; i++) {
-    if (i) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-    const hasState = ctlExists(P.state), hasWitness = ctlExists(P.witness);
-    if (!hasWitness) return hasState ? "the controller's own record of this run (outside the project) is missing" : null;
-    if (!hasState) { why = "the run state " + P.state + " was deleted"; continue; }
-    let doc = null, witness = "", key = "";
-    try { doc = JSON.parse(ctlRead(P.state).toString("utf8")); witness = ctlRead(P.witness).toString("utf8").trim(); key = ctlRead(P.key).toString("utf8").trim(); } catch (e) { why = "the run state cannot be read (" + ctlLine((e && e.message) || e, 200) + ")"; continue; }
-    if (witness.indexOf(CTL_TAMPERED) === 0) return witness.slice(CTL_TAMPERED.length);
-    if (!doc || typeof doc.mac !== "string" || !doc.data) { why = "the run state has no signature"; continue; }
-    if (ctlMac(key, JSON.stringify(doc.data)) !== doc.mac) { why = "the run state was rewritten outside the controller (its signature does not match)"; continue; }
-    if (witness !== doc.mac) { why = "the run state was replaced by another copy (it is not the one the controller last wrote)"; continue; }
-    return null;
-  }
-  return why;
-}
-/** Marks the run tampered in the controller's own record (made anew if it was deleted): its next hook stops the run (fail closed). */
-function ctlMarkTampered(P, why) {
-  ctlWriteAtomic(P.witness, CTL_TAMPERED + ctlLine(why, 400) + "\n", 0o600);
-}
-function ctlSave(P, data) {
-  const key = ctlKey(P);
-  const body = JSON.stringify(data);
-  const mac = ctlMac(key, body);
-  ctlWriteAtomic(P.state, JSON.stringify({ mac: mac, data: data }, null, 2) + "\n");
-  ctlWriteAtomic(P.witness, mac + "\n", 0o600);
-  const r = data.record;
-  ctlWriteAtomic(path.join(P.runs, r.id + ".json"), JSON.stringify(r, null, 2) + "\n");
-}
-function ctlRunId(now) { return now.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z") + "-" + crypto.randomBytes(3).toString("hex"); }
-function ctlSha(root, rel) { try { return crypto.createHash("sha256").update(ctlRead(path.join(root, rel))).digest("hex"); } catch (e) { return null; } }
-function ctlLine(s, n) { s = String(s).replace(/\s+/g, " ").trim(); return s.length > n ? s.slice(0, n - 1) + "\u2026" : s; }
-
 const AUDIT_GUARDED_MAX = 128 << 20;
 const AUDIT_LINKED_MAX = 1 << 20;
-
-function auditHome() { return process.env.HOME || os.homedir(); }
-
-/** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
-function auditGuardedList(ctx, snaps) {
-  const out = [], seen = new Set();
-  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, skip: g.skip ? new Set(g.skip) : null, base: base, git: g.gitConfig === true, found: g.found === true }); } };
-  const home = auditHome();
-  for (const g of POLICY.guarded) {
-    if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
-    else if (g.base === "git") add(path.join(ctx.commonDir, g.path), ".git/" + g.path, g, ctx.commonDir);
-    else if (g.base === "system") add(g.path, g.path, g, null);
-    else {
-      if (home) add(path.join(home, g.path), "~/" + g.path, g, home);
-      const moved = g.env ? process.env[g.env] : "";
-      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + (g.envPath ? "/" + g.envPath : ""), g, moved);
-    }
-  }
-  // the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment (r5):
-  // the human's git, and every git a role runs, read it in place of ~/.gitconfig or /etc/gitconfig
-  for (const f of auditUserConfigFiles()) if (path.isAbsolute(f)) add(f, f, { gitConfig: true }, null);
-  // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
-  // worktree's configuration and hooks; one that appears during the stage counts as created
-  // <git dir>/commondir (r4): git reads it in any repository, and a path there makes that folder's
-  // config and hooks the repository's; snapshotted from the git folder, which it cannot move
-  add(path.join(ctx.gitDir, "commondir"), ctx.gitDir === path.join(ctx.top, ".git") ? ".git/commondir" : path.join(ctx.gitDir, "commondir"), { found: true }, null);
-  for (const e of auditFoundGitFiles(ctx.commonDir)) add(e.abs, ".git/" + path.relative(ctx.commonDir, e.abs).split(path.sep).join("/"), { tree: e.tree, gitConfig: !e.tree && !e.plain, found: true }, ctx.commonDir);
-  // the folder core.hooksPath names, as read at the start (r3 A6: husky's self-ignored .husky/_); later
-  // boundaries take it from the snapshot, so a hooks path set during the stage never names what is guarded
-  if (!snaps) { const hooks = auditHooksPath(ctx); if (hooks) add(hooks, hooks, { tree: true }, null); }
-  // the file core.excludesFile names (r4): its patterns decide which paths the next stage's audit
-  // ignores, so a stage that adds one would hide the next stage's writes there
-  if (!snaps) { const ex = auditExcludesPath(ctx); if (ex) add(ex, ex, { tree: false }, null); }
-  // the file core.attributesFile names (r5): the human's git applies its filters, diff and merge
-  // drivers (Git LFS's filter=lfs, a textconv) to every path; only its default place is listed
-  if (!snaps) { const at = auditExcludesPath(ctx, "core.attributesFile"); if (at) add(at, at, { tree: false }, null); }
-  // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
-  // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
-  for (let i = 0; i < out.length; i++) {
-    const e = out[i];
-    if (!e.git || (e.depth || 0) >= 8) continue;
-    for (const inc of auditGitIncludes(e.abs, home)) if (!seen.has(inc)) { seen.add(inc); out.push({ abs: inc, shown: inc, tree: false, volatile: null, base: null, git: true, depth: (e.depth || 0) + 1 }); }
-  }
-  // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
-  const parents = [];
-  for (const e of out) {
-    if (!e.base) continue;
-    for (let d = path.dirname(e.abs), shown = path.posix.dirname(e.shown); d.startsWith(e.base + "/"); d = path.dirname(d), shown = path.posix.dirname(shown)) {
-      if (!seen.has(d)) { seen.add(d); parents.push({ abs: d, shown: shown, tree: false, volatile: null, base: null, parent: true }); }
-    }
-  }
-  // a file an earlier snapshot holds (one a git configuration included) stays guarded, even where nothing includes it any more
-  if (snaps) for (const abs of Object.keys(snaps)) if (!seen.has(abs) && !(snaps[abs].t === "dir" && !snaps[abs].e)) { seen.add(abs); parents.push({ abs: abs, shown: abs, tree: snaps[abs].t === "dir", volatile: null, base: null }); }
-  return out.concat(parents);
-}
-
-/** Submodules' git folders below <common dir>/modules (a name may hold slashes; nested ones below their modules/), with their linked worktrees': [{ abs, tree, plain }] (plain: a commondir, no configuration). */
-function auditFoundGitFiles(commonDir) {
-  const out = [];
-  const worktrees = (gitDir) => {
-    let names = [];
-    try { names = fs.readdirSync(path.join(gitDir, "worktrees")); } catch (e) { names = []; }
-    for (const n of names.sort()) out.push({ abs: path.join(gitDir, "worktrees", n, "config.worktree"), tree: false }, { abs: path.join(gitDir, "worktrees", n, "commondir"), tree: false, plain: true });
-  };
-  const walk = (dir, depth) => {
-    let entries = [];
-    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch (e) { entries = []; }
-    for (const d of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      if (!d.isDirectory() || depth > 32) continue;
-      const p = path.join(dir, d.name);
-      if (fs.existsSync(path.join(p, "config")) || fs.existsSync(path.join(p, "HEAD"))) {
-        out.push({ abs: path.join(p, "config"), tree: false }, { abs: path.join(p, "config.worktree"), tree: false }, { abs: path.join(p, "commondir"), tree: false, plain: true }, { abs: path.join(p, "hooks"), tree: true });
-        worktrees(p);
-        walk(path.join(p, "modules"), depth + 1);
-      } else walk(p, depth + 1);
-    }
-  };
-  worktrees(commonDir);
-  walk(path.join(commonDir, "modules"), 0);
-  return out;
-}
-
-/** The folder git runs hooks from when core.hooksPath is set (absolute; null when unset): the last value outside the audit's own -c. */
-function auditHooksPath(ctx) {
-  let raw = "";
-  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.hooksPath"]); } catch (e) { return null; } // exit 1: unset
-  const f = raw.split("\u0000");
-  let v = null;
-  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
-  // the audit's git reads no user configuration (runtime-io.ts): the user's own setting, from regular files
-  if (v === null) for (const [k, x] of auditUserConfig()) if (k === "core.hookspath" && x !== "") v = x.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, x.slice(2)) : x;
-  return v === null ? null : path.resolve(ctx.top, v);
-}
-
-/** The file core.excludesFile (or another core.* file key) names (the repository's setting, else the user's, from regular files), absolute, or null. */
-function auditExcludesPath(ctx, key) {
-  key = key || "core.excludesFile";
-  let raw = "";
-  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", key]); } catch (e) { raw = ""; } // exit 1: unset
-  const f = raw.split("\u0000");
-  let v = "";
-  // "command": the audit's own -c (its stage-start copy of the excludes, /dev/null for the attributes), not the user's file
-  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
-  if (!v) for (const [k, x] of auditUserConfig()) if (k === key.toLowerCase()) v = x;
-  if (!v) return null;
-  if (v.startsWith("~/") && process.env.HOME) v = path.join(process.env.HOME, v.slice(2));
-  return path.resolve(ctx.top, v);
-}
-
-/** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
-function auditGitIncludes(file, home) {
-  let b;
-  try { b = auditReadRegular(file); } catch (e) { return []; } // a FIFO: no includes; the file itself is a changed enforcement file
-  if (b === null || !/include/i.test(b.toString("latin1"))) return [];
-  // unreadable for git: guards nothing more, and git refuses it too
-  return auditIncludesOf(file, auditConfigEntries(b) || [], home).map((x) => x[1]);
-}
 
 /** One path's state: { t: "none" | "file" | "link" | "dir" | "other", … }; folders only for tree entries, without the names budget.skip holds. */
 function auditReadPath(abs, tree, budget) {
@@ -3513,6 +3263,256 @@ function auditRestoreGuarded(ctx, snaps) {
   // the user's git configuration the audit's git carries settings from is now the one of the start
   if (out.length) auditUserConfigCache = null;
   return out;
+}
+
+/** undefined: not the controller's; false: the controller wrote it; true: a violation (the run is marked tampered) */
+function auditControllerChange(ctx, rel, change) {
+  if (!POLICY.controller) return undefined;
+  const dir = POLICY.controller.stateDir + "/controller/";
+  if (rel.indexOf(dir) !== 0) return undefined;
+  const name = rel.slice(dir.length);
+  // the controller's atomic writes: a temporary file beside the state, renamed over it a moment later
+  if (change.status !== "D" && /^[A-Za-z0-9._-]+\.json\.\d+\.[0-9a-f]{6}\.tmp$/.test(name)) return false;
+  const m = /^([A-Za-z0-9._-]+)\.json$/.exec(name);
+  const home = ctlHome();
+  if (!m || home === null) return true;
+  const P = ctlPaths(POLICY.controller, ctx.root, home, m[1]);
+  // the controller never deletes a state: a deletion is put back (and the old copy it restores no longer matches)
+  const why = change.status === "D" ? "it was deleted" : ctlVerify(P);
+  if (why === null) return false;
+  ctlMarkTampered(P, "the stage-end audit found " + rel + " changed outside the controller: " + why);
+  return true;
+}
+
+const CTL_HOME = null;
+const CTL_TAMPERED = "tampered: ";
+/** the account's home by uid (getpwuid), or null when the account has none; CTL_HOME: a fixed one (tests) */
+function ctlHome() {
+  if (typeof CTL_HOME === "string") return CTL_HOME;
+  try { const h = os.userInfo().homedir; return typeof h === "string" && path.isAbsolute(h) ? h : null; } catch (e) { return null; }
+}
+function ctlSafe(id) { return String(id).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128); }
+function ctlPaths(M, root, home, sid) {
+  const dir = path.join(root, M.stateDir);
+  const priv = path.join(home, ".local", "state", "harness");
+  return {
+    dir: dir,
+    state: path.join(dir, "controller", ctlSafe(sid) + ".json"),
+    lock: path.join(dir, "controller", ctlSafe(sid) + ".lock"),
+    runs: path.join(dir, "runs"),
+    key: path.join(priv, "controller.key"),
+    witness: path.join(priv, "sessions", ctlSafe(sid)),
+  };
+}
+function ctlWriteAtomic(file, text, mode) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = file + "." + process.pid + "." + crypto.randomBytes(3).toString("hex") + ".tmp";
+  fs.writeFileSync(tmp, text, mode ? { mode: mode } : undefined);
+  fs.renameSync(tmp, file);
+}
+function ctlKey(P) {
+  try { const k = ctlRead(P.key).toString("utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
+  const k = crypto.randomBytes(32).toString("hex");
+  fs.mkdirSync(path.dirname(P.key), { recursive: true, mode: 0o700 });
+  try { fs.writeFileSync(P.key, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) { return ctlRead(P.key).toString("utf8").trim(); }
+}
+/** A regular file's text (following a link), never opened blocking: a FIFO a stage's code put in place of a state
+ *  file would hold the hook until the host's timeout. Missing: ENOENT, as readFileSync throws; anything else throws too. */
+function ctlRead(f) {
+  const st = fs.statSync(f);
+  if (!st.isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
+  const fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0));
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
+    return fs.readFileSync(fd);
+  } finally { fs.closeSync(fd); }
+}
+function ctlMac(key, body) { return crypto.createHmac("sha256", key).update(body).digest("hex"); }
+function ctlExists(f) { try { fs.statSync(f); return true; } catch (e) { return false; } }
+/** Hooks of one session run at the same time (Codex: a child's start beside the parent's post), so
+ *  every read-modify-write holds a lock directory; one older than 30 s is stale. */
+function ctlLock(P) {
+  fs.mkdirSync(path.dirname(P.lock), { recursive: true });
+  const t0 = Date.now();
+  for (;;) {
+    try { fs.mkdirSync(P.lock); break; } catch (e) {
+      if (!e || e.code !== "EEXIST") throw e;
+      if (Date.now() - t0 > 30000) { try { fs.rmdirSync(P.lock); } catch (e2) { /* taken meanwhile */ } continue; }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+  process.on("exit", function () { try { fs.rmdirSync(P.lock); } catch (e) { /* gone */ } });
+}
+/** null: the session has no run. { data }: the run. { tampered, data? }: the state does not match the controller's own record. */
+function ctlLoad(P) {
+  const hasState = ctlExists(P.state), hasWitness = ctlExists(P.witness);
+  if (!hasState && !hasWitness) return null;
+  if (!hasWitness) return { tampered: "the controller's own record of this run (outside the project) is missing" };
+  if (!hasState) return { tampered: "the run state " + P.state + " was deleted" };
+  let doc;
+  try { doc = JSON.parse(ctlRead(P.state).toString("utf8")); } catch (e) { return { tampered: "the run state is not valid JSON" }; }
+  if (!doc || typeof doc !== "object" || typeof doc.mac !== "string" || !doc.data) return { tampered: "the run state has no signature" };
+  const key = ctlKey(P);
+  const body = JSON.stringify(doc.data);
+  const witness = ctlRead(P.witness).toString("utf8").trim();
+  if (witness.indexOf(CTL_TAMPERED) === 0) return { tampered: witness.slice(CTL_TAMPERED.length), data: ctlMac(key, body) === doc.mac ? doc.data : undefined };
+  if (ctlMac(key, body) !== doc.mac) return { tampered: "the run state was rewritten outside the controller (its signature does not match)", data: doc.data };
+  if (witness !== doc.mac) return { tampered: "the run state was replaced by another copy (it is not the one the controller last wrote)", data: doc.data };
+  return { data: doc.data };
+}
+/** The audit's check of a state file it finds changed in a stage: null when the controller wrote it
+ *  (signed, and the one its record outside the project names), else why not. The audit holds no lock
+ *  (the controller may be running a stage's commands), so a mismatch is read again a few times: a save
+ *  in flight settles within milliseconds, a forged or stale copy stays. */
+function ctlVerify(P) {
+  let why = null;
+  for (let i = 0; i < 6; i++) {
+    if (i) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    const hasState = ctlExists(P.state), hasWitness = ctlExists(P.witness);
+    if (!hasWitness) return hasState ? "the controller's own record of this run (outside the project) is missing" : null;
+    if (!hasState) { why = "the run state " + P.state + " was deleted"; continue; }
+    let doc = null, witness = "", key = "";
+    try { doc = JSON.parse(ctlRead(P.state).toString("utf8")); witness = ctlRead(P.witness).toString("utf8").trim(); key = ctlRead(P.key).toString("utf8").trim(); } catch (e) { why = "the run state cannot be read (" + ctlLine((e && e.message) || e, 200) + ")"; continue; }
+    if (witness.indexOf(CTL_TAMPERED) === 0) return witness.slice(CTL_TAMPERED.length);
+    if (!doc || typeof doc.mac !== "string" || !doc.data) { why = "the run state has no signature"; continue; }
+    if (ctlMac(key, JSON.stringify(doc.data)) !== doc.mac) { why = "the run state was rewritten outside the controller (its signature does not match)"; continue; }
+    if (witness !== doc.mac) { why = "the run state was replaced by another copy (it is not the one the controller last wrote)"; continue; }
+    return null;
+  }
+  return why;
+}
+/** Marks the run tampered in the controller's own record (made anew if it was deleted): its next hook stops the run (fail closed). */
+function ctlMarkTampered(P, why) {
+  ctlWriteAtomic(P.witness, CTL_TAMPERED + ctlLine(why, 400) + "\n", 0o600);
+}
+function ctlSave(P, data) {
+  const key = ctlKey(P);
+  const body = JSON.stringify(data);
+  const mac = ctlMac(key, body);
+  ctlWriteAtomic(P.state, JSON.stringify({ mac: mac, data: data }, null, 2) + "\n");
+  ctlWriteAtomic(P.witness, mac + "\n", 0o600);
+  const r = data.record;
+  ctlWriteAtomic(path.join(P.runs, r.id + ".json"), JSON.stringify(r, null, 2) + "\n");
+}
+function ctlRunId(now) { return now.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z") + "-" + crypto.randomBytes(3).toString("hex"); }
+function ctlSha(root, rel) { try { return crypto.createHash("sha256").update(ctlRead(path.join(root, rel))).digest("hex"); } catch (e) { return null; } }
+function ctlLine(s, n) { s = String(s).replace(/\s+/g, " ").trim(); return s.length > n ? s.slice(0, n - 1) + "\u2026" : s; }
+
+function auditHome() { return process.env.HOME || os.homedir(); }
+
+/** The guarded files as [{ abs, shown, tree, volatile }] (absolute paths; each once). */
+function auditGuardedList(ctx, snaps) {
+  const out = [], seen = new Set();
+  const add = (abs, shown, g, base) => { if (!seen.has(abs)) { seen.add(abs); out.push({ abs: abs, shown: shown, tree: g.tree === true, volatile: g.volatile || null, skip: g.skip ? new Set(g.skip) : null, base: base, git: g.gitConfig === true, found: g.found === true }); } };
+  const home = auditHome();
+  for (const g of POLICY.guarded) {
+    if (g.base === "project") add(path.join(ctx.root, g.path), g.path, g, ctx.root);
+    else if (g.base === "git") add(path.join(ctx.commonDir, g.path), ".git/" + g.path, g, ctx.commonDir);
+    else if (g.base === "system") add(g.path, g.path, g, null);
+    else {
+      if (home) add(path.join(home, g.path), "~/" + g.path, g, home);
+      const moved = g.env ? process.env[g.env] : "";
+      if (moved && path.isAbsolute(moved)) add(path.join(moved, g.envPath), "$" + g.env + (g.envPath ? "/" + g.envPath : ""), g, moved);
+    }
+  }
+  // the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment (r5):
+  // the human's git, and every git a role runs, read it in place of ~/.gitconfig or /etc/gitconfig
+  for (const f of auditUserConfigFiles()) if (path.isAbsolute(f)) add(f, f, { gitConfig: true }, null);
+  // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
+  // worktree's configuration and hooks; one that appears during the stage counts as created
+  // <git dir>/commondir (r4): git reads it in any repository, and a path there makes that folder's
+  // config and hooks the repository's; snapshotted from the git folder, which it cannot move
+  add(path.join(ctx.gitDir, "commondir"), ctx.gitDir === path.join(ctx.top, ".git") ? ".git/commondir" : path.join(ctx.gitDir, "commondir"), { found: true }, null);
+  for (const e of auditFoundGitFiles(ctx.commonDir)) add(e.abs, ".git/" + path.relative(ctx.commonDir, e.abs).split(path.sep).join("/"), { tree: e.tree, gitConfig: !e.tree && !e.plain, found: true }, ctx.commonDir);
+  // the folder core.hooksPath names, as read at the start (r3 A6: husky's self-ignored .husky/_); later
+  // boundaries take it from the snapshot, so a hooks path set during the stage never names what is guarded
+  if (!snaps) { const hooks = auditHooksPath(ctx); if (hooks) add(hooks, hooks, { tree: true }, null); }
+  // the file core.excludesFile names (r4): its patterns decide which paths the next stage's audit
+  // ignores, so a stage that adds one would hide the next stage's writes there
+  if (!snaps) { const ex = auditExcludesPath(ctx); if (ex) add(ex, ex, { tree: false }, null); }
+  // the file core.attributesFile names (r5): the human's git applies its filters, diff and merge
+  // drivers (Git LFS's filter=lfs, a textconv) to every path; only its default place is listed
+  if (!snaps) { const at = auditExcludesPath(ctx, "core.attributesFile"); if (at) add(at, at, { tree: false }, null); }
+  // what a guarded git configuration includes (include.path, includeIf.*.path, whatever the condition,
+  // and whether or not the file exists yet) controls git as much as the file itself: followed, 8 deep
+  for (let i = 0; i < out.length; i++) {
+    const e = out[i];
+    if (!e.git || (e.depth || 0) >= 8) continue;
+    for (const inc of auditGitIncludes(e.abs, home)) if (!seen.has(inc)) { seen.add(inc); out.push({ abs: inc, shown: inc, tree: false, volatile: null, base: null, git: true, depth: (e.depth || 0) + 1 }); }
+  }
+  // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
+  const parents = [];
+  for (const e of out) {
+    if (!e.base) continue;
+    for (let d = path.dirname(e.abs), shown = path.posix.dirname(e.shown); d.startsWith(e.base + "/"); d = path.dirname(d), shown = path.posix.dirname(shown)) {
+      if (!seen.has(d)) { seen.add(d); parents.push({ abs: d, shown: shown, tree: false, volatile: null, base: null, parent: true }); }
+    }
+  }
+  // a file an earlier snapshot holds (one a git configuration included) stays guarded, even where nothing includes it any more
+  if (snaps) for (const abs of Object.keys(snaps)) if (!seen.has(abs) && !(snaps[abs].t === "dir" && !snaps[abs].e)) { seen.add(abs); parents.push({ abs: abs, shown: abs, tree: snaps[abs].t === "dir", volatile: null, base: null }); }
+  return out.concat(parents);
+}
+
+/** Submodules' git folders below <common dir>/modules (a name may hold slashes; nested ones below their modules/), with their linked worktrees': [{ abs, tree, plain }] (plain: a commondir, no configuration). */
+function auditFoundGitFiles(commonDir) {
+  const out = [];
+  const worktrees = (gitDir) => {
+    let names = [];
+    try { names = fs.readdirSync(path.join(gitDir, "worktrees")); } catch (e) { names = []; }
+    for (const n of names.sort()) out.push({ abs: path.join(gitDir, "worktrees", n, "config.worktree"), tree: false }, { abs: path.join(gitDir, "worktrees", n, "commondir"), tree: false, plain: true });
+  };
+  const walk = (dir, depth) => {
+    let entries = [];
+    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch (e) { entries = []; }
+    for (const d of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (!d.isDirectory() || depth > 32) continue;
+      const p = path.join(dir, d.name);
+      if (fs.existsSync(path.join(p, "config")) || fs.existsSync(path.join(p, "HEAD"))) {
+        out.push({ abs: path.join(p, "config"), tree: false }, { abs: path.join(p, "config.worktree"), tree: false }, { abs: path.join(p, "commondir"), tree: false, plain: true }, { abs: path.join(p, "hooks"), tree: true });
+        worktrees(p);
+        walk(path.join(p, "modules"), depth + 1);
+      } else walk(p, depth + 1);
+    }
+  };
+  worktrees(commonDir);
+  walk(path.join(commonDir, "modules"), 0);
+  return out;
+}
+
+/** The folder git runs hooks from when core.hooksPath is set (absolute; null when unset): the last value outside the audit's own -c. */
+function auditHooksPath(ctx) {
+  let raw = "";
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.hooksPath"]); } catch (e) { return null; } // exit 1: unset
+  const f = raw.split("\u0000");
+  let v = null;
+  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  // the audit's git reads no user configuration (runtime-io.ts): the user's own setting, from regular files
+  if (v === null) for (const [k, x] of auditUserConfig()) if (k === "core.hookspath" && x !== "") v = x.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, x.slice(2)) : x;
+  return v === null ? null : path.resolve(ctx.top, v);
+}
+
+/** The file core.excludesFile (or another core.* file key) names (the repository's setting, else the user's, from regular files), absolute, or null. */
+function auditExcludesPath(ctx, key) {
+  key = key || "core.excludesFile";
+  let raw = "";
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", key]); } catch (e) { raw = ""; } // exit 1: unset
+  const f = raw.split("\u0000");
+  let v = "";
+  // "command": the audit's own -c (its stage-start copy of the excludes, /dev/null for the attributes), not the user's file
+  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  if (!v) for (const [k, x] of auditUserConfig()) if (k === key.toLowerCase()) v = x;
+  if (!v) return null;
+  if (v.startsWith("~/") && process.env.HOME) v = path.join(process.env.HOME, v.slice(2));
+  return path.resolve(ctx.top, v);
+}
+
+/** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
+function auditGitIncludes(file, home) {
+  let b;
+  try { b = auditReadRegular(file); } catch (e) { return []; } // a FIFO: no includes; the file itself is a changed enforcement file
+  if (b === null || !/include/i.test(b.toString("latin1"))) return [];
+  // unreadable for git: guards nothing more, and git refuses it too
+  return auditIncludesOf(file, auditConfigEntries(b) || [], home).map((x) => x[1]);
 }
 
 /** May a main-session role (the orchestrator's own scope) write this project-relative path? */
