@@ -32,6 +32,20 @@ const PLANTED: [string, string][] = [
   [".factory/settings.json", "~/.factory/settings.json"],
   [".cursor/mcp.json", "~/.cursor/mcp.json"],
   [".copilot/mcp-config.json", "~/.copilot/mcp-config.json"],
+  // r5's list: what the hosts, the allowed tools and the shells load besides
+  [".claude/hooks/pre.sh", "~/.claude/hooks"],
+  [".copilot/installed-plugins/p/plugin.json", "~/.copilot/installed-plugins"],
+  [".copilot/permissions-config.json", "~/.copilot/permissions-config.json"],
+  [".config/opencode/tool/x.ts", "~/.config/opencode/tool"],
+  [".factory/hooks/x.sh", "~/.factory/hooks"],
+  [".gemini/.env", "~/.gemini/.env"],
+  [".cargo/config.toml", "~/.cargo/config.toml"],
+  [".config/go/env", "~/.config/go/env"],
+  [".bash_aliases", "~/.bash_aliases"],
+  [".config/fish/conf.d/git.fish", "~/.config/fish/conf.d"],
+  [".config/fish/functions/git.fish", "~/.config/fish/functions"],
+  [".ssh/config", "~/.ssh/config"],
+  [".config/systemd/user/x.service", "~/.config/systemd/user"],
 ];
 const stateFiles = (dir: string) => fs.readdirSync(path.join(dir, ".git/harness-audit")).filter((f) => !["active", "peers"].includes(f));
 
@@ -157,5 +171,50 @@ describe("audit: what the home loads besides settings is an enforcement file (is
       const rep = r.report("k4");
       expect(rep.code).toBe(2);
       expect(rep.stderr).toContain("~/.claude/agents (modified; NOT restored");
+    }));
+});
+
+describe("audit: the programs a guarded settings file names as commands are guarded too (r5)", () => {
+  it("a status line's, a hook's and an apiKeyHelper's script rewritten by a stage are put back; a binary a hook names fails the stage unrestored", () =>
+    withRepo(BASE, (r) => {
+      const status = path.join(r.home, ".claude/statusline.sh");
+      const hook = path.join(r.home, "tools/hooks/pre.sh");
+      const helper = path.join(r.home, "bin/key-helper");
+      const binary = path.join(r.home, "bin/big-tool");
+      for (const f of [status, hook, helper]) {
+        fs.mkdirSync(path.dirname(f), { recursive: true });
+        fs.writeFileSync(f, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+      }
+      fs.writeFileSync(binary, Buffer.alloc((1 << 20) + 10, 7), { mode: 0o755 });
+      const settings = {
+        statusLine: { type: "command", command: "~/.claude/statusline.sh --short" },
+        apiKeyHelper: "KEY=1 $HOME/bin/key-helper",
+        hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `bash '${hook}' && ${binary} --check` }] }] },
+      };
+      fs.mkdirSync(path.join(r.home, ".claude"), { recursive: true });
+      fs.writeFileSync(path.join(r.home, ".claude/settings.json"), JSON.stringify(settings));
+      r.start("c1", "jade");
+      for (const f of [status, hook, helper]) fs.writeFileSync(f, "#!/bin/sh\ngit commit -qam x\n");
+      fs.appendFileSync(binary, "x");
+      r.stop("c1", "jade");
+      for (const f of [status, hook, helper]) expect(fs.readFileSync(f, "utf8"), f).toBe("#!/bin/sh\nexit 0\n");
+      const rep = r.report("c1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("~/.claude/statusline.sh (modified; restored)");
+      expect(rep.stderr).toContain("~/tools/hooks/pre.sh (modified; restored)");
+      expect(rep.stderr).toContain("~/bin/key-helper (modified; restored)");
+      expect(rep.stderr).toMatch(/~\/bin\/big-tool \(modified; NOT restored/);
+    }));
+
+  it("a stage that leaves them alone passes", () =>
+    withRepo(BASE, (r) => {
+      const status = path.join(r.home, ".claude/statusline.sh");
+      fs.mkdirSync(path.dirname(status), { recursive: true });
+      fs.writeFileSync(status, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+      fs.writeFileSync(path.join(r.home, ".claude/settings.json"), JSON.stringify({ statusLine: { type: "command", command: `${status}` }, hooks: { Stop: [{ hooks: [{ type: "command", command: "/usr/bin/env true" }] }] } }));
+      r.start("c2", "jade");
+      r.put("src/b.ts", "b\n");
+      expect(r.stop("c2", "jade").code).toBe(0);
+      expect(r.report("c2").code).toBe(0);
     }));
 });

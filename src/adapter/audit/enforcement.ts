@@ -106,6 +106,8 @@ const LISTED: readonly GuardedFile[] = [
   home(".claude/agents", "CLAUDE_CONFIG_DIR", undefined, { tree: true }),
   home(".claude/commands", "CLAUDE_CONFIG_DIR", undefined, { tree: true }),
   home(".claude/skills", "CLAUDE_CONFIG_DIR", undefined, { tree: true }),
+  // where user hook scripts live by convention (a script a settings file names is followed anyway)
+  home(".claude/hooks", "CLAUDE_CONFIG_DIR", undefined, { tree: true }),
   project(".claude/settings.json"),
   project(".claude/settings.local.json"),
   project(".mcp.json"),
@@ -121,6 +123,7 @@ const LISTED: readonly GuardedFile[] = [
   project(".codex/hooks.json"),
   system("/etc/codex/config.toml"),
   system("/etc/codex/requirements.toml"),
+  system("/etc/codex/managed_config.toml"),
   // GitHub Copilot CLI
   home(".copilot/config.json", "COPILOT_HOME"),
   home(".copilot/settings.json", "COPILOT_HOME"),
@@ -128,6 +131,9 @@ const LISTED: readonly GuardedFile[] = [
   project(".github/copilot/settings.local.json"),
   home(".copilot/hooks", "COPILOT_HOME", "hooks", { tree: true }),
   home(".copilot/mcp-config.json", "COPILOT_HOME"),
+  home(".copilot/lsp-config.json", "COPILOT_HOME"),
+  home(".copilot/permissions-config.json", "COPILOT_HOME"),
+  home(".copilot/installed-plugins", "COPILOT_HOME", "installed-plugins", { tree: true }),
   project(".github/hooks", { tree: true }),
   // Gemini CLI
   home(".gemini/settings.json"),
@@ -135,6 +141,16 @@ const LISTED: readonly GuardedFile[] = [
   home(".gemini/policies", undefined, undefined, { tree: true }),
   // extensions: their hooks and MCP servers load in every session
   home(".gemini/extensions", undefined, undefined, { tree: true }),
+  // Gemini CLI reads .env files for its environment: ~/.gemini/.env, then ~/.env (and the project's;
+  // its .env at the root is the team's, which a role may write: only .gemini/.env is guarded there)
+  home(".gemini/.env"),
+  home(".env"),
+  project(".gemini/.env"),
+  // GEMINI_CLI_HOME moves the folder that holds .gemini/
+  home(".gemini/settings.json", "GEMINI_CLI_HOME", ".gemini/settings.json"),
+  home(".gemini/extensions", "GEMINI_CLI_HOME", ".gemini/extensions", { tree: true }),
+  home(".gemini/policies", "GEMINI_CLI_HOME", ".gemini/policies", { tree: true }),
+  home(".gemini/.env", "GEMINI_CLI_HOME", ".gemini/.env"),
   // Antigravity (it keeps its user configuration below ~/.gemini)
   home(".gemini/config/hooks.json"),
   home(".gemini/antigravity-cli/settings.json"),
@@ -156,15 +172,30 @@ const LISTED: readonly GuardedFile[] = [
   home(".config/opencode/plugins", "XDG_CONFIG_HOME", undefined, { tree: true }),
   home(".config/kilo/plugin", "XDG_CONFIG_HOME", undefined, { tree: true }),
   home(".config/kilo/plugins", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  // custom tools are code too; OPENCODE_CONFIG_DIR is one more folder OpenCode loads all of it from
+  home(".config/opencode/tool", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/opencode/tools", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/opencode/config.json", "XDG_CONFIG_HOME"),
+  home(".config/kilo/tool", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/kilo/tools", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/kilo/config.json", "XDG_CONFIG_HOME"),
+  home(".config/opencode/plugin", "OPENCODE_CONFIG_DIR", "plugin", { tree: true }),
+  home(".config/opencode/plugins", "OPENCODE_CONFIG_DIR", "plugins", { tree: true }),
+  home(".config/opencode/tool", "OPENCODE_CONFIG_DIR", "tool", { tree: true }),
+  home(".config/opencode/opencode.json", "OPENCODE_CONFIG_DIR", "opencode.json"),
+  home(".config/opencode/opencode.jsonc", "OPENCODE_CONFIG_DIR", "opencode.jsonc"),
   home(".cursor/cli-config.json"),
   home(".cursor/hooks.json"),
   home(".cursor/mcp.json"),
+  home(".cursor/permissions.json"),
   // Pi: user settings (the extensions and packages it loads) and user extensions (code run in every session)
   home(".pi/agent/settings.json"),
   home(".pi/agent/extensions", undefined, undefined, { tree: true }),
   // Factory Droid: user settings hold its hooks
   home(".factory/settings.json"),
   home(".factory/settings.local.json"),
+  home(".factory/hooks", undefined, undefined, { tree: true }),
+  home(".factory/mcp.json"),
   project("opencode.json"),
   project("opencode.jsonc"),
   project(".cursor/hooks.json"),
@@ -195,6 +226,13 @@ const LISTED: readonly GuardedFile[] = [
   project(".pnpmfile.cjs"),
   // pnpm's user configuration: the same node-options and script-shell as an .npmrc
   home(".config/pnpm/rc", "XDG_CONFIG_HOME"),
+  // what the allowed build and test tools read from the home: cargo's runner and rustflags, go's
+  // GOFLAGS (-toolexec), pip's index and options
+  home(".cargo/config.toml", "CARGO_HOME", "config.toml"),
+  home(".cargo/config", "CARGO_HOME", "config"),
+  home(".config/go/env", "XDG_CONFIG_HOME"),
+  home(".config/pip/pip.conf", "XDG_CONFIG_HOME"),
+  home(".pip/pip.conf"),
   // every file a bash, zsh or fish start or end reads, login shells included (the human's terminal;
   // bash reads ~/.bash_login where there is no ~/.bash_profile); zsh's where ZDOTDIR moves them too
   home(".bashrc"),
@@ -208,6 +246,20 @@ const LISTED: readonly GuardedFile[] = [
   home(".zlogin", "ZDOTDIR", ".zlogin"),
   home(".zlogout", "ZDOTDIR", ".zlogout"),
   home(".config/fish/config.fish", "XDG_CONFIG_HOME"),
+  // and what those files load by the distributions' defaults (Debian's .bashrc sources .bash_aliases),
+  // fish's start-up and autoloaded functions (a git.fish there replaces git), oh-my-zsh's custom folder;
+  // the session's environment, the desktop's autostart and the user's services; ssh's ProxyCommand,
+  // which the human's next push runs
+  home(".bash_aliases"),
+  home(".bashrc.d", undefined, undefined, { tree: true }),
+  home(".config/fish/conf.d", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/fish/functions", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".oh-my-zsh/custom", "ZSH_CUSTOM", "", { tree: true }),
+  home(".config/environment.d", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".pam_environment"),
+  home(".config/autostart", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/systemd/user", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".ssh/config"),
 ];
 
 // Every host settings and hook file the guard refuses in the project (HOST_SETTINGS_FILES) is guarded

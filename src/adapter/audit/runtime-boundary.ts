@@ -56,6 +56,15 @@ function auditGuardedList(ctx, snaps) {
     if (!e.git || (e.depth || 0) >= 8) continue;
     for (const inc of auditGitIncludes(e.abs, home)) if (!seen.has(inc)) { seen.add(inc); out.push({ abs: inc, shown: inc, tree: false, volatile: null, base: null, git: true, depth: (e.depth || 0) + 1 }); }
   }
+  // the programs a guarded settings file names as commands (r5: a hook's or a status line's script in
+  // the home runs in every later session with the host's powers, outside any stage): each word of such
+  // a command that is an absolute or home path is guarded too; a large one (a binary) by its inode,
+  // size and times, its change failing the stage without a restore
+  for (let i = 0; i < out.length; i++) {
+    const e = out[i];
+    if (e.tree || e.git || e.named || !/\.json$/i.test(e.abs)) continue;
+    for (const f of auditCommandFiles(e.abs, home)) if (!seen.has(f)) { seen.add(f); out.push({ abs: f, shown: home && f.startsWith(home + "/") ? "~/" + f.slice(home.length + 1) : f, tree: false, volatile: null, base: null, named: true }); }
+  }
   // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
   const parents = [];
   for (const e of out) {

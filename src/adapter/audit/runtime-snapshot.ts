@@ -24,6 +24,8 @@ function auditReadPath(abs, tree, budget) {
     else if (rst && rst.isFile()) { const f = auditReadPath(real, false, budget); if (f.t === "file") s.f = Object.assign({ p: real.toString("base64") }, f); }
     return s;
   }
+  // a program a settings file names (auditCommandFiles): a binary is compared by its inode, size and times
+  if (st.isFile() && budget.cap && st.size > budget.cap) return { t: "big", s: [st.ino, st.size, st.mtimeMs, st.ctimeMs, st.mode & 0o7777].join(":") };
   if (st.isFile()) {
     budget.left -= st.size;
     if (budget.left < 0) throw new Error("the files that control enforcement are too large to snapshot (over " + (AUDIT_GUARDED_MAX >> 20) + " MB)");
@@ -46,7 +48,7 @@ function auditReadPath(abs, tree, budget) {
 function auditSnapGuarded(ctx) {
   const budget = { left: AUDIT_GUARDED_MAX, store: true };
   const out = {};
-  for (const g of auditGuardedList(ctx)) { budget.skip = g.skip; out[g.abs] = auditReadPath(g.abs, g.tree, budget); }
+  for (const g of auditGuardedList(ctx)) { budget.skip = g.skip; budget.cap = g.named ? AUDIT_LINKED_MAX : 0; out[g.abs] = auditReadPath(g.abs, g.tree, budget); }
   return out;
 }
 
@@ -140,7 +142,7 @@ function auditRestoreGuarded(ctx, snaps) {
   // each path is read within the limit alone (r4): one a stage's code made too large or unreadable
   // (a 33 MB file in ~/.codex/rules, a folder with mode 000) is a change, put back from the snapshot
   // like any other, and never stops the restore of the paths after it
-  const read = (g) => { try { return auditReadPath(g.abs, g.tree, { left: AUDIT_GUARDED_MAX, skip: g.skip }); } catch (e) { return { t: "unreadable", k: "something too large or unreadable (" + auditOneLine(String((e && e.code) || (e && e.message) || e), 120) + ")" }; } };
+  const read = (g) => { try { return auditReadPath(g.abs, g.tree, { left: AUDIT_GUARDED_MAX, skip: g.skip, cap: g.named ? AUDIT_LINKED_MAX : 0 }); } catch (e) { return { t: "unreadable", k: "something too large or unreadable (" + auditOneLine(String((e && e.code) || (e && e.message) || e), 120) + ")" }; } };
   for (const g of auditGuardedList(ctx, snaps)) {
     // a variable that moves a folder was set after the start: that folder was not snapshotted; a git folder found now was not there
     const then = snaps[g.abs] || (g.found ? { t: "none" } : null);
@@ -161,5 +163,38 @@ function auditRestoreGuarded(ctx, snaps) {
   // the user's git configuration the audit's git carries settings from is now the one of the start
   if (out.length) auditUserConfigCache = null;
   return out;
+}
+
+// The settings keys whose string value is a command the host runs (Claude Code 2.1.332's, the binary's
+// names; "command" also covers every host's hook entries and status lines).
+const AUDIT_COMMAND_KEYS = new Set(["command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "gcpAuthRefresh", "otelHeadersHelper"]);
+
+/** The absolute or home paths among the words of the commands a JSON settings file names (64 at most). */
+function auditCommandFiles(file, home) {
+  let b;
+  try { b = auditReadRegular(file); } catch (e) { return []; } // no regular file: a changed enforcement file itself
+  if (b === null || !/"(command|apiKeyHelper|aws|gcp|otel)/.test(b.toString("latin1"))) return [];
+  let v;
+  try { v = JSON.parse(b.toString("utf8")); } catch (e) { return []; }
+  const out = [];
+  const walk = (x, depth) => {
+    if (depth > 16 || !x || typeof x !== "object") return;
+    for (const k of Object.keys(x)) {
+      const y = x[k];
+      if (typeof y === "string" && AUDIT_COMMAND_KEYS.has(k)) { for (const w of y.split(/[\s;&|()<>'"\x60]+/)) { const p = auditCommandPath(w, home); if (p && !out.includes(p)) out.push(p); } }
+      else if (y && typeof y === "object") walk(y, depth + 1);
+    }
+  };
+  walk(v, 0);
+  return out.slice(0, 64);
+}
+function auditCommandPath(word, home) {
+  let p = word.replace(/^[A-Za-z_][A-Za-z0-9_]*=/, ""); // VAR=/path
+  const h = /^(~|\$HOME|\$\{HOME\})\//.exec(p);
+  if (h) { if (!home) return null; p = path.join(home, p.slice(h[0].length)); }
+  if (!path.isAbsolute(p) || p.includes("$") || p.includes("*")) return null; // a variable or a glob: not a path read here
+  p = path.normalize(p);
+  // devices and kernel files are no program (/dev/null); /dev/shm is an ordinary folder
+  return /^\/(proc|sys)(\/|$)/.test(p) || (/^\/dev(\/|$)/.test(p) && !/^\/dev\/shm\//.test(p)) || p === "/" ? null : p;
 }
 `;

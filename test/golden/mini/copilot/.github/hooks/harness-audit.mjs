@@ -9,7 +9,7 @@
 // any change to them is put back and fails the stage.
 // State lives in <git dir>/harness-audit/; the work tree's index, HEAD and refs are never touched.
 // Any error fails the stage (fail closed). Limits:
-//   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, and files a host loads from a path a guarded settings file already names outside these folders
+//   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, files a command in a guarded TOML file names (Codex's notify), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file, which fails the stage loudly but leaves the moved folder's hooks live until a human puts it back
 //   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored
 //   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
@@ -17,7 +17,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings, MCP configurations; a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. A work tree whose unignored files git cannot hash within that limit fails every stage the same way, loudly (the message says so): the audit has no partial mode. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
@@ -187,6 +187,13 @@ const POLICY = {
       "tree": true
     },
     {
+      "base": "home",
+      "env": "CLAUDE_CONFIG_DIR",
+      "envPath": "hooks",
+      "path": ".claude/hooks",
+      "tree": true
+    },
+    {
       "base": "project",
       "path": ".claude/settings.json"
     },
@@ -251,6 +258,10 @@ const POLICY = {
       "path": "/etc/codex/requirements.toml"
     },
     {
+      "base": "system",
+      "path": "/etc/codex/managed_config.toml"
+    },
+    {
       "base": "home",
       "env": "COPILOT_HOME",
       "envPath": "config.json",
@@ -284,6 +295,25 @@ const POLICY = {
       "path": ".copilot/mcp-config.json"
     },
     {
+      "base": "home",
+      "env": "COPILOT_HOME",
+      "envPath": "lsp-config.json",
+      "path": ".copilot/lsp-config.json"
+    },
+    {
+      "base": "home",
+      "env": "COPILOT_HOME",
+      "envPath": "permissions-config.json",
+      "path": ".copilot/permissions-config.json"
+    },
+    {
+      "base": "home",
+      "env": "COPILOT_HOME",
+      "envPath": "installed-plugins",
+      "path": ".copilot/installed-plugins",
+      "tree": true
+    },
+    {
       "base": "project",
       "path": ".github/hooks",
       "tree": true
@@ -305,6 +335,44 @@ const POLICY = {
       "base": "home",
       "path": ".gemini/extensions",
       "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".gemini/.env"
+    },
+    {
+      "base": "home",
+      "path": ".env"
+    },
+    {
+      "base": "project",
+      "path": ".gemini/.env"
+    },
+    {
+      "base": "home",
+      "env": "GEMINI_CLI_HOME",
+      "envPath": ".gemini/settings.json",
+      "path": ".gemini/settings.json"
+    },
+    {
+      "base": "home",
+      "env": "GEMINI_CLI_HOME",
+      "envPath": ".gemini/extensions",
+      "path": ".gemini/extensions",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "GEMINI_CLI_HOME",
+      "envPath": ".gemini/policies",
+      "path": ".gemini/policies",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "GEMINI_CLI_HOME",
+      "envPath": ".gemini/.env",
+      "path": ".gemini/.env"
     },
     {
       "base": "home",
@@ -404,6 +472,79 @@ const POLICY = {
     },
     {
       "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/tool",
+      "path": ".config/opencode/tool",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/tools",
+      "path": ".config/opencode/tools",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/config.json",
+      "path": ".config/opencode/config.json"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/tool",
+      "path": ".config/kilo/tool",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/tools",
+      "path": ".config/kilo/tools",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/config.json",
+      "path": ".config/kilo/config.json"
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "plugin",
+      "path": ".config/opencode/plugin",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "plugins",
+      "path": ".config/opencode/plugins",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "tool",
+      "path": ".config/opencode/tool",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "opencode.json",
+      "path": ".config/opencode/opencode.json"
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "opencode.jsonc",
+      "path": ".config/opencode/opencode.jsonc"
+    },
+    {
+      "base": "home",
       "path": ".cursor/cli-config.json"
     },
     {
@@ -413,6 +554,10 @@ const POLICY = {
     {
       "base": "home",
       "path": ".cursor/mcp.json"
+    },
+    {
+      "base": "home",
+      "path": ".cursor/permissions.json"
     },
     {
       "base": "home",
@@ -430,6 +575,15 @@ const POLICY = {
     {
       "base": "home",
       "path": ".factory/settings.local.json"
+    },
+    {
+      "base": "home",
+      "path": ".factory/hooks",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".factory/mcp.json"
     },
     {
       "base": "project",
@@ -539,6 +693,34 @@ const POLICY = {
     },
     {
       "base": "home",
+      "env": "CARGO_HOME",
+      "envPath": "config.toml",
+      "path": ".cargo/config.toml"
+    },
+    {
+      "base": "home",
+      "env": "CARGO_HOME",
+      "envPath": "config",
+      "path": ".cargo/config"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "go/env",
+      "path": ".config/go/env"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "pip/pip.conf",
+      "path": ".config/pip/pip.conf"
+    },
+    {
+      "base": "home",
+      "path": ".pip/pip.conf"
+    },
+    {
+      "base": "home",
       "path": ".bashrc"
     },
     {
@@ -592,6 +774,65 @@ const POLICY = {
       "env": "XDG_CONFIG_HOME",
       "envPath": "fish/config.fish",
       "path": ".config/fish/config.fish"
+    },
+    {
+      "base": "home",
+      "path": ".bash_aliases"
+    },
+    {
+      "base": "home",
+      "path": ".bashrc.d",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "fish/conf.d",
+      "path": ".config/fish/conf.d",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "fish/functions",
+      "path": ".config/fish/functions",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "ZSH_CUSTOM",
+      "envPath": "",
+      "path": ".oh-my-zsh/custom",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "environment.d",
+      "path": ".config/environment.d",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".pam_environment"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "autostart",
+      "path": ".config/autostart",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "systemd/user",
+      "path": ".config/systemd/user",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".ssh/config"
     },
     {
       "base": "project",
@@ -1864,6 +2105,8 @@ function auditReadPath(abs, tree, budget) {
     else if (rst && rst.isFile()) { const f = auditReadPath(real, false, budget); if (f.t === "file") s.f = Object.assign({ p: real.toString("base64") }, f); }
     return s;
   }
+  // a program a settings file names (auditCommandFiles): a binary is compared by its inode, size and times
+  if (st.isFile() && budget.cap && st.size > budget.cap) return { t: "big", s: [st.ino, st.size, st.mtimeMs, st.ctimeMs, st.mode & 0o7777].join(":") };
   if (st.isFile()) {
     budget.left -= st.size;
     if (budget.left < 0) throw new Error("the files that control enforcement are too large to snapshot (over " + (AUDIT_GUARDED_MAX >> 20) + " MB)");
@@ -1886,7 +2129,7 @@ function auditReadPath(abs, tree, budget) {
 function auditSnapGuarded(ctx) {
   const budget = { left: AUDIT_GUARDED_MAX, store: true };
   const out = {};
-  for (const g of auditGuardedList(ctx)) { budget.skip = g.skip; out[g.abs] = auditReadPath(g.abs, g.tree, budget); }
+  for (const g of auditGuardedList(ctx)) { budget.skip = g.skip; budget.cap = g.named ? AUDIT_LINKED_MAX : 0; out[g.abs] = auditReadPath(g.abs, g.tree, budget); }
   return out;
 }
 
@@ -1980,7 +2223,7 @@ function auditRestoreGuarded(ctx, snaps) {
   // each path is read within the limit alone (r4): one a stage's code made too large or unreadable
   // (a 33 MB file in ~/.codex/rules, a folder with mode 000) is a change, put back from the snapshot
   // like any other, and never stops the restore of the paths after it
-  const read = (g) => { try { return auditReadPath(g.abs, g.tree, { left: AUDIT_GUARDED_MAX, skip: g.skip }); } catch (e) { return { t: "unreadable", k: "something too large or unreadable (" + auditOneLine(String((e && e.code) || (e && e.message) || e), 120) + ")" }; } };
+  const read = (g) => { try { return auditReadPath(g.abs, g.tree, { left: AUDIT_GUARDED_MAX, skip: g.skip, cap: g.named ? AUDIT_LINKED_MAX : 0 }); } catch (e) { return { t: "unreadable", k: "something too large or unreadable (" + auditOneLine(String((e && e.code) || (e && e.message) || e), 120) + ")" }; } };
   for (const g of auditGuardedList(ctx, snaps)) {
     // a variable that moves a folder was set after the start: that folder was not snapshotted; a git folder found now was not there
     const then = snaps[g.abs] || (g.found ? { t: "none" } : null);
@@ -2001,6 +2244,39 @@ function auditRestoreGuarded(ctx, snaps) {
   // the user's git configuration the audit's git carries settings from is now the one of the start
   if (out.length) auditUserConfigCache = null;
   return out;
+}
+
+// The settings keys whose string value is a command the host runs (Claude Code 2.1.332's, the binary's
+// names; "command" also covers every host's hook entries and status lines).
+const AUDIT_COMMAND_KEYS = new Set(["command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "gcpAuthRefresh", "otelHeadersHelper"]);
+
+/** The absolute or home paths among the words of the commands a JSON settings file names (64 at most). */
+function auditCommandFiles(file, home) {
+  let b;
+  try { b = auditReadRegular(file); } catch (e) { return []; } // no regular file: a changed enforcement file itself
+  if (b === null || !/"(command|apiKeyHelper|aws|gcp|otel)/.test(b.toString("latin1"))) return [];
+  let v;
+  try { v = JSON.parse(b.toString("utf8")); } catch (e) { return []; }
+  const out = [];
+  const walk = (x, depth) => {
+    if (depth > 16 || !x || typeof x !== "object") return;
+    for (const k of Object.keys(x)) {
+      const y = x[k];
+      if (typeof y === "string" && AUDIT_COMMAND_KEYS.has(k)) { for (const w of y.split(/[\s;&|()<>'"\x60]+/)) { const p = auditCommandPath(w, home); if (p && !out.includes(p)) out.push(p); } }
+      else if (y && typeof y === "object") walk(y, depth + 1);
+    }
+  };
+  walk(v, 0);
+  return out.slice(0, 64);
+}
+function auditCommandPath(word, home) {
+  let p = word.replace(/^[A-Za-z_][A-Za-z0-9_]*=/, ""); // VAR=/path
+  const h = /^(~|\$HOME|\$\{HOME\})\//.exec(p);
+  if (h) { if (!home) return null; p = path.join(home, p.slice(h[0].length)); }
+  if (!path.isAbsolute(p) || p.includes("$") || p.includes("*")) return null; // a variable or a glob: not a path read here
+  p = path.normalize(p);
+  // devices and kernel files are no program (/dev/null); /dev/shm is an ordinary folder
+  return /^\/(proc|sys)(\/|$)/.test(p) || (/^\/dev(\/|$)/.test(p) && !/^\/dev\/shm\//.test(p)) || p === "/" ? null : p;
 }
 
 /** undefined: not the controller's; false: the controller wrote it; true: a violation (the run is marked tampered) */
@@ -2177,6 +2453,15 @@ function auditGuardedList(ctx, snaps) {
     const e = out[i];
     if (!e.git || (e.depth || 0) >= 8) continue;
     for (const inc of auditGitIncludes(e.abs, home)) if (!seen.has(inc)) { seen.add(inc); out.push({ abs: inc, shown: inc, tree: false, volatile: null, base: null, git: true, depth: (e.depth || 0) + 1 }); }
+  }
+  // the programs a guarded settings file names as commands (r5: a hook's or a status line's script in
+  // the home runs in every later session with the host's powers, outside any stage): each word of such
+  // a command that is an absolute or home path is guarded too; a large one (a binary) by its inode,
+  // size and times, its change failing the stage without a restore
+  for (let i = 0; i < out.length; i++) {
+    const e = out[i];
+    if (e.tree || e.git || e.named || !/\.json$/i.test(e.abs)) continue;
+    for (const f of auditCommandFiles(e.abs, home)) if (!seen.has(f)) { seen.add(f); out.push({ abs: f, shown: home && f.startsWith(home + "/") ? "~/" + f.slice(home.length + 1) : f, tree: false, volatile: null, base: null, named: true }); }
   }
   // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
   const parents = [];
