@@ -203,11 +203,22 @@ function renderControlledOrchestrator(pipeline: PipelineIR, vocab: HostVocabular
 
 // The host-neutral part of a role's limits, listed once per role rather than once per role and host:
 // at 1,000 roles the pipeline-wide deny list alone was ~400 MB of short-lived strings per build.
-const neutralLimits = new WeakMap<PipelineIR, WeakMap<RoleIR, Record<string, unknown>>>();
+const neutralLimits = new WeakMap<PipelineIR, WeakMap<RoleIR, { data: Record<string, unknown>; key: string }>>();
+// The rendered limits by content (the neutral part and the host's notes): hosts whose notes are the
+// same, and roles whose limits are the same, render the template once. The text is short (no role body).
+const renderedLimits = new WeakMap<PipelineIR, Map<string, string>>();
 
 export function renderRoleLimits(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): string {
-  const neutral = memo(memo(neutralLimits, pipeline, () => new WeakMap()), role, () => limitsOf(pipeline, role));
-  return roleLimits({ ...neutral, extra: vocab.roleNotes?.(role) ?? [] });
+  const neutral = memo(memo(neutralLimits, pipeline, () => new WeakMap()), role, () => {
+    const data = limitsOf(pipeline, role);
+    return { data, key: JSON.stringify(data) };
+  });
+  const extra = vocab.roleNotes?.(role) ?? [];
+  const key = `${neutral.key}\u0000${JSON.stringify(extra)}`;
+  const rendered = memo(renderedLimits, pipeline, () => new Map<string, string>());
+  let text = rendered.get(key);
+  if (text === undefined) rendered.set(key, (text = roleLimits({ ...neutral.data, extra })));
+  return text;
 }
 
 function limitsOf(pipeline: PipelineIR, role: RoleIR): Record<string, unknown> {
