@@ -203,21 +203,20 @@ function renderControlledOrchestrator(pipeline: PipelineIR, vocab: HostVocabular
 
 // The host-neutral part of a role's limits, listed once per role rather than once per role and host:
 // at 1,000 roles the pipeline-wide deny list alone was ~400 MB of short-lived strings per build.
-const neutralLimits = new WeakMap<PipelineIR, WeakMap<RoleIR, { data: Record<string, unknown>; key: string }>>();
-// The rendered limits by content (the neutral part and the host's notes): hosts whose notes are the
+const neutralLimits = new WeakMap<PipelineIR, WeakMap<RoleIR, { data: Record<string, unknown>; rendered: Map<string, string> }>>();
+// The rendered limits by content (the neutral part, then the host's notes): hosts whose notes are the
 // same, and roles whose limits are the same, render the template once. The text is short (no role body).
-const renderedLimits = new WeakMap<PipelineIR, Map<string, string>>();
+const renderedLimits = new WeakMap<PipelineIR, Map<string, Map<string, string>>>();
 
 export function renderRoleLimits(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): string {
   const neutral = memo(memo(neutralLimits, pipeline, () => new WeakMap()), role, () => {
     const data = limitsOf(pipeline, role);
-    return { data, key: JSON.stringify(data) };
+    return { data, rendered: memo(memo(renderedLimits, pipeline, () => new Map()), JSON.stringify(data), () => new Map()) };
   });
   const extra = vocab.roleNotes?.(role) ?? [];
-  const key = `${neutral.key}\u0000${JSON.stringify(extra)}`;
-  const rendered = memo(renderedLimits, pipeline, () => new Map<string, string>());
-  let text = rendered.get(key);
-  if (text === undefined) rendered.set(key, (text = roleLimits({ ...neutral.data, extra })));
+  const key = JSON.stringify(extra);
+  let text = neutral.rendered.get(key);
+  if (text === undefined) neutral.rendered.set(key, (text = roleLimits({ ...neutral.data, extra })));
   return text;
 }
 
@@ -271,7 +270,7 @@ export function rolePrompts(pipeline: PipelineIR, vocab: HostVocabulary): Record
   return out;
 }
 
-function memo<K extends object, V>(map: WeakMap<K, V>, key: K, make: () => V): V {
+function memo<K, V>(map: { get(key: K): V | undefined; set(key: K, value: V): unknown }, key: K, make: () => V): V {
   let value = map.get(key);
   if (value === undefined) map.set(key, (value = make()));
   return value;
