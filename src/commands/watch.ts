@@ -11,6 +11,7 @@ import { displayPath } from "../load/load.js";
 import { useParseMemo } from "../load/parse-memo.js";
 import { useCompileMemo } from "../compile.js";
 import { useStageMemo } from "../stage-memo.js";
+import { useTextMemo } from "../text-memo.js";
 import { color, err, out } from "../ui.js";
 import type { BuildOptions } from "./build.js";
 import type { InstallOptions } from "./install.js";
@@ -31,6 +32,7 @@ export async function watchRoles(target: WatchTarget, signal?: AbortSignal): Pro
   useParseMemo(true);
   useCompileMemo(true);
   useStageMemo(true);
+  useTextMemo(true);
   const rolesDir = path.resolve(target.roles);
   await report(async () => target.first(), null);
   let timer: NodeJS.Timeout | null = null;
@@ -100,6 +102,7 @@ export async function watchRoles(target: WatchTarget, signal?: AbortSignal): Pro
   useParseMemo(false);
   useCompileMemo(false);
   useStageMemo(false);
+  useTextMemo(false);
   err(color.dim("stopped watching"));
   return 0;
 }
