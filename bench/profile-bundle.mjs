@@ -25,7 +25,7 @@ await build({
   outExtension: { ".js": ".cjs" },
   outdir: out,
   logLevel: "warning",
-  plugins: [lazyBuiltins({ child_process: ["execFile", "spawn", "spawnSync"] })],
+  plugins: [lazyBuiltins({ child_process: ["execFile", "spawn", "spawnSync"], tty: ["isatty"], module: ["createRequire"] })],
 });
 writeFileSync(path.join(out, "package.json"), '{ "type": "commonjs" }\n');
 copyFileSync(path.join(root, "src/loader.cjs"), path.join(out, "cli.js"));

@@ -26,10 +26,10 @@ await build({
   entryPoints: { main: "src/bin.ts" },
   outExtension: { ".js": ".cjs" },
   outdir: "dist/cli",
-  plugins: [lazyBuiltins({ child_process: ["execFile", "spawn", "spawnSync"] })],
+  plugins: [lazyBuiltins({ child_process: ["execFile", "spawn", "spawnSync"], tty: ["isatty"], module: ["createRequire"] })],
 });
 // The cached no-op (src/cache/replay.ts), alone: the loader runs it before it loads main.cjs.
-await build({ ...common, format: "cjs", entryPoints: { replay: "src/cache/replay.ts" }, outExtension: { ".js": ".cjs" }, outdir: "dist/cli", plugins: [lazyBuiltins({ child_process: ["spawnSync"] })] });
+await build({ ...common, format: "cjs", entryPoints: { replay: "src/cache/replay.ts" }, outExtension: { ".js": ".cjs" }, outdir: "dist/cli", plugins: [lazyBuiltins({ child_process: ["spawnSync"], tty: ["isatty"] })] });
 writeFileSync(path.join(dist, "cli/package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 copyFileSync(path.join(root, "src/loader.cjs"), path.join(dist, "cli/cli.js"));
 chmodSync(path.join(dist, "cli/cli.js"), 0o755);

@@ -7,6 +7,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import path from "node:path";
 import type { RenderedFile } from "./emit/render.js";
 import { byCodeUnit } from "./compare.js";
+import { knownOnDisk, remember, statusBeforeRead } from "./stage-memo.js";
 import { listFiles, MANIFEST_FILE, manifestFrom, pruneEmptyDirs, readManifest, sha256, type Manifest } from "./fileset.js";
 
 /** What a build keeps of a rendered file: its hash, and where its new bytes wait (null: unchanged). */
@@ -173,18 +174,29 @@ export class HostStager {
   }
 
   stage = (f: RenderedFile): StagedFile => {
-    const bytes = utf8(f.content);
-    const hash = sha256(bytes);
     let same = false;
     if (this.problem === null && this.present.has(f.path)) {
       const target = path.join(this.dir, f.path);
       if (!this.owned.has(f.path)) this.unowned.push(f.path);
       else {
+        // watch mode: the same text as last time, in a file untouched since (src/stage-memo.ts)
+        const known = knownOnDisk(target, f.content);
+        if (known && known.executable === f.executable) return { path: f.path, sha256: known.sha256, executable: f.executable, staged: null };
+        const before = statusBeforeRead(target);
         const text = readFileSync(target, "utf8");
-        if (text === f.content) same = isExecutable(target) === f.executable;
-        else if (sha256(text) !== this.manifest!.files[f.path]) this.edited.push(f.path);
+        if (text === f.content) {
+          const executable = isExecutable(target);
+          same = executable === f.executable;
+          const bytes = utf8(f.content);
+          const hash = sha256(bytes);
+          remember(target, f.content, hash, executable, before);
+          return { path: f.path, sha256: hash, executable: f.executable, staged: same || this.refused ? null : this.staging.write(this.host, f.path, bytes, f.executable) };
+        }
+        if (sha256(text) !== this.manifest!.files[f.path]) this.edited.push(f.path);
       }
     }
+    const bytes = utf8(f.content);
+    const hash = sha256(bytes);
     return { path: f.path, sha256: hash, executable: f.executable, staged: same || this.refused ? null : this.staging.write(this.host, f.path, bytes, f.executable) };
   };
 

@@ -1,7 +1,7 @@
-// Terminal output: colour only on a TTY and never with NO_COLOR (picocolors decides).
+// Terminal output: colour only on a TTY and never with NO_COLOR (picocolors' rule, src/colors.ts).
 // Every line goes through `write`, so a build or check can keep what it printed (or would print)
 // for its cached no-op (src/cache/).
-import pc from "picocolors";
+import { createColors, isTerminal, type Colors } from "./colors.js";
 import type { PrintedLine } from "./cache/digest.js";
 
 /** Where a command's output goes: this process's streams, or what an in-process caller passed (src/cli.ts main). */
@@ -10,14 +10,27 @@ export interface Output {
   stderr: { write(text: string): unknown; isTTY?: boolean };
 }
 
-/** picocolors, as it decided at start-up for this process, or as `useOutput` decided for a caller's. */
-export let color: Omit<typeof pc, "createColors"> = pc;
+// picocolors' rule for this process. The environment and argv are read at start-up, as picocolors
+// reads them; whether stdout is a terminal is asked when a colour is first used.
+const env = process.env;
+const argv = process.argv;
+const byEnv = !(!!env.NO_COLOR || argv.includes("--no-color")) && (!!env.FORCE_COLOR || argv.includes("--color") || process.platform === "win32" || !!env.CI);
+const mayColor = !(!!env.NO_COLOR || argv.includes("--no-color")) && env.TERM !== "dumb";
+let decided: Colors | undefined;
+const own = (): Colors => (decided ??= createColors(byEnv || (mayColor && isTerminal(1))));
+const processColors = Object.fromEntries(
+  Object.entries(createColors(false)).map(([name, fn]) => [name, typeof fn === "function" ? (input: unknown) => (own()[name as keyof Colors] as (s: unknown) => string)(input) : fn]),
+) as Colors;
+Object.defineProperty(processColors, "isColorSupported", { enumerable: true, get: () => own().isColorSupported });
+
+/** The colours this process decided on, or what `useOutput` decided for a caller's. */
+export let color: Colors = processColors;
 let sink: Output = process;
 
 /** Send output to `to` and colour it or not until the returned function puts the previous ones back. */
 export function useOutput(to: Output, colors: boolean): () => void {
   const [outer, outerColor] = [sink, color];
-  [sink, color] = [to, pc.createColors(colors)];
+  [sink, color] = [to, createColors(colors)];
   return () => {
     [sink, color] = [outer, outerColor];
   };

@@ -99,8 +99,12 @@ export const PROMPTED_WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit";
  * does the guard also answer PermissionRequest, so other pipelines pay no extra hook.
  */
 export function answersWritePrompts(pipeline: PipelineIR): boolean {
-  return pipeline.roles.some((r) => r.write.some(claudeAsksBeforeWriting));
+  let answers = promptAnswers.get(pipeline);
+  if (answers === undefined) promptAnswers.set(pipeline, (answers = pipeline.roles.some((r) => r.write.some(claudeAsksBeforeWriting))));
+  return answers;
 }
+// Asked once per agent file: without the memo a pipeline of n roles scans every role's globs n times.
+const promptAnswers = new WeakMap<PipelineIR, boolean>();
 
 /** A `hooks:` value (front matter or settings.json) running the guard for `as`. */
 export function guardHooks(as: string | undefined, pipeline: PipelineIR): Record<string, unknown> {

@@ -11,7 +11,7 @@
 import * as crypto from "node:crypto";
 import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
-import { isatty } from "node:tty";
+import { isTerminal } from "../colors.js";
 
 export const CACHE_FORMAT = 1;
 
@@ -62,8 +62,8 @@ export function cacheDir(cwd: string): string | null {
 }
 
 export function cacheKey(build: string, cwd: string, argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
-  // picocolors decides colour from exactly these (src/ui.ts); --color/--no-color are in argv.
-  const colour = [!!env.NO_COLOR, !!env.FORCE_COLOR, !!env.CI, env.TERM === "dumb", isatty(1), process.platform];
+  // src/ui.ts decides colour from exactly these (picocolors' rule); --color/--no-color are in argv.
+  const colour = [!!env.NO_COLOR, !!env.FORCE_COLOR, !!env.CI, env.TERM === "dumb", isTerminal(1), process.platform];
   return sha256(JSON.stringify([CACHE_FORMAT, build, process.version, cwd, argv, colour]));
 }
 

@@ -10,6 +10,8 @@ import { InputError, UsageError } from "../errors.js";
 import { displayPath } from "../load/load.js";
 import { useParseMemo } from "../load/parse-memo.js";
 import { useCompileMemo } from "../compile.js";
+import { useStageMemo } from "../stage-memo.js";
+import { useTextMemo } from "../text-memo.js";
 import { color, err, out } from "../ui.js";
 import type { BuildOptions } from "./build.js";
 import type { InstallOptions } from "./install.js";
@@ -29,6 +31,8 @@ export interface WatchTarget {
 export async function watchRoles(target: WatchTarget, signal?: AbortSignal): Promise<number> {
   useParseMemo(true);
   useCompileMemo(true);
+  useStageMemo(true);
+  useTextMemo(true);
   const rolesDir = path.resolve(target.roles);
   await report(async () => target.first(), null);
   let timer: NodeJS.Timeout | null = null;
@@ -97,6 +101,8 @@ export async function watchRoles(target: WatchTarget, signal?: AbortSignal): Pro
   await done;
   useParseMemo(false);
   useCompileMemo(false);
+  useStageMemo(false);
+  useTextMemo(false);
   err(color.dim("stopped watching"));
   return 0;
 }

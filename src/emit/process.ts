@@ -203,11 +203,21 @@ function renderControlledOrchestrator(pipeline: PipelineIR, vocab: HostVocabular
 
 // The host-neutral part of a role's limits, listed once per role rather than once per role and host:
 // at 1,000 roles the pipeline-wide deny list alone was ~400 MB of short-lived strings per build.
-const neutralLimits = new WeakMap<PipelineIR, WeakMap<RoleIR, Record<string, unknown>>>();
+const neutralLimits = new WeakMap<PipelineIR, WeakMap<RoleIR, { data: Record<string, unknown>; rendered: Map<string, string> }>>();
+// The rendered limits by content (the neutral part, then the host's notes): hosts whose notes are the
+// same, and roles whose limits are the same, render the template once. The text is short (no role body).
+const renderedLimits = new WeakMap<PipelineIR, Map<string, Map<string, string>>>();
 
 export function renderRoleLimits(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): string {
-  const neutral = memo(memo(neutralLimits, pipeline, () => new WeakMap()), role, () => limitsOf(pipeline, role));
-  return roleLimits({ ...neutral, extra: vocab.roleNotes?.(role) ?? [] });
+  const neutral = memo(memo(neutralLimits, pipeline, () => new WeakMap()), role, () => {
+    const data = limitsOf(pipeline, role);
+    return { data, rendered: memo(memo(renderedLimits, pipeline, () => new Map()), JSON.stringify(data), () => new Map()) };
+  });
+  const extra = vocab.roleNotes?.(role) ?? [];
+  const key = JSON.stringify(extra);
+  let text = neutral.rendered.get(key);
+  if (text === undefined) neutral.rendered.set(key, (text = roleLimits({ ...neutral.data, extra })));
+  return text;
 }
 
 function limitsOf(pipeline: PipelineIR, role: RoleIR): Record<string, unknown> {
@@ -260,7 +270,7 @@ export function rolePrompts(pipeline: PipelineIR, vocab: HostVocabulary): Record
   return out;
 }
 
-function memo<K extends object, V>(map: WeakMap<K, V>, key: K, make: () => V): V {
+function memo<K, V>(map: { get(key: K): V | undefined; set(key: K, value: V): unknown }, key: K, make: () => V): V {
   let value = map.get(key);
   if (value === undefined) map.set(key, (value = make()));
   return value;

@@ -7,6 +7,7 @@ import { InputError } from "../errors.js";
 import { parseYamlSource, type YamlSource } from "./yaml-source.js";
 import { projectTop } from "../project-root.js";
 import { memoParse, nextParseRound } from "./parse-memo.js";
+import { nextTextRound } from "../text-memo.js";
 
 export const PIPELINE_FILE = "pipeline.yaml";
 
@@ -71,6 +72,7 @@ export function loadProject(dir: string, cwd = process.cwd()): LoadedProject {
   }
   const pipelineText = normalizeText(readFileSync(pipelinePath, "utf8"));
   nextParseRound();
+  nextTextRound();
   const shownPipeline = displayPath(pipelinePath, cwd);
   const parsedPipeline = memoParse(shownPipeline, pipelineText, 0, () => parseYamlSource(shownPipeline, pipelineText, 0));
   diagnostics.push(...parsedPipeline.errors);

@@ -7,6 +7,7 @@
 // (tests evaluate them in-process with `new Function`); write "\x60" for a backtick and never the
 // dollar-brace pair.
 import { sortKeys } from "../../emit/render.js";
+import { memoText } from "../../text-memo.js";
 import type { GuardPolicy } from "./policy.js";
 import { GUARD_COMMANDS_SOURCE } from "./runtime-commands.js";
 import { GUARD_DECIDE_SOURCE } from "./runtime-decide.js";
@@ -27,19 +28,25 @@ export interface GuardScript {
 }
 
 export function renderGuardScript(s: GuardScript): string {
-  return [
-    // a line terminator inside a comment would end it: header lines may hold user strings
-    s.header.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")).map((l) => (l ? `// ${l}` : "//")).join("\n"),
-    // CommonJS: Node loads it ~10 ms quicker than an ES module, and it runs before every tool call
-    '"use strict";',
-    'const fs = require("node:fs");',
-    'const path = require("node:path");',
-    "",
-    // one line of data; JSON.parse of a string literal is quicker to load than an object literal
-    `const POLICY = JSON.parse(${JSON.stringify(JSON.stringify(sortKeys(s.policy)))});`,
-    GUARD_RUNTIME,
-    "",
-    s.shim.trim(),
-    "",
-  ].join("\n");
+  const policy = JSON.stringify(sortKeys(s.policy));
+  // the whole input: the header lines, the policy and the shim (GUARD_RUNTIME is a constant)
+  return memoText(
+    () => `guard\u0000${JSON.stringify(s.header)}\u0000${policy}\u0000${s.shim}`,
+    () =>
+      [
+        // a line terminator inside a comment would end it: header lines may hold user strings
+        s.header.map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")).map((l) => (l ? `// ${l}` : "//")).join("\n"),
+        // CommonJS: Node loads it ~10 ms quicker than an ES module, and it runs before every tool call
+        '"use strict";',
+        'const fs = require("node:fs");',
+        'const path = require("node:path");',
+        "",
+        // one line of data; JSON.parse of a string literal is quicker to load than an object literal
+        `const POLICY = JSON.parse(${JSON.stringify(policy)});`,
+        GUARD_RUNTIME,
+        "",
+        s.shim.trim(),
+        "",
+      ].join("\n"),
+  );
 }
