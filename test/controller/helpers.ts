@@ -9,6 +9,7 @@ import { renderClaudeController } from "../../adapters/claude-code/controller.js
 import { renderClaudeAudit } from "../../adapters/claude-code/audit.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { SCRATCH } from "../helpers/scratch.js";
+import { runHook } from "../helpers/hook-vm.js";
 
 export const PEBBLE: PipelineIR = readPipeline(path.join(__dirname, "..", "..", "roles"), { knownHosts: HOST_IDS }).pipeline;
 
@@ -43,6 +44,14 @@ export class Scene {
   readonly home: string;
   readonly script: string;
   readonly audit: string;
+  /**
+   * Hooks through \`node\` (true) or in this process (test/helpers/hook-vm.ts, the default): the same
+   * script bytes, input, environment and folder; a test about the process itself (a hang, its time)
+   * sets it, and \`sameAsProcess\` tests compare the two.
+   */
+  viaProcess = false;
+  /** every hook's event and answer, in order (for comparing a run in this process with one through node) */
+  readonly answers: { event: string; code: number; out: unknown; stderr: string }[] = [];
   /** `accountHome`: the controller keeps its key and records in the account's home (passwd), not in this scene's */
   constructor(
     readonly sid = "11111111-2222-3333-4444-555555555555",
@@ -79,25 +88,29 @@ export class Scene {
   }
   hook(event: string, payload: Record<string, unknown>, env: Record<string, string> = {}): Answer {
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, [this.script, event], {
-      input: JSON.stringify({ session_id: this.sid, cwd: this.project, hook_event_name: event, ...payload }),
+    const r = this.node(this.script, [event], { session_id: this.sid, cwd: this.project, hook_event_name: event, ...payload }, { PATH: `${path.join(this.dir, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: this.home, CLAUDE_PROJECT_DIR: this.project, CLAUDE_CODE_SESSION_ID: this.sid, CLAUDE_CODE_SESSION_ATTENDED: "0", ...env });
+    const text = r.stdout.trim();
+    this.answers.push({ event, code: r.code, out: text ? JSON.parse(text) : null, stderr: r.stderr });
+    return { code: r.code, out: text ? (JSON.parse(text) as Record<string, unknown>) : null, stderr: r.stderr, ms: Date.now() - t0 };
+  }
+  /** \`node script ...args\` (in the test's folder, as before) with \`input\` on stdin, through a process or in this one (viaProcess) */
+  private node(script: string, args: string[], input: Record<string, unknown>, env: Record<string, string>): { code: number; stdout: string; stderr: string } {
+    const text = JSON.stringify(input);
+    if (!this.viaProcess) return runHook(script, args, text, env, process.cwd());
+    const r = spawnSync(process.execPath, [script, ...args], {
+      input: text,
       encoding: "utf8",
-      env: { PATH: `${path.join(this.dir, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: this.home, CLAUDE_PROJECT_DIR: this.project, CLAUDE_CODE_SESSION_ID: this.sid, CLAUDE_CODE_SESSION_ATTENDED: "0", ...env },
+      env,
       // a hook that hangs fails its test instead of holding the run
       timeout: 30_000,
       killSignal: "SIGKILL",
     });
-    const text = r.stdout.trim();
-    return { code: r.status ?? -1, out: text ? (JSON.parse(text) as Record<string, unknown>) : null, stderr: r.stderr, ms: Date.now() - t0 };
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   }
   /** the Claude Code stage-end audit in one mode (start, stop, report, between) */
   auditHook(mode: string, payload: Record<string, unknown>): { code: number; stderr: string } {
-    const r = spawnSync(process.execPath, [this.audit, mode], {
-      input: JSON.stringify({ session_id: this.sid, cwd: this.project, ...payload }),
-      encoding: "utf8",
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.home, CLAUDE_PROJECT_DIR: this.project, GIT_CONFIG_NOSYSTEM: "1" },
-    });
-    return { code: r.status ?? -1, stderr: r.stderr };
+    const r = this.node(this.audit, [mode], { session_id: this.sid, cwd: this.project, ...payload }, { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.home, CLAUDE_PROJECT_DIR: this.project, GIT_CONFIG_NOSYSTEM: "1" });
+    return { code: r.code, stderr: r.stderr };
   }
   prompt(prompt: string, extra: Record<string, unknown> = {}): Answer {
     return this.hook("UserPromptSubmit", { prompt, prompt_id: `p-${prompt.length}-${Date.now()}`, ...extra });
