@@ -220,7 +220,7 @@ describe("claude-code run controller", () => {
     };
     const inProcess = run(false);
     expect(inProcess).toContain("checks: new-tests-fail passed");
-    expect(inProcess).toContain("chalk refused");
+    expect(inProcess).toContain("stage docs (chalk) refused");
     expect(inProcess).toBe(run(true));
   });
 });

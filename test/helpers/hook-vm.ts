@@ -48,6 +48,8 @@ function factory(script: string): Factory {
 
 /** `node script ...args` started in `cwd` with `input` on stdin and exactly `env` as its environment, in this process. */
 export function runHook(script: string, args: readonly string[], input: string, env: NodeJS.ProcessEnv, cwd: string): VmResult {
+  // what Node itself reads from the environment changes the process, which no evaluation here models
+  for (const k of ["NODE_OPTIONS", "NODE_PATH"]) if (env[k] !== undefined) throw new Error(`hook-vm: ${k} is set: run this hook through node`);
   const stdin = Buffer.from(input, "utf8");
   let read = 0;
   let stdout = "";
