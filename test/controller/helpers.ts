@@ -31,6 +31,14 @@ const r = require("child_process").spawnSync("sh", ["-c", scripts[name]], { stdi
 process.exit(r.status === null ? 1 : r.status);
 `;
 
+/** \`node script event\` with \`input\` on stdin and exactly \`env\`: through a process, or in this one (test/helpers/hook-vm.ts) */
+export function runController(script: string, event: string, input: string, env: Record<string, string>, viaProcess = false): { code: number; stdout: string; stderr: string } {
+  if (!viaProcess) return runHook(script, [event], input, env, process.cwd());
+  // a hook that hangs fails its test instead of holding the run
+  const r = spawnSync(process.execPath, [script, event], { input, encoding: "utf8", env, timeout: 30_000, killSignal: "SIGKILL" });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
 export interface Answer {
   code: number;
   out: Record<string, unknown> | null;
@@ -93,19 +101,8 @@ export class Scene {
     this.answers.push({ event, code: r.code, out: text ? JSON.parse(text) : null, stderr: r.stderr });
     return { code: r.code, out: text ? (JSON.parse(text) as Record<string, unknown>) : null, stderr: r.stderr, ms: Date.now() - t0 };
   }
-  /** \`node script ...args\` (in the test's folder, as before) with \`input\` on stdin, through a process or in this one (viaProcess) */
   private node(script: string, args: string[], input: Record<string, unknown>, env: Record<string, string>): { code: number; stdout: string; stderr: string } {
-    const text = JSON.stringify(input);
-    if (!this.viaProcess) return runHook(script, args, text, env, process.cwd());
-    const r = spawnSync(process.execPath, [script, ...args], {
-      input: text,
-      encoding: "utf8",
-      env,
-      // a hook that hangs fails its test instead of holding the run
-      timeout: 30_000,
-      killSignal: "SIGKILL",
-    });
-    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+    return runController(script, args[0]!, JSON.stringify(input), env, this.viaProcess);
   }
   /** the Claude Code stage-end audit in one mode (start, stop, report, between) */
   auditHook(mode: string, payload: Record<string, unknown>): { code: number; stderr: string } {
