@@ -5,7 +5,7 @@ import path from "node:path";
 import { renderAuditScript, type AuditOptions } from "../../src/adapter/audit/index.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { SCRATCH } from "../helpers/scratch.js";
-import { runHook } from "../helpers/hook-vm.js";
+import { HOOKS_VIA_NODE, runHook } from "../helpers/hook-vm.js";
 
 export const SCRIPT = ".claude/hooks/harness-audit.mjs";
 const TEST_GLOBS = ["test/**", "tests/**", "**/__tests__/**", "**/*.test.*", "**/*.spec.*"];
@@ -84,7 +84,7 @@ export function makeRepo(files: Record<string, string | Buffer>, opts: { git?: b
     const file = path.join(dir, SCRIPT);
     const text = typeof input === "string" ? input : JSON.stringify(input);
     const hookEnv = { ...env, CLAUDE_PROJECT_DIR: dir, ...extraEnv };
-    if (!opts.viaProcess) {
+    if (!opts.viaProcess && !HOOKS_VIA_NODE) {
       const r = runHook(file, [mode, ...extraArgs], text, hookEnv, dir);
       return { ...r, ms: performance.now() - t };
     }

@@ -9,7 +9,7 @@ import { renderClaudeController } from "../../adapters/claude-code/controller.js
 import { renderClaudeAudit } from "../../adapters/claude-code/audit.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { SCRATCH } from "../helpers/scratch.js";
-import { runHook } from "../helpers/hook-vm.js";
+import { HOOKS_VIA_NODE, runHook } from "../helpers/hook-vm.js";
 
 export const PEBBLE: PipelineIR = readPipeline(path.join(__dirname, "..", "..", "roles"), { knownHosts: HOST_IDS }).pipeline;
 
@@ -33,7 +33,7 @@ process.exit(r.status === null ? 1 : r.status);
 
 /** \`node script event\` with \`input\` on stdin and exactly \`env\`: through a process, or in this one (test/helpers/hook-vm.ts) */
 export function runController(script: string, event: string, input: string, env: Record<string, string>, viaProcess = false): { code: number; stdout: string; stderr: string } {
-  if (!viaProcess) return runHook(script, [event], input, env, process.cwd());
+  if (!viaProcess && !HOOKS_VIA_NODE) return runHook(script, [event], input, env, process.cwd());
   // a hook that hangs fails its test instead of holding the run
   const r = spawnSync(process.execPath, [script, event], { input, encoding: "utf8", env, timeout: 30_000, killSignal: "SIGKILL" });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };

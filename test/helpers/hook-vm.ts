@@ -13,6 +13,9 @@ import os from "node:os";
 import path from "node:path";
 import url from "node:url";
 
+/** HARNESS_TEST_HOOKS=node: every hook through node, as before this runner (the whole suite both ways) */
+export const HOOKS_VIA_NODE = process.env.HARNESS_TEST_HOOKS === "node";
+
 export interface VmResult {
   code: number;
   stdout: string;
