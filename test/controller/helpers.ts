@@ -19,17 +19,24 @@ export const PEBBLE: PipelineIR = readPipeline(path.join(__dirname, "..", "..", 
  * --if-present, else 1). The controller's part (which checks run when, their exits, logs and
  * verdicts) is the same; npm's own ~200 ms start per check (seven at each implement stage) is not
  * what these tests are about. The real npm runs under the controller in the real-host tests.
+ * A shell script written from the scene's package.json (Scene.put writes it again when that
+ * changes), not a Node start per check.
  */
-const NPM_STAND_IN = `#!/usr/bin/env node
-const [cmd, ...rest] = process.argv.slice(2);
-if (cmd !== "run" && cmd !== "test") { process.stderr.write("npm stand-in (test/controller/helpers.ts): only npm run <script>\\n"); process.exit(1); }
-const name = cmd === "test" ? "test" : rest.shift();
-const scripts = JSON.parse(require("fs").readFileSync("package.json", "utf8")).scripts || {};
-if (!(name in scripts)) { if (rest.includes("--if-present")) process.exit(0); process.stderr.write("npm error Missing script: " + name + "\\n"); process.exit(1); }
-process.stdout.write("\\n> " + name + "\\n> " + scripts[name] + "\\n\\n");
-const r = require("child_process").spawnSync("sh", ["-c", scripts[name]], { stdio: "inherit" });
-process.exit(r.status === null ? 1 : r.status);
+function npmStandIn(packageJson: string): string {
+  const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+  const scripts = ((JSON.parse(packageJson) as { scripts?: Record<string, string> }).scripts ?? {}) as Record<string, string>;
+  const cases = Object.entries(scripts).map(([name, run]) => `  ${q(name)}) printf '\\n> %s\\n> %s\\n\\n' ${q(name)} ${q(run)}; exec sh -c ${q(run)};;\n`);
+  return `#!/bin/sh
+case $1 in
+  run) shift; name=$1; shift;;
+  test) shift; name=test;;
+  *) echo "npm stand-in (test/controller/helpers.ts): only npm run <script>" >&2; exit 1;;
+esac
+case $name in
+${cases.join("")}  *) for a in "$@"; do [ "$a" = --if-present ] && exit 0; done; echo "npm error Missing script: $name" >&2; exit 1;;
+esac
 `;
+}
 
 /** \`node script event\` with \`input\` on stdin and exactly \`env\`: through a process, or in this one (test/helpers/hook-vm.ts) */
 export function runController(script: string, event: string, input: string, env: Record<string, string>, viaProcess = false): { code: number; stdout: string; stderr: string } {
@@ -84,12 +91,13 @@ export class Scene {
     for (const [k, v] of Object.entries(base)) this.put(k, v);
     spawnSync("git", ["init", "-q"], { cwd: this.project });
     fs.mkdirSync(path.join(this.dir, "bin"));
-    fs.writeFileSync(path.join(this.dir, "bin", "npm"), NPM_STAND_IN, { mode: 0o755 });
+    fs.writeFileSync(path.join(this.dir, "bin", "npm"), npmStandIn(fs.readFileSync(path.join(this.project, "package.json"), "utf8")), { mode: 0o755 });
   }
   put(rel: string, text: string): void {
     const p = path.join(this.project, rel);
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, text);
+    if (rel === "package.json" && fs.existsSync(path.join(this.dir, "bin"))) fs.writeFileSync(path.join(this.dir, "bin", "npm"), npmStandIn(text), { mode: 0o755 });
   }
   exists(rel: string): boolean {
     return fs.existsSync(path.join(this.project, rel));
