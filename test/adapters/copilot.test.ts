@@ -27,7 +27,8 @@ function frontMatter(text: string): { data: Record<string, unknown>; body: strin
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "harness-copilot-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const fakeBin = path.join(scratch, "copilot");
-fs.writeFileSync(fakeBin, `#!/usr/bin/env node\nprocess.stdout.write(JSON.stringify(process.argv.slice(2)));\n`, { mode: 0o755 });
+// prints its arguments, each ended by a NUL (no argument holds one): the shell, not a Node start per launch
+fs.writeFileSync(fakeBin, `#!/bin/sh\n[ $# -eq 0 ] || printf '%s\\0' "$@"\n`, { mode: 0o755 });
 
 /** A project holding the launcher text, and a HOME whose ~/.copilot/config.json trusts `trusted` (or nothing). */
 function scene(text: string, trusted?: (dir: string) => string[] | string): { file: string; env: Record<string, string> } {
@@ -45,7 +46,7 @@ function scene(text: string, trusted?: (dir: string) => string[] | string): { fi
 /** Run a launcher's text with the stand-in copilot, in a trusted folder; returns the argument list copilot would get. */
 function launch(text: string, args: string[]): string[] {
   const { file, env } = scene(text, (dir) => [dir]);
-  return JSON.parse(execFileSync(file, args, { encoding: "utf8", env })) as string[];
+  return execFileSync(file, args, { encoding: "utf8", env }).split("\0").slice(0, -1);
 }
 const rules = (args: string[], flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]!] : []));
 

@@ -8,8 +8,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeRepo, script, type Repo } from "./helpers.js";
 
-function withRepo(files: Record<string, string | Buffer>, body: (r: Repo) => void | Promise<void>): Promise<void> | void {
-  const r = makeRepo(files);
+function withRepo(files: Record<string, string | Buffer>, body: (r: Repo) => void | Promise<void>, opts: Parameters<typeof makeRepo>[1] = {}): Promise<void> | void {
+  const r = makeRepo(files, opts);
   let async = false;
   try {
     const out = body(r);
@@ -159,7 +159,7 @@ describe("audit: a file system that folds case (c22)", () => {
       r.stop("c2", "jade");
       expect(r.exists("src/Claude.md")).toBe(true);
       expect(r.report("c2").code).toBe(0);
-    }));
+    }, { viaProcess: true })); // through node: a preload in NODE_OPTIONS sets the platform
 });
 
 describe("audit: what a stage leaves for the human's next commit", () => {

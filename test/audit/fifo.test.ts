@@ -9,8 +9,10 @@ import { describe, expect, it } from "vitest";
 import { makeRepo, script, type Repo } from "./helpers.js";
 
 const BASE = { "src/a.ts": "a\n", "tests/a.test.ts": "t\n", "docs/guide.md": "g\n" };
+// through node: a regression that opens a FIFO must hang a hook process (killed, and timed), not the
+// test worker
 function withRepo(files: Record<string, string>, body: (r: Repo) => void, scriptText?: string): void {
-  const r = makeRepo(files, scriptText === undefined ? {} : { scriptText });
+  const r = makeRepo(files, { viaProcess: true, ...(scriptText === undefined ? {} : { scriptText }) });
   try {
     body(r);
   } finally {
@@ -127,7 +129,8 @@ describe("audit: a FIFO where the audit or its git reads", () => {
         expect(stop.stderr).toContain("did not finish within the audit's time limit");
         expect(stop.stderr).toContain("src/.gitignore");
       },
-      script({ timeLimitMs: 3000 }),
+      // the shortest limit the audit allows any one git (1 s): what the test waits for
+      script({ timeLimitMs: 1000 }),
     ));
 
   it("a .git that is a symbolic link to the repository folder is read as that folder (the checks before git refuse only what is no regular file)", () =>

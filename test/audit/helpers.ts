@@ -5,6 +5,7 @@ import path from "node:path";
 import { renderAuditScript, type AuditOptions } from "../../src/adapter/audit/index.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { SCRATCH } from "../helpers/scratch.js";
+import { HOOKS_VIA_NODE, runHook } from "../helpers/hook-vm.js";
 
 export const SCRIPT = ".claude/hooks/harness-audit.mjs";
 const TEST_GLOBS = ["test/**", "tests/**", "**/__tests__/**", "**/*.test.*", "**/*.spec.*"];
@@ -52,7 +53,13 @@ export interface Repo {
   cleanup(): void;
 }
 
-export function makeRepo(files: Record<string, string | Buffer>, opts: { git?: boolean; scriptText?: string } = {}): Repo {
+/**
+ * \`viaProcess\`: run the audit through \`node\`, not in this process (test/helpers/hook-vm.ts, the
+ * default: the same script bytes, input, environment and folder, and real git processes). A test
+ * about the process itself (a time limit, a FIFO that could block a read) sets it; a sample in
+ * audit.test.ts runs both ways and compares.
+ */
+export function makeRepo(files: Record<string, string | Buffer>, opts: { git?: boolean; scriptText?: string; viaProcess?: boolean } = {}): Repo {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(SCRATCH, "harness-audit-")));
   const dir = path.join(root, "project");
   const home = path.join(root, "home");
@@ -74,10 +81,17 @@ export function makeRepo(files: Record<string, string | Buffer>, opts: { git?: b
   }
   const run = (mode: string, input: unknown, extraArgs: string[] = [], extraEnv: Record<string, string> = {}) => {
     const t = performance.now();
-    const r = spawnSync("node", [path.join(dir, SCRIPT), mode, ...extraArgs], {
+    const file = path.join(dir, SCRIPT);
+    const text = typeof input === "string" ? input : JSON.stringify(input);
+    const hookEnv = { ...env, CLAUDE_PROJECT_DIR: dir, ...extraEnv };
+    if (!opts.viaProcess && !HOOKS_VIA_NODE) {
+      const r = runHook(file, [mode, ...extraArgs], text, hookEnv, dir);
+      return { ...r, ms: performance.now() - t };
+    }
+    const r = spawnSync("node", [file, mode, ...extraArgs], {
       cwd: dir,
-      env: { ...env, CLAUDE_PROJECT_DIR: dir, ...extraEnv },
-      input: typeof input === "string" ? input : JSON.stringify(input),
+      env: hookEnv,
+      input: text,
       encoding: "utf8",
       // a hook that hangs fails its test instead of holding the run (SIGKILL: code -1)
       timeout: 60000,

@@ -27,13 +27,13 @@ describe("stage-end audit script speed", () => {
       process.stdout.write(`audit timing, 5000 files: start ${own(t0.stderr)} ms (${t0.ms.toFixed(0)} ms with node start-up), stop with one restore ${own(t1.stderr)} ms (${t1.ms.toFixed(0)} ms)\n`);
       // Printed, not asserted: speed is measured side by side in bench/, never by a timed test.
       expect(Number.isFinite(own(t0.stderr)) && Number.isFinite(own(t1.stderr))).toBe(true);
-    });
+    }, { viaProcess: true });
   });
 });
 
 describe("audit: processes a stage leaves running", () => {
   it("a process that keeps writing after the stage: the stop refuses loudly, never 'restored' with the file back", async () => {
-    const r = makeRepo(BASE);
+    const r = makeRepo(BASE, { viaProcess: true });
     const target = path.join(r.dir, "tests/zombie.test.ts");
     r.start("z1", "jade");
     const child = spawn(process.execPath, ["-e", `const fs=require("fs");const end=Date.now()+8000;while(Date.now()<end){try{fs.writeFileSync(${JSON.stringify(target)},"z\\n")}catch{}}`], { stdio: "ignore", cwd: r.dir });
@@ -52,7 +52,7 @@ describe("audit: processes a stage leaves running", () => {
   });
 
   it("a detached child that writes a second after the stage ends: the stop waits for it and audits what it wrote", async () => {
-    const r = makeRepo(BASE);
+    const r = makeRepo(BASE, { viaProcess: true });
     // a server the human started before the stage, working in the project: not the stage's, not waited for
     const server = spawn(process.execPath, ["-e", "setTimeout(() => {}, 20000)"], { stdio: "ignore", cwd: r.dir });
     try {
@@ -80,7 +80,7 @@ describe("audit: processes a stage leaves running", () => {
 
 describe("audit: content, not git's view, across git's whole-second timestamps", () => {
   it("flags set during the stage, and a configuration that loosens git's stat checks, hide nothing", async () => {
-    const r = makeRepo(BASE);
+    const r = makeRepo(BASE, { viaProcess: true });
     try {
       // git compares whole seconds: a rewrite in the same second as the file's last change is the gap MAPPING.md lists
       await new Promise((res) => setTimeout(res, 1100));
@@ -117,5 +117,5 @@ describe("audit: its own time limit, under the hosts' hook timeouts", () => {
       expect(start.stderr).toContain("src/.gitignore");
       fs.rmSync(path.join(r.dir, "src/.gitignore"));
       expect(r.report("slow1").code).toBe(2);
-    }));
+    }, { viaProcess: true }));
 });

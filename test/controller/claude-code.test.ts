@@ -197,9 +197,30 @@ describe("claude-code run controller", () => {
     const file = path.join(s.project, ".harness/controller", `${s.sid}.json`);
     fs.rmSync(file);
     execFileSync("mkfifo", [file]);
+    s.viaProcess = true; // a hook that would wait on the FIFO must not hold the test worker
     const a = s.spawn("chalk");
     expect(a.ms).toBeLessThan(15_000);
     expect(denied(a)).toBe(true);
     expect(reason(a)).toContain("tampering");
+  });
+
+  it("answers in this process exactly what it answers through node (the tests' hook runner, test/helpers/hook-vm.ts)", () => {
+    // a run through its gates, a stage whose check runs, a spawn refused out of order, the run's end
+    // and its record: every answer and the record, byte for byte but the scene's folder, the agent
+    // ids, the clock, and the run id (a time and random bytes)
+    const run = (viaProcess: boolean) => {
+      const s = scene();
+      s.viaProcess = viaProcess;
+      toTests(s);
+      s.stage("mica");
+      s.spawn("chalk");
+      s.hook("Stop", {});
+      const text = JSON.stringify({ answers: s.answers, record: s.record() });
+      return text.split(s.dir).join("<scene>").replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "<time>").replace(/agent-(\w+)-\d+/g, "agent-$1").replace(/\d{8}T\d{6}Z-[0-9a-f]{6}/g, "<run>").replace(/"durationMs":\d+/g, '"durationMs":0');
+    };
+    const inProcess = run(false);
+    expect(inProcess).toContain("checks: new-tests-fail passed");
+    expect(inProcess).toContain("stage docs (chalk) refused");
+    expect(inProcess).toBe(run(true));
   });
 });

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { codexControllerHookCommand, renderCodexController } from "../../adapters/codex/controller.js";
-import { PEBBLE } from "./helpers.js";
+import { PEBBLE, runController } from "./helpers.js";
 import { SCRATCH } from "../helpers/scratch.js";
 
 const dirs: string[] = [];
@@ -15,7 +15,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function codexScene() {
+/** viaProcess: the hooks through node (a sample of the real process), else in this process */
+function codexScene(viaProcess = false) {
   const dir = fs.mkdtempSync(path.join(SCRATCH, "harness-ctl-cx-"));
   dirs.push(dir);
   const project = path.join(dir, "project"), home = path.join(dir, "home");
@@ -28,9 +29,9 @@ function codexScene() {
   spawnSync("git", ["init", "-q"], { cwd: project });
   const sid = randomUUID();
   const hook = (event: string, payload: Record<string, unknown>) => {
-    const r = spawnSync(process.execPath, [script, event], { input: JSON.stringify({ session_id: sid, turn_id: randomUUID(), cwd: project, hook_event_name: event, ...payload }), encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, CODEX_HOME: path.join(home, ".codex") } });
+    const r = runController(script, event, JSON.stringify({ session_id: sid, turn_id: randomUUID(), cwd: project, hook_event_name: event, ...payload }), { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, CODEX_HOME: path.join(home, ".codex") }, viaProcess);
     const t = r.stdout.trim();
-    return { code: r.status ?? -1, out: t ? (JSON.parse(t) as Record<string, any>) : null, stderr: r.stderr };
+    return { code: r.code, out: t ? (JSON.parse(t) as Record<string, any>) : null, stderr: r.stderr };
   };
   const spawn = (role: string, extra: Record<string, unknown> = {}) => hook("PreToolUse", { tool_name: "spawn_agent", tool_input: { message: `Do the ${role} stage.`, agent_type: role, fork_turns: "none" }, ...extra });
   const sh = (command: string, extra: Record<string, unknown> = {}) => hook("PreToolUse", { tool_name: "Bash", tool_input: { command }, ...extra });
@@ -41,7 +42,7 @@ const denied = (a: { out: Record<string, any> | null }) => a.out?.hookSpecificOu
 
 describe("codex run controller", () => {
   it("leaves an ordinary session unbound, and /pebble (Claude Code's spelling) binds nothing", () => {
-    const s = codexScene();
+    const s = codexScene(true);
     expect(s.hook("UserPromptSubmit", { prompt: "/pebble add impl" }).out).toBeNull();
     expect(s.spawn("jade").out).toBeNull();
     expect(fs.existsSync(path.join(s.project, ".harness"))).toBe(false);
@@ -85,7 +86,7 @@ describe("codex run controller", () => {
   });
 
   it("the hook line exits in the shell for a project with no controller folder, and reaches node for one with it", () => {
-    const s = codexScene();
+    const s = codexScene(true);
     fs.writeFileSync(path.join(s.project, ".codex/hooks/harness-controller.cjs"), 'process.stdout.write("{\\"ran\\":1}");\n');
     const line = (event: string) => spawnSync("/bin/sh", ["-c", codexControllerHookCommand(event)], { cwd: s.project, input: "{}", encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } }).stdout.trim();
     expect(line("PreToolUse")).toBe("");

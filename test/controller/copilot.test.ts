@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderCopilotController } from "../../adapters/copilot/controller.js";
-import { PEBBLE } from "./helpers.js";
+import { PEBBLE, runController } from "./helpers.js";
 import { SCRATCH } from "../helpers/scratch.js";
 
 const dirs: string[] = [];
@@ -17,7 +17,8 @@ afterEach(() => {
 });
 
 const LAUNCHER = ".github/copilot/bin/pebble.sh";
-function copilotScene() {
+/** viaProcess: the hooks through node (a sample of the real process), else in this process */
+function copilotScene(viaProcess = false) {
   const dir = fs.mkdtempSync(path.join(SCRATCH, "harness-ctl-cp-"));
   dirs.push(dir);
   const project = path.join(dir, "project"), home = path.join(dir, "home");
@@ -29,9 +30,9 @@ function copilotScene() {
   fs.writeFileSync(path.join(project, "t.js"), "process.exit(require('fs').existsSync('src/impl.js')?0:1);\n");
   const sid = randomUUID();
   const hook = (event: string, payload: Record<string, unknown>) => {
-    const r = spawnSync(process.execPath, [script, event], { input: JSON.stringify({ sessionId: sid, timestamp: Date.now(), cwd: project, ...payload }), encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, COPILOT_PROJECT_DIR: project } });
+    const r = runController(script, event, JSON.stringify({ sessionId: sid, timestamp: Date.now(), cwd: project, ...payload }), { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, COPILOT_PROJECT_DIR: project }, viaProcess);
     const t = r.stdout.trim();
-    return { code: r.status ?? -1, out: t ? (JSON.parse(t) as Record<string, any>) : null, stderr: r.stderr };
+    return { code: r.code, out: t ? (JSON.parse(t) as Record<string, any>) : null, stderr: r.stderr };
   };
   const task = (role: string, mode = "sync") => hook("preToolUse", { toolName: "task", toolArgs: { agent_type: role, description: `run ${role}`, prompt: `Do the ${role} stage.`, mode, name: `${role}-stage` } });
   const sh = (command: string) => hook("preToolUse", { toolName: "bash", toolArgs: { command, description: "x" } });
@@ -88,7 +89,7 @@ describe("copilot run controller", () => {
   });
 
   it("fails closed with a JSON refusal on input it cannot read", () => {
-    const s = copilotScene();
+    const s = copilotScene(true);
     const r = spawnSync(process.execPath, [path.join(s.project, ".github/hooks/harness-controller.cjs"), "preToolUse"], { input: "not json", encoding: "utf8" });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ permissionDecision: "deny" });

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderGeminiController } from "../../adapters/gemini-cli/controller.js";
-import { PEBBLE } from "./helpers.js";
+import { PEBBLE, runController } from "./helpers.js";
 import { SCRATCH } from "../helpers/scratch.js";
 
 const ENTRY = "# Pebble: orchestrator (the command's text)\n\n## The request\n\n";
@@ -17,7 +17,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function geminiScene() {
+/** viaProcess: the hooks through node (a sample of the real process), else in this process */
+function geminiScene(viaProcess = false) {
   const dir = fs.mkdtempSync(path.join(SCRATCH, "harness-ctl-gm-"));
   dirs.push(dir);
   const project = path.join(dir, "project"), home = path.join(dir, "home");
@@ -29,9 +30,9 @@ function geminiScene() {
   fs.writeFileSync(path.join(project, "t.js"), "process.exit(require('fs').existsSync('src/impl.js')?0:1);\n");
   const sid = randomUUID();
   const hook = (event: string, payload: Record<string, unknown>) => {
-    const r = spawnSync(process.execPath, [script, event], { input: JSON.stringify({ session_id: sid, cwd: project, hook_event_name: event, ...payload }), encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, GEMINI_PROJECT_DIR: project, GEMINI_SESSION_ID: sid } });
+    const r = runController(script, event, JSON.stringify({ session_id: sid, cwd: project, hook_event_name: event, ...payload }), { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, GEMINI_PROJECT_DIR: project, GEMINI_SESSION_ID: sid }, viaProcess);
     const t = r.stdout.trim();
-    return { code: r.status ?? -1, out: t ? (JSON.parse(t) as Record<string, any>) : null, stderr: r.stderr };
+    return { code: r.code, out: t ? (JSON.parse(t) as Record<string, any>) : null, stderr: r.stderr };
   };
   const invoke = (role: string, prompt = `Do the ${role} stage.`) => hook("BeforeTool", { tool_name: "invoke_agent", tool_input: { agent_name: role, prompt } });
   const ended = (role: string, result: string) => hook("AfterTool", { tool_name: "invoke_agent", tool_input: { agent_name: role, prompt: "x" }, tool_response: { llmContent: [{ text: `Subagent '${role}' finished.\nTermination Reason: GOAL\nResult:\n${result}` }] } });
@@ -42,7 +43,7 @@ const why = (a: { out: Record<string, any> | null }) => String(a.out?.reason ?? 
 
 describe("gemini-cli run controller", () => {
   it("binds only on the command's exact expanded text: /pebble as typed, or the text changed, binds nothing", () => {
-    const s = geminiScene();
+    const s = geminiScene(true);
     expect(s.hook("BeforeAgent", { prompt: "/pebble add impl" }).out).toBeNull();
     expect(s.hook("BeforeAgent", { prompt: ENTRY.replace("orchestrator", "0rchestrator") + "add impl\n" }).out).toBeNull();
     expect(s.invoke("jade").out).toBeNull();

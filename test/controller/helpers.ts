@@ -9,6 +9,7 @@ import { renderClaudeController } from "../../adapters/claude-code/controller.js
 import { renderClaudeAudit } from "../../adapters/claude-code/audit.js";
 import type { PipelineIR } from "../../src/ir/types.js";
 import { SCRATCH } from "../helpers/scratch.js";
+import { HOOKS_VIA_NODE, runHook } from "../helpers/hook-vm.js";
 
 export const PEBBLE: PipelineIR = readPipeline(path.join(__dirname, "..", "..", "roles"), { knownHosts: HOST_IDS }).pipeline;
 
@@ -18,17 +19,32 @@ export const PEBBLE: PipelineIR = readPipeline(path.join(__dirname, "..", "..", 
  * --if-present, else 1). The controller's part (which checks run when, their exits, logs and
  * verdicts) is the same; npm's own ~200 ms start per check (seven at each implement stage) is not
  * what these tests are about. The real npm runs under the controller in the real-host tests.
+ * A shell script written from the scene's package.json (Scene.put writes it again when that
+ * changes), not a Node start per check.
  */
-const NPM_STAND_IN = `#!/usr/bin/env node
-const [cmd, ...rest] = process.argv.slice(2);
-if (cmd !== "run" && cmd !== "test") { process.stderr.write("npm stand-in (test/controller/helpers.ts): only npm run <script>\\n"); process.exit(1); }
-const name = cmd === "test" ? "test" : rest.shift();
-const scripts = JSON.parse(require("fs").readFileSync("package.json", "utf8")).scripts || {};
-if (!(name in scripts)) { if (rest.includes("--if-present")) process.exit(0); process.stderr.write("npm error Missing script: " + name + "\\n"); process.exit(1); }
-process.stdout.write("\\n> " + name + "\\n> " + scripts[name] + "\\n\\n");
-const r = require("child_process").spawnSync("sh", ["-c", scripts[name]], { stdio: "inherit" });
-process.exit(r.status === null ? 1 : r.status);
+function npmStandIn(packageJson: string): string {
+  const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+  const scripts = ((JSON.parse(packageJson) as { scripts?: Record<string, string> }).scripts ?? {}) as Record<string, string>;
+  const cases = Object.entries(scripts).map(([name, run]) => `  ${q(name)}) printf '\\n> %s\\n> %s\\n\\n' ${q(name)} ${q(run)}; exec sh -c ${q(run)};;\n`);
+  return `#!/bin/sh
+case $1 in
+  run) shift; name=$1; shift;;
+  test) shift; name=test;;
+  *) echo "npm stand-in (test/controller/helpers.ts): only npm run <script>" >&2; exit 1;;
+esac
+case $name in
+${cases.join("")}  *) for a in "$@"; do [ "$a" = --if-present ] && exit 0; done; echo "npm error Missing script: $name" >&2; exit 1;;
+esac
 `;
+}
+
+/** \`node script event\` with \`input\` on stdin and exactly \`env\`: through a process, or in this one (test/helpers/hook-vm.ts) */
+export function runController(script: string, event: string, input: string, env: Record<string, string>, viaProcess = false): { code: number; stdout: string; stderr: string } {
+  if (!viaProcess && !HOOKS_VIA_NODE) return runHook(script, [event], input, env, process.cwd());
+  // a hook that hangs fails its test instead of holding the run
+  const r = spawnSync(process.execPath, [script, event], { input, encoding: "utf8", env, timeout: 30_000, killSignal: "SIGKILL" });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
 
 export interface Answer {
   code: number;
@@ -43,6 +59,14 @@ export class Scene {
   readonly home: string;
   readonly script: string;
   readonly audit: string;
+  /**
+   * Hooks through \`node\` (true) or in this process (test/helpers/hook-vm.ts, the default): the same
+   * script bytes, input, environment and folder; a test about the process itself (a hang, its time)
+   * sets it, and \`sameAsProcess\` tests compare the two.
+   */
+  viaProcess = false;
+  /** every hook's event and answer, in order (for comparing a run in this process with one through node) */
+  readonly answers: { event: string; code: number; out: unknown; stderr: string }[] = [];
   /** `accountHome`: the controller keeps its key and records in the account's home (passwd), not in this scene's */
   constructor(
     readonly sid = "11111111-2222-3333-4444-555555555555",
@@ -67,37 +91,31 @@ export class Scene {
     for (const [k, v] of Object.entries(base)) this.put(k, v);
     spawnSync("git", ["init", "-q"], { cwd: this.project });
     fs.mkdirSync(path.join(this.dir, "bin"));
-    fs.writeFileSync(path.join(this.dir, "bin", "npm"), NPM_STAND_IN, { mode: 0o755 });
+    fs.writeFileSync(path.join(this.dir, "bin", "npm"), npmStandIn(fs.readFileSync(path.join(this.project, "package.json"), "utf8")), { mode: 0o755 });
   }
   put(rel: string, text: string): void {
     const p = path.join(this.project, rel);
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, text);
+    if (rel === "package.json" && fs.existsSync(path.join(this.dir, "bin"))) fs.writeFileSync(path.join(this.dir, "bin", "npm"), npmStandIn(text), { mode: 0o755 });
   }
   exists(rel: string): boolean {
     return fs.existsSync(path.join(this.project, rel));
   }
   hook(event: string, payload: Record<string, unknown>, env: Record<string, string> = {}): Answer {
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, [this.script, event], {
-      input: JSON.stringify({ session_id: this.sid, cwd: this.project, hook_event_name: event, ...payload }),
-      encoding: "utf8",
-      env: { PATH: `${path.join(this.dir, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: this.home, CLAUDE_PROJECT_DIR: this.project, CLAUDE_CODE_SESSION_ID: this.sid, CLAUDE_CODE_SESSION_ATTENDED: "0", ...env },
-      // a hook that hangs fails its test instead of holding the run
-      timeout: 30_000,
-      killSignal: "SIGKILL",
-    });
+    const r = this.node(this.script, [event], { session_id: this.sid, cwd: this.project, hook_event_name: event, ...payload }, { PATH: `${path.join(this.dir, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: this.home, CLAUDE_PROJECT_DIR: this.project, CLAUDE_CODE_SESSION_ID: this.sid, CLAUDE_CODE_SESSION_ATTENDED: "0", ...env });
     const text = r.stdout.trim();
-    return { code: r.status ?? -1, out: text ? (JSON.parse(text) as Record<string, unknown>) : null, stderr: r.stderr, ms: Date.now() - t0 };
+    this.answers.push({ event, code: r.code, out: text ? JSON.parse(text) : null, stderr: r.stderr });
+    return { code: r.code, out: text ? (JSON.parse(text) as Record<string, unknown>) : null, stderr: r.stderr, ms: Date.now() - t0 };
+  }
+  private node(script: string, args: string[], input: Record<string, unknown>, env: Record<string, string>): { code: number; stdout: string; stderr: string } {
+    return runController(script, args[0]!, JSON.stringify(input), env, this.viaProcess);
   }
   /** the Claude Code stage-end audit in one mode (start, stop, report, between) */
   auditHook(mode: string, payload: Record<string, unknown>): { code: number; stderr: string } {
-    const r = spawnSync(process.execPath, [this.audit, mode], {
-      input: JSON.stringify({ session_id: this.sid, cwd: this.project, ...payload }),
-      encoding: "utf8",
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.home, CLAUDE_PROJECT_DIR: this.project, GIT_CONFIG_NOSYSTEM: "1" },
-    });
-    return { code: r.status ?? -1, stderr: r.stderr };
+    const r = this.node(this.audit, [mode], { session_id: this.sid, cwd: this.project, ...payload }, { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.home, CLAUDE_PROJECT_DIR: this.project, GIT_CONFIG_NOSYSTEM: "1" });
+    return { code: r.code, stderr: r.stderr };
   }
   prompt(prompt: string, extra: Record<string, unknown> = {}): Answer {
     return this.hook("UserPromptSubmit", { prompt, prompt_id: `p-${prompt.length}-${Date.now()}`, ...extra });
