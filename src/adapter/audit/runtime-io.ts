@@ -127,6 +127,38 @@ function auditUserConfigArgs() {
 }
 
 /** The repository's own configuration and the files git opens first: each must be a regular file (or none) before git starts. A refusal carries the repository's folders (e.repo). */
+/**
+ * A stage's code moved the repository's git folder away and left a "gitdir:" file in its place
+ * (r5): git follows the file, so the audit would judge the moved folder, and its hooks stay live for
+ * the human's next commit. Where this stage's own state, which moved with the folder, says the git
+ * folder was <work tree>/.git at the start, the folder is moved back (a violation in out) before
+ * anything else runs. A linked worktree's .git file (its state names another git folder) is left.
+ */
+function auditUndoGitMove(root, key, out) {
+  let d, dot = null;
+  try { d = fs.realpathSync(path.resolve(root)); } catch (e) { return; }
+  for (let i = 0; i < 256; i++) {
+    const p = path.join(d, ".git");
+    if (fs.existsSync(p) || auditIsLink(p)) { dot = p; break; }
+    if (path.dirname(d) === d) return;
+    d = path.dirname(d);
+  }
+  let st;
+  try { st = fs.lstatSync(dot); } catch (e) { return; }
+  if (!st.isFile()) return;
+  let m = null;
+  try { m = /^gitdir: *(.+?)\s*$/m.exec(auditReadText(dot)); } catch (e) { return; } // no regular file: git refuses it too
+  if (!m) return;
+  const moved = path.resolve(path.dirname(dot), m[1]);
+  let state;
+  try { state = JSON.parse(auditReadText(path.join(moved, AUDIT_DIR_NAME, key + ".state"))); } catch (e) { return; }
+  if (!state || state.gitDir !== dot) return;
+  fs.rmSync(dot, { force: true });
+  fs.renameSync(moved, dot);
+  out.push({ path: ".git", kind: "moved to " + auditShowPath(moved) + " and replaced by a gitdir: file", restored: true, guarded: true });
+}
+function auditIsLink(p) { try { return fs.lstatSync(p).isSymbolicLink(); } catch (e) { return false; } }
+
 function auditCheckRepoFiles(root) {
   const found = { gitDir: null, common: null };
   try { auditCheckRepoFilesIn(root, found); } catch (e) { if (e && typeof e === "object") e.repo = found; throw e; }

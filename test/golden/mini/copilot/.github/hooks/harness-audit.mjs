@@ -9,7 +9,7 @@
 // any change to them is put back and fails the stage.
 // State lives in <git dir>/harness-audit/; the work tree's index, HEAD and refs are never touched.
 // Any error fails the stage (fail closed). Limits:
-//   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, files a command in a guarded TOML file names (Codex's notify), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file, which fails the stage loudly but leaves the moved folder's hooks live until a human puts it back
+//   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, files a command in a guarded TOML file names (Codex's notify), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file between stages (the stop of the stage that moved it moves it back and fails the stage; the orchestrator's own commands are not followed there)
 //   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored
 //   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
@@ -1614,7 +1614,7 @@ function auditStart(key, role, session) {
     fs.writeFileSync(path.join(pd, key), role);
   }
   auditSaveRealIndex(ctx, key);
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
   auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
@@ -1731,6 +1731,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
 function auditStop(key, roleHint) {
   // a repository configuration replaced by a FIFO is put back from this stage's snapshot before git runs
   const early = [];
+  auditUndoGitMove(auditProjectRoot(), key, early);
   const ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, key + ".state")).guarded, early);
   const statePath = auditFile(ctx, key, "state");
   let state;
@@ -1918,6 +1919,38 @@ function auditUserConfigArgs() {
 }
 
 /** The repository's own configuration and the files git opens first: each must be a regular file (or none) before git starts. A refusal carries the repository's folders (e.repo). */
+/**
+ * A stage's code moved the repository's git folder away and left a "gitdir:" file in its place
+ * (r5): git follows the file, so the audit would judge the moved folder, and its hooks stay live for
+ * the human's next commit. Where this stage's own state, which moved with the folder, says the git
+ * folder was <work tree>/.git at the start, the folder is moved back (a violation in out) before
+ * anything else runs. A linked worktree's .git file (its state names another git folder) is left.
+ */
+function auditUndoGitMove(root, key, out) {
+  let d, dot = null;
+  try { d = fs.realpathSync(path.resolve(root)); } catch (e) { return; }
+  for (let i = 0; i < 256; i++) {
+    const p = path.join(d, ".git");
+    if (fs.existsSync(p) || auditIsLink(p)) { dot = p; break; }
+    if (path.dirname(d) === d) return;
+    d = path.dirname(d);
+  }
+  let st;
+  try { st = fs.lstatSync(dot); } catch (e) { return; }
+  if (!st.isFile()) return;
+  let m = null;
+  try { m = /^gitdir: *(.+?)\s*$/m.exec(auditReadText(dot)); } catch (e) { return; } // no regular file: git refuses it too
+  if (!m) return;
+  const moved = path.resolve(path.dirname(dot), m[1]);
+  let state;
+  try { state = JSON.parse(auditReadText(path.join(moved, AUDIT_DIR_NAME, key + ".state"))); } catch (e) { return; }
+  if (!state || state.gitDir !== dot) return;
+  fs.rmSync(dot, { force: true });
+  fs.renameSync(moved, dot);
+  out.push({ path: ".git", kind: "moved to " + auditShowPath(moved) + " and replaced by a gitdir: file", restored: true, guarded: true });
+}
+function auditIsLink(p) { try { return fs.lstatSync(p).isSymbolicLink(); } catch (e) { return false; } }
+
 function auditCheckRepoFiles(root) {
   const found = { gitDir: null, common: null };
   try { auditCheckRepoFilesIn(root, found); } catch (e) { if (e && typeof e === "object") e.repo = found; throw e; }
