@@ -63,7 +63,7 @@ function auditGuardedList(ctx, snaps) {
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
     if (e.tree || e.git || e.named || !/\.json$/i.test(e.abs)) continue;
-    for (const f of auditCommandFiles(e.abs, home)) if (!seen.has(f)) { seen.add(f); out.push({ abs: f, shown: home && f.startsWith(home + "/") ? "~/" + f.slice(home.length + 1) : f, tree: false, volatile: null, base: null, named: true }); }
+    for (const f of auditCommandFiles(e.abs, home, e.volatile)) if (!seen.has(f)) { seen.add(f); out.push({ abs: f, shown: home && f.startsWith(home + "/") ? "~/" + f.slice(home.length + 1) : f, tree: false, volatile: null, base: null, named: true }); }
   }
   // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
   const parents = [];
