@@ -3541,6 +3541,8 @@ function auditCommandFiles(file, home, volatile) {
     if (depth > 16 || !x || typeof x !== "object") return;
     // an MCP server's (r6): command is the program itself, unsplit, and args its words (node's script)
     if (typeof x.command === "string" && Array.isArray(x.args)) { add(x.command.trim()); for (const a of x.args) if (typeof a === "string") add(a); }
+    // OpenCode's and Kilo's: the whole command line as an array (["node", "/home/u/mcp/server.js"])
+    if (Array.isArray(x.command)) for (const a of x.command) if (typeof a === "string") add(a);
     for (const k of Object.keys(x)) {
       const y = x[k];
       if (typeof y === "string" && AUDIT_COMMAND_KEYS.has(k)) { for (const w of auditShellWords(y)) add(w); }
