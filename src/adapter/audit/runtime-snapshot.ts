@@ -84,8 +84,10 @@ function auditSameGuarded(then, now, volatile) {
   try { a = auditSnapBytes(then); b = auditSnapBytes(now); } catch (e) { return false; }
   if (a.equals(b)) return true; // also a state written inline (before blobs) against a hashed read
   if (!volatile) return false;
-  const x = auditWithoutVolatile(a, volatile);
-  return x !== null && x === auditWithoutVolatile(b, volatile);
+  // r6: JSON nested too deep for the key-sorting copy (200000 brackets under a key) threw out of the
+  // whole stop, so neither this file nor any path after it was put back; it is a change
+  try { const x = auditWithoutVolatile(a, volatile); return x !== null && x === auditWithoutVolatile(b, volatile); }
+  catch (e) { return false; }
 }
 
 /** Does a file snapshot hold its content (inline, or by hash), not only its inode, size and time. */
@@ -153,7 +155,10 @@ function auditRestoreGuarded(ctx, snaps) {
     const then = snaps[g.abs] || (g.found ? { t: "none" } : null);
     if (!then) continue;
     const now = read(g);
-    if (auditSameGuarded(then, now, g.volatile)) continue;
+    let same = false;
+    // whatever one path's comparison throws fails that path, never the restore of the paths after it
+    try { same = auditSameGuarded(then, now, g.volatile); } catch (e) { same = false; }
+    if (same) continue;
     const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : now.k && then.t !== "other" ? "replaced by " + now.k : "modified";
     if (g.parent) {
       // a folder is not rebuilt from its type alone: the stage fails and a human puts it back

@@ -1,0 +1,30 @@
+// r6: ~/.claude.json is compared without the keys Claude Code rewrites itself, through a key-sorting
+// copy of the parsed JSON. A value nested 200000 deep (written by a stage's code) overflowed that copy's
+// recursion: the stop threw before it put back ~/.claude.json, the guarded files after it or the tree,
+// and a fresh snapshot at the next stage's start took all of it as the state to keep.
+import fs from "node:fs";
+import path from "node:path";
+import { expect, it } from "vitest";
+import { withRepo } from "./helpers.js";
+
+const BASE = { "src/a.ts": "a\n", "tests/a.test.ts": "t\n", ".gitignore": "node_modules/\n" };
+
+it("JSON nested too deep to compare in ~/.claude.json is a change: put back, with the guarded files after it and the tree", () =>
+  withRepo(BASE, (r) => {
+    const cj = path.join(r.home, ".claude.json");
+    const before = JSON.stringify({ numStartups: 1 });
+    fs.writeFileSync(cj, before);
+    r.start("d1", "jade");
+    const deep = "[".repeat(200000) + "]".repeat(200000);
+    fs.writeFileSync(cj, `{"numStartups":2,"mcpServers":{"evil":{"command":"/tmp/evil"}},"x":${deep}}`);
+    fs.writeFileSync(path.join(r.home, ".npmrc"), "node-options=--require=/tmp/evil.js\n");
+    r.put("README.md", "out of scope\n");
+    r.stop("d1", "jade");
+    const rep = r.report("d1");
+    expect(rep.code).toBe(2);
+    expect(rep.stderr).toContain("~/.claude.json (modified; restored)");
+    expect(rep.stderr).toContain("~/.npmrc (created; removed)");
+    expect(fs.readFileSync(cj, "utf8")).toBe(before);
+    expect(fs.existsSync(path.join(r.home, ".npmrc"))).toBe(false);
+    expect(r.exists("README.md")).toBe(false);
+  }));
