@@ -1,4 +1,4 @@
-// r6: ~/.claude.json is compared without the keys Claude Code rewrites itself, through a key-sorting
+// r6: the audit's own reading of what a stage left. ~/.claude.json is compared without the keys Claude Code rewrites itself, through a key-sorting
 // copy of the parsed JSON. A value nested 200000 deep (written by a stage's code) overflowed that copy's
 // recursion: the stop threw before it put back ~/.claude.json, the guarded files after it or the tree,
 // and a fresh snapshot at the next stage's start took all of it as the state to keep.
@@ -27,4 +27,19 @@ it("JSON nested too deep to compare in ~/.claude.json is a change: put back, wit
     expect(fs.readFileSync(cj, "utf8")).toBe(before);
     expect(fs.existsSync(path.join(r.home, ".npmrc"))).toBe(false);
     expect(r.exists("README.md")).toBe(false);
+  }));
+
+it("a link a stage's code put in place of the blob folder is never pruned through: the folder it names keeps its files", () =>
+  withRepo(BASE, (r) => {
+    const victim = path.join(r.home, "keep");
+    fs.mkdirSync(victim);
+    fs.writeFileSync(path.join(victim, "notes.txt"), "mine\n");
+    r.start("p1", "jade");
+    const blobs = path.join(r.dir, ".git/harness-audit/blobs");
+    fs.rmSync(blobs, { recursive: true, force: true });
+    fs.symlinkSync(victim, blobs);
+    r.put("src/b.ts", "b\n");
+    r.stop("p1", "jade");
+    r.report("p1");
+    expect(fs.readFileSync(path.join(victim, "notes.txt"), "utf8")).toBe("mine\n");
   }));

@@ -98,3 +98,18 @@ describe("audit: the programs a settings file names, as sh and the hosts read th
       expect(rep.stderr).not.toContain("src/a.ts");
     }));
 });
+
+describe("audit: the named programs are read in time (r6)", () => {
+  it("a settings file a stage filled with 400000 paths in one command is put back well within the host's hook timeout", () =>
+    withRepo(BASE, (r) => {
+      const settings = path.join(r.home, ".claude/settings.json");
+      write(settings, hooks("~/.local/bin/pre.sh"));
+      r.start("t1", "jade");
+      fs.writeFileSync(settings, hooks(Array.from({ length: 400000 }, (_, i) => `/tmp/harness-r6/${i}`).join(" ")));
+      const stop = r.stop("t1", "jade");
+      // the list searched once per path took ~10 s for 80000 and grew with the square: minutes here
+      expect(stop.ms).toBeLessThan(20000);
+      expect(fs.readFileSync(settings, "utf8")).toBe(hooks("~/.local/bin/pre.sh"));
+      expect(r.report("t1").stderr).toContain("~/.claude/settings.json (modified; restored)");
+    }), 60000);
+});

@@ -2061,6 +2061,9 @@ function auditBlobEnd(mark) { if (mark) fs.rmSync(mark, { force: true }); }
  */
 function auditBlobPrune(auditDir) {
   const dir = path.join(auditDir, "blobs");
+  // a real folder only (r6): through a link a stage's code put in its place, the prune removed every
+  // file of the folder the link names (the project's .claude/hooks, after the stage's audit passed)
+  try { if (!fs.lstatSync(dir).isDirectory()) return; } catch (e) { return; }
   let names;
   try { names = fs.readdirSync(dir); } catch (e) { return; }
   const named = new Set();
@@ -2273,10 +2276,12 @@ function auditCommandFiles(file, home, volatile) {
   let v;
   try { v = JSON.parse(b.toString("utf8")); } catch (e) { return []; }
   auditDropVolatile(v, volatile);
-  const out = [];
-  const add = (w) => { const p = auditCommandPath(w, home); if (p && !out.includes(p)) out.push(p); };
+  // r6: the stop reads the file as the stage left it, before putting it back: a stage's 400000 paths
+  // in one command took minutes here (a list searched for each), past the host's hook timeout
+  const out = [], had = new Set();
+  const add = (w) => { if (out.length >= 64) return; const p = auditCommandPath(w, home); if (p && !had.has(p)) { had.add(p); out.push(p); } };
   const walk = (x, depth) => {
-    if (depth > 16 || !x || typeof x !== "object") return;
+    if (depth > 16 || !x || typeof x !== "object" || out.length >= 64) return;
     // an MCP server's (r6): command is the program itself, unsplit, and args its words (node's script)
     if (typeof x.command === "string" && Array.isArray(x.args)) { add(x.command.trim()); for (const a of x.args) if (typeof a === "string") add(a); }
     // OpenCode's and Kilo's: the whole command line as an array (["node", "/home/u/mcp/server.js"])
@@ -2288,7 +2293,7 @@ function auditCommandFiles(file, home, volatile) {
     }
   };
   walk(v, 0);
-  return out.slice(0, 64);
+  return out;
 }
 
 /**
