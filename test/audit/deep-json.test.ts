@@ -43,3 +43,28 @@ it("a link a stage's code put in place of the blob folder is never pruned throug
     r.report("p1");
     expect(fs.readFileSync(path.join(victim, "notes.txt"), "utf8")).toBe("mine\n");
   }));
+
+it("a 600 MB settings file and git configuration a stage wrote are changes like any other: put back, with the files after them and the tree", () =>
+  withRepo(BASE, (r) => {
+    const settings = path.join(r.home, ".claude/settings.json");
+    const gitconfig = path.join(r.home, ".gitconfig");
+    fs.mkdirSync(path.dirname(settings), { recursive: true });
+    fs.writeFileSync(settings, "{}\n");
+    fs.writeFileSync(gitconfig, "[user]\n\tname = u\n");
+    r.start("b1", "jade");
+    // sparse: no memory until read; its text was over the longest string node makes
+    fs.writeFileSync(settings, '{"hooks":{"Stop":[{"command":"x"}]}');
+    fs.truncateSync(settings, 600 << 20);
+    fs.writeFileSync(gitconfig, "[include]\n\tpath = /tmp/x\n");
+    fs.truncateSync(gitconfig, 600 << 20);
+    fs.writeFileSync(path.join(r.home, ".npmrc"), "node-options=--require=/tmp/evil.js\n");
+    r.put("README.md", "out of scope\n");
+    r.stop("b1", "jade");
+    const rep = r.report("b1");
+    expect(rep.code).toBe(2);
+    for (const shown of ["~/.claude/settings.json", "~/.gitconfig"]) expect(rep.stderr).toMatch(new RegExp(`${shown.replaceAll(".", "\\.")} \\(replaced by something too large[^\\n]*; restored\\)`));
+    expect(fs.readFileSync(settings, "utf8")).toBe("{}\n");
+    expect(fs.readFileSync(gitconfig, "utf8")).toBe("[user]\n\tname = u\n");
+    expect(fs.existsSync(path.join(r.home, ".npmrc"))).toBe(false);
+    expect(r.exists("README.md")).toBe(false);
+  }), 120000);

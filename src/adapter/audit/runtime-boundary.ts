@@ -134,7 +134,7 @@ function auditExcludesPath(ctx, key) {
 /** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
 function auditGitIncludes(file, home) {
   let b;
-  try { b = auditReadRegular(file); } catch (e) { return []; } // a FIFO: no includes; the file itself is a changed enforcement file
+  b = auditReadSettings(file); // a FIFO, or too large: no includes; the file itself is a changed enforcement file
   if (b === null || !/include/i.test(b.toString("latin1"))) return [];
   // unreadable for git: guards nothing more, and git refuses it too
   return auditIncludesOf(file, auditConfigEntries(b) || [], home).map((x) => x[1]);

@@ -187,7 +187,7 @@ const AUDIT_COMMAND_KEYS = new Set(["command", "apiKeyHelper", "awsAuthRefresh",
  */
 function auditCommandFiles(file, home, volatile) {
   let b;
-  try { b = auditReadRegular(file); } catch (e) { return []; } // no regular file: a changed enforcement file itself
+  b = auditReadSettings(file); // no regular file, or too large: a changed enforcement file itself
   if (b === null || !/"(command|apiKeyHelper|aws|gcp|otel)/.test(b.toString("latin1"))) return [];
   let v;
   try { v = JSON.parse(b.toString("utf8")); } catch (e) { return []; }

@@ -1807,6 +1807,17 @@ function auditCheckRegular(p) {
   try { st = fs.statSync(p); } catch (e) { return; }
   if (!st.isFile()) throw auditNotRegular(p, auditFileKind(st));
 }
+/**
+ * A settings file's bytes for what the audit reads out of it (its includes, the programs it names):
+ * null when there is none, it is no regular file, or it is over the snapshot's whole limit (r6: the
+ * text of a 600 MB file a stage wrote threw out of the stop before anything was put back; the file
+ * itself is a change, restored from the snapshot).
+ */
+function auditReadSettings(p) {
+  let b = null;
+  try { const st = fs.statSync(p); if (st.isFile() && st.size <= AUDIT_GUARDED_MAX) b = auditReadRegular(p); } catch (e) { b = null; }
+  return b !== null && b.length <= AUDIT_GUARDED_MAX ? b : null;
+}
 function auditReadText(p) { const b = auditReadRegular(p); if (b === null) { const e = new Error("ENOENT: no such file " + p); e.code = "ENOENT"; throw e; } return b.toString("utf8"); }
 /** fs.copyFileSync for a source that must be a regular file (a missing one throws ENOENT, as copyFileSync does). */
 function auditCopy(src, dst) {
@@ -1863,7 +1874,7 @@ function auditUserConfig() {
   const out = [];
   const read = (file, depth) => {
     let b = null;
-    try { b = auditReadRegular(file); } catch (e) { b = null; } // not a regular file: a changed enforcement file, restored and failed by the guarded snapshot
+    b = auditReadSettings(file); // not a regular file, or too large: a changed enforcement file, restored and failed by the guarded snapshot
     if (b === null || !/safe|excludesfile|attributesfile|hookspath|include/i.test(b.toString("latin1"))) return;
     const entries = auditConfigEntries(b);
     if (!entries) return;
@@ -2238,7 +2249,7 @@ const AUDIT_COMMAND_KEYS = new Set(["command", "apiKeyHelper", "awsAuthRefresh",
  */
 function auditCommandFiles(file, home, volatile) {
   let b;
-  try { b = auditReadRegular(file); } catch (e) { return []; } // no regular file: a changed enforcement file itself
+  b = auditReadSettings(file); // no regular file, or too large: a changed enforcement file itself
   if (b === null || !/"(command|apiKeyHelper|aws|gcp|otel)/.test(b.toString("latin1"))) return [];
   let v;
   try { v = JSON.parse(b.toString("utf8")); } catch (e) { return []; }
@@ -2554,7 +2565,7 @@ function auditExcludesPath(ctx, key) {
 /** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
 function auditGitIncludes(file, home) {
   let b;
-  try { b = auditReadRegular(file); } catch (e) { return []; } // a FIFO: no includes; the file itself is a changed enforcement file
+  b = auditReadSettings(file); // a FIFO, or too large: no includes; the file itself is a changed enforcement file
   if (b === null || !/include/i.test(b.toString("latin1"))) return [];
   // unreadable for git: guards nothing more, and git refuses it too
   return auditIncludesOf(file, auditConfigEntries(b) || [], home).map((x) => x[1]);
