@@ -1,7 +1,8 @@
-// r6: the audit's own reading of what a stage left. ~/.claude.json is compared without the keys Claude Code rewrites itself, through a key-sorting
-// copy of the parsed JSON. A value nested 200000 deep (written by a stage's code) overflowed that copy's
-// recursion: the stop threw before it put back ~/.claude.json, the guarded files after it or the tree,
-// and a fresh snapshot at the next stage's start took all of it as the state to keep.
+// r6: what the audit reads of what a stage left must never throw out of the stop before everything is
+// put back (the stage failed as "could not run", nothing restored, and a fresh snapshot at the next
+// start took it all as the state to keep): ~/.claude.json's volatile-key comparison of JSON nested
+// 200000 deep overflowed the stack; a 600 MB settings file's text was over node's longest string; an
+// unreadable real index failed git. And the blob prune never removes through a link.
 import fs from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
@@ -68,3 +69,19 @@ it("a 600 MB settings file and git configuration a stage wrote are changes like 
     expect(fs.existsSync(path.join(r.home, ".npmrc"))).toBe(false);
     expect(r.exists("README.md")).toBe(false);
   }), 120000);
+
+it("a real index a stage's code made unreadable is put back from the start, and the tree is still audited", () =>
+  withRepo(BASE, (r) => {
+    const real = path.join(r.dir, ".git/index");
+    const before = fs.readFileSync(real);
+    r.start("i1", "jade");
+    fs.writeFileSync(real, "DIRC garbage");
+    r.put("tests/a.test.ts", "changed by jade's code\n");
+    r.stop("i1", "jade");
+    const rep = r.report("i1");
+    expect(rep.code).toBe(2);
+    expect(rep.stderr).toContain(".git/index (staged changes; put back)");
+    expect(rep.stderr).toContain("tests/a.test.ts (modified; restored)");
+    expect(fs.readFileSync(real).equals(before)).toBe(true);
+    expect(r.read("tests/a.test.ts")).toBe("t\n");
+  }));

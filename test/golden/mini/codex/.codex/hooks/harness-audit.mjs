@@ -2744,7 +2744,9 @@ function auditWaitForLeftovers(ctx, since) {
 function auditRepoState(ctx) {
   const real = path.join(ctx.gitDir, "index");
   let staged = "";
-  if (fs.existsSync(real)) staged = crypto.createHash("sha256").update(auditGit(ctx, ["ls-files", "-s", "-v", "-z"], { buffer: true })).digest("hex");
+  // r6: an index a stage's code made unreadable (garbage in .git/index) threw out of the stop before
+  // the tree was audited; it is staged changes like any other, and the copy from the start comes back
+  if (fs.existsSync(real)) { try { staged = crypto.createHash("sha256").update(auditGit(ctx, ["ls-files", "-s", "-v", "-z"], { buffer: true })).digest("hex"); } catch (e) { staged = "unreadable"; } }
   let head = null, branch = null;
   try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD"]).trim(); } catch (e) { head = null; }
   try { branch = auditGit(ctx, ["symbolic-ref", "-q", "HEAD"]).trim(); } catch (e) { branch = null; }
