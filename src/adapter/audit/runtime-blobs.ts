@@ -63,6 +63,9 @@ function auditBlobEnd(mark) { if (mark) fs.rmSync(mark, { force: true }); }
  */
 function auditBlobPrune(auditDir) {
   const dir = path.join(auditDir, "blobs");
+  // a real folder only (r6): through a link a stage's code put in its place, the prune removed every
+  // file of the folder the link names (the project's .claude/hooks, after the stage's audit passed)
+  try { if (!fs.lstatSync(dir).isDirectory()) return; } catch (e) { return; }
   let names;
   try { names = fs.readdirSync(dir); } catch (e) { return; }
   const named = new Set();

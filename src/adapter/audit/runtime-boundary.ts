@@ -63,7 +63,7 @@ function auditGuardedList(ctx, snaps) {
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
     if (e.tree || e.git || e.named || !/\.json$/i.test(e.abs)) continue;
-    for (const f of auditCommandFiles(e.abs, home)) if (!seen.has(f)) { seen.add(f); out.push({ abs: f, shown: home && f.startsWith(home + "/") ? "~/" + f.slice(home.length + 1) : f, tree: false, volatile: null, base: null, named: true }); }
+    for (const f of auditCommandFiles(e.abs, home, e.volatile)) if (!seen.has(f)) { seen.add(f); out.push({ abs: f, shown: home && f.startsWith(home + "/") ? "~/" + f.slice(home.length + 1) : f, tree: false, volatile: null, base: null, named: true }); }
   }
   // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
   const parents = [];
@@ -134,7 +134,7 @@ function auditExcludesPath(ctx, key) {
 /** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
 function auditGitIncludes(file, home) {
   let b;
-  try { b = auditReadRegular(file); } catch (e) { return []; } // a FIFO: no includes; the file itself is a changed enforcement file
+  b = auditReadSettings(file); // a FIFO, or too large: no includes; the file itself is a changed enforcement file
   if (b === null || !/include/i.test(b.toString("latin1"))) return [];
   // unreadable for git: guards nothing more, and git refuses it too
   return auditIncludesOf(file, auditConfigEntries(b) || [], home).map((x) => x[1]);
@@ -302,7 +302,9 @@ export const AUDIT_REPO_SOURCE = String.raw`
 function auditRepoState(ctx) {
   const real = path.join(ctx.gitDir, "index");
   let staged = "";
-  if (fs.existsSync(real)) staged = crypto.createHash("sha256").update(auditGit(ctx, ["ls-files", "-s", "-v", "-z"], { buffer: true })).digest("hex");
+  // r6: an index a stage's code made unreadable (garbage in .git/index) threw out of the stop before
+  // the tree was audited; it is staged changes like any other, and the copy from the start comes back
+  if (fs.existsSync(real)) { try { staged = crypto.createHash("sha256").update(auditGit(ctx, ["ls-files", "-s", "-v", "-z"], { buffer: true })).digest("hex"); } catch (e) { staged = "unreadable"; } }
   let head = null, branch = null;
   try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD"]).trim(); } catch (e) { head = null; }
   try { branch = auditGit(ctx, ["symbolic-ref", "-q", "HEAD"]).trim(); } catch (e) { branch = null; }

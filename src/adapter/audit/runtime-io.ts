@@ -49,6 +49,17 @@ function auditCheckRegular(p) {
   try { st = fs.statSync(p); } catch (e) { return; }
   if (!st.isFile()) throw auditNotRegular(p, auditFileKind(st));
 }
+/**
+ * A settings file's bytes for what the audit reads out of it (its includes, the programs it names):
+ * null when there is none, it is no regular file, or it is over the snapshot's whole limit (r6: the
+ * text of a 600 MB file a stage wrote threw out of the stop before anything was put back; the file
+ * itself is a change, restored from the snapshot).
+ */
+function auditReadSettings(p) {
+  let b = null;
+  try { const st = fs.statSync(p); if (st.isFile() && st.size <= AUDIT_GUARDED_MAX) b = auditReadRegular(p); } catch (e) { b = null; }
+  return b !== null && b.length <= AUDIT_GUARDED_MAX ? b : null;
+}
 function auditReadText(p) { const b = auditReadRegular(p); if (b === null) { const e = new Error("ENOENT: no such file " + p); e.code = "ENOENT"; throw e; } return b.toString("utf8"); }
 /** fs.copyFileSync for a source that must be a regular file (a missing one throws ENOENT, as copyFileSync does). */
 function auditCopy(src, dst) {
@@ -105,7 +116,7 @@ function auditUserConfig() {
   const out = [];
   const read = (file, depth) => {
     let b = null;
-    try { b = auditReadRegular(file); } catch (e) { b = null; } // not a regular file: a changed enforcement file, restored and failed by the guarded snapshot
+    b = auditReadSettings(file); // not a regular file, or too large: a changed enforcement file, restored and failed by the guarded snapshot
     if (b === null || !/safe|excludesfile|attributesfile|hookspath|include/i.test(b.toString("latin1"))) return;
     const entries = auditConfigEntries(b);
     if (!entries) return;

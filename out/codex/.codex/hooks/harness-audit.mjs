@@ -3103,6 +3103,17 @@ function auditCheckRegular(p) {
   try { st = fs.statSync(p); } catch (e) { return; }
   if (!st.isFile()) throw auditNotRegular(p, auditFileKind(st));
 }
+/**
+ * A settings file's bytes for what the audit reads out of it (its includes, the programs it names):
+ * null when there is none, it is no regular file, or it is over the snapshot's whole limit (r6: the
+ * text of a 600 MB file a stage wrote threw out of the stop before anything was put back; the file
+ * itself is a change, restored from the snapshot).
+ */
+function auditReadSettings(p) {
+  let b = null;
+  try { const st = fs.statSync(p); if (st.isFile() && st.size <= AUDIT_GUARDED_MAX) b = auditReadRegular(p); } catch (e) { b = null; }
+  return b !== null && b.length <= AUDIT_GUARDED_MAX ? b : null;
+}
 function auditReadText(p) { const b = auditReadRegular(p); if (b === null) { const e = new Error("ENOENT: no such file " + p); e.code = "ENOENT"; throw e; } return b.toString("utf8"); }
 /** fs.copyFileSync for a source that must be a regular file (a missing one throws ENOENT, as copyFileSync does). */
 function auditCopy(src, dst) {
@@ -3159,7 +3170,7 @@ function auditUserConfig() {
   const out = [];
   const read = (file, depth) => {
     let b = null;
-    try { b = auditReadRegular(file); } catch (e) { b = null; } // not a regular file: a changed enforcement file, restored and failed by the guarded snapshot
+    b = auditReadSettings(file); // not a regular file, or too large: a changed enforcement file, restored and failed by the guarded snapshot
     if (b === null || !/safe|excludesfile|attributesfile|hookspath|include/i.test(b.toString("latin1"))) return;
     const entries = auditConfigEntries(b);
     if (!entries) return;
@@ -3356,6 +3367,9 @@ function auditBlobEnd(mark) { if (mark) fs.rmSync(mark, { force: true }); }
  */
 function auditBlobPrune(auditDir) {
   const dir = path.join(auditDir, "blobs");
+  // a real folder only (r6): through a link a stage's code put in its place, the prune removed every
+  // file of the folder the link names (the project's .claude/hooks, after the stage's audit passed)
+  try { if (!fs.lstatSync(dir).isDirectory()) return; } catch (e) { return; }
   let names;
   try { names = fs.readdirSync(dir); } catch (e) { return; }
   const named = new Set();
@@ -3428,16 +3442,21 @@ function auditSnapGuarded(ctx) {
   return out;
 }
 
-/** JSON text without the keys the host rewrites itself (dotted paths, * for any key); null when it does not parse. */
-function auditWithoutVolatile(bytes, volatile) {
-  let v;
-  try { v = JSON.parse(bytes.toString("utf8")); } catch (e) { return null; }
+/** Delete the keys the host rewrites itself (dotted paths, * for any key) from a parsed JSON value. */
+function auditDropVolatile(v, volatile) {
   const drop = (o, parts) => {
     if (!o || typeof o !== "object" || Array.isArray(o)) return;
     const [k, ...rest] = parts;
     for (const name of k === "*" ? Object.keys(o) : [k]) { if (!rest.length) delete o[name]; else drop(o[name], rest); }
   };
-  for (const p of volatile) drop(v, p.split("."));
+  for (const p of volatile || []) drop(v, p.split("."));
+}
+
+/** JSON text without the keys the host rewrites itself (dotted paths, * for any key); null when it does not parse. */
+function auditWithoutVolatile(bytes, volatile) {
+  let v;
+  try { v = JSON.parse(bytes.toString("utf8")); } catch (e) { return null; }
+  auditDropVolatile(v, volatile);
   // defined, never assigned (r5): an assigned "__proto__" key set the copy's prototype, which
   // JSON.stringify leaves out, so whatever a stage wrote below it compared as no change
   const sorted = (x) => Array.isArray(x) ? x.map(sorted) : x && typeof x === "object" ? Object.keys(x).sort().reduce((o, k) => Object.defineProperty(o, k, { value: sorted(x[k]), enumerable: true, writable: true, configurable: true }), {}) : x;
@@ -3455,8 +3474,10 @@ function auditSameGuarded(then, now, volatile) {
   try { a = auditSnapBytes(then); b = auditSnapBytes(now); } catch (e) { return false; }
   if (a.equals(b)) return true; // also a state written inline (before blobs) against a hashed read
   if (!volatile) return false;
-  const x = auditWithoutVolatile(a, volatile);
-  return x !== null && x === auditWithoutVolatile(b, volatile);
+  // r6: JSON nested too deep for the key-sorting copy (200000 brackets under a key) threw out of the
+  // whole stop, so neither this file nor any path after it was put back; it is a change
+  try { const x = auditWithoutVolatile(a, volatile); return x !== null && x === auditWithoutVolatile(b, volatile); }
+  catch (e) { return false; }
 }
 
 /** Does a file snapshot hold its content (inline, or by hash), not only its inode, size and time. */
@@ -3524,7 +3545,10 @@ function auditRestoreGuarded(ctx, snaps) {
     const then = snaps[g.abs] || (g.found ? { t: "none" } : null);
     if (!then) continue;
     const now = read(g);
-    if (auditSameGuarded(then, now, g.volatile)) continue;
+    let same = false;
+    // whatever one path's comparison throws fails that path, never the restore of the paths after it
+    try { same = auditSameGuarded(then, now, g.volatile); } catch (e) { same = false; }
+    if (same) continue;
     const kind = then.t === "none" ? "created" : now.t === "none" ? "deleted" : now.k && then.t !== "other" ? "replaced by " + now.k : "modified";
     if (g.parent) {
       // a folder is not rebuilt from its type alone: the stage fails and a human puts it back
@@ -3545,27 +3569,69 @@ function auditRestoreGuarded(ctx, snaps) {
 // names; "command" also covers every host's hook entries and status lines).
 const AUDIT_COMMAND_KEYS = new Set(["command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "gcpAuthRefresh", "otelHeadersHelper"]);
 
-/** The absolute or home paths among the words of the commands a JSON settings file names (64 at most). */
-function auditCommandFiles(file, home) {
+/**
+ * The absolute or home paths among the words of the commands a JSON settings file names (64 at most).
+ * volatile (r6): the keys the host rewrites itself are compared as absent, so a stage may write them
+ * freely; a command planted there would name what the next stages guard (a file in the role's own
+ * scope) and push the file's real programs past the 64.
+ */
+function auditCommandFiles(file, home, volatile) {
   let b;
-  try { b = auditReadRegular(file); } catch (e) { return []; } // no regular file: a changed enforcement file itself
+  b = auditReadSettings(file); // no regular file, or too large: a changed enforcement file itself
   if (b === null || !/"(command|apiKeyHelper|aws|gcp|otel)/.test(b.toString("latin1"))) return [];
   let v;
   try { v = JSON.parse(b.toString("utf8")); } catch (e) { return []; }
-  const out = [];
+  auditDropVolatile(v, volatile);
+  // r6: the stop reads the file as the stage left it, before putting it back: a stage's 400000 paths
+  // in one command took minutes here (a list searched for each), past the host's hook timeout
+  const out = [], had = new Set();
+  const add = (w) => { if (out.length >= 64) return; const p = auditCommandPath(w, home); if (p && !had.has(p)) { had.add(p); out.push(p); } };
   const walk = (x, depth) => {
-    if (depth > 16 || !x || typeof x !== "object") return;
+    if (depth > 16 || !x || typeof x !== "object" || out.length >= 64) return;
+    // an MCP server's (r6): command is the program itself, unsplit, and args its words (node's script)
+    if (typeof x.command === "string" && Array.isArray(x.args)) { add(x.command.trim()); for (const a of x.args) if (typeof a === "string") add(a); }
+    // OpenCode's and Kilo's: the whole command line as an array (["node", "/home/u/mcp/server.js"])
+    if (Array.isArray(x.command)) for (const a of x.command) if (typeof a === "string") add(a);
     for (const k of Object.keys(x)) {
       const y = x[k];
-      if (typeof y === "string" && AUDIT_COMMAND_KEYS.has(k)) { for (const w of y.split(/[\s;&|()<>'"\x60]+/)) { const p = auditCommandPath(w, home); if (p && !out.includes(p)) out.push(p); } }
+      if (typeof y === "string" && AUDIT_COMMAND_KEYS.has(k)) { for (const w of auditShellWords(y)) add(w); }
       else if (y && typeof y === "object") walk(y, depth + 1);
     }
   };
   walk(v, 0);
-  return out.slice(0, 64);
+  return out;
+}
+
+/**
+ * The words of a shell command as sh splits them, quotes and backslashes taken out (r6: a quoted
+ * "~/my hooks/pre.sh" was two words, neither the program). A word an output redirection names is
+ * left out: a hook's log (>> ~/.claude/hook.log), written by every run, is no program, and guarding
+ * it failed every stage in which the host ran the hook.
+ */
+function auditShellWords(s) {
+  const out = [];
+  let w = null, redirect = false;
+  const end = () => { if (w !== null) { if (!redirect) out.push(w); redirect = false; } w = null; };
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "'") { const j = s.indexOf("'", i + 1), e = j < 0 ? s.length : j; w = (w || "") + s.slice(i + 1, e); i = e; }
+    else if (c === '"') {
+      let j = i + 1, t = "";
+      for (; j < s.length && s[j] !== '"'; j++) { if (s[j] === "\\" && j + 1 < s.length && '"\\$\x60\n'.includes(s[j + 1])) j++; t += s[j]; }
+      w = (w || "") + t; i = j;
+    } else if (c === "\\") { if (i + 1 < s.length && s[i + 1] !== "\n") w = (w || "") + s[i + 1]; i++; }
+    else if (/[\s;&|()<>\x60]/.test(c)) {
+      end();
+      // >, >>, >|, >&: what follows is written; a digit before it (2>) was a word of its own, no path
+      if (c === ">") { redirect = true; while (s[i + 1] === ">" || s[i + 1] === "|" || s[i + 1] === "&") i++; }
+      else if (!/\s/.test(c)) redirect = false;
+    } else w = (w || "") + c;
+  }
+  end();
+  return out;
 }
 function auditCommandPath(word, home) {
-  let p = word.replace(/^[A-Za-z_][A-Za-z0-9_]*=/, ""); // VAR=/path
+  let p = word.replace(/^([A-Za-z_][A-Za-z0-9_]*|--?[A-Za-z0-9][A-Za-z0-9-]*)=/, ""); // VAR=/path, --require=/path
   const h = /^(~|\$HOME|\$\{HOME\})\//.exec(p);
   if (h) { if (!home) return null; p = path.join(home, p.slice(h[0].length)); }
   if (!path.isAbsolute(p) || p.includes("$") || p.includes("*")) return null; // a variable or a glob: not a path read here
@@ -3756,7 +3822,7 @@ function auditGuardedList(ctx, snaps) {
   for (let i = 0; i < out.length; i++) {
     const e = out[i];
     if (e.tree || e.git || e.named || !/\.json$/i.test(e.abs)) continue;
-    for (const f of auditCommandFiles(e.abs, home)) if (!seen.has(f)) { seen.add(f); out.push({ abs: f, shown: home && f.startsWith(home + "/") ? "~/" + f.slice(home.length + 1) : f, tree: false, volatile: null, base: null, named: true }); }
+    for (const f of auditCommandFiles(e.abs, home, e.volatile)) if (!seen.has(f)) { seen.add(f); out.push({ abs: f, shown: home && f.startsWith(home + "/") ? "~/" + f.slice(home.length + 1) : f, tree: false, volatile: null, base: null, named: true }); }
   }
   // the folders between a base and its files: one swapped for a symbolic link redirects every file below it
   const parents = [];
@@ -3827,7 +3893,7 @@ function auditExcludesPath(ctx, key) {
 /** The files a git configuration file includes, absolute, as git reads the keys (none when it has no include, or is no regular file). */
 function auditGitIncludes(file, home) {
   let b;
-  try { b = auditReadRegular(file); } catch (e) { return []; } // a FIFO: no includes; the file itself is a changed enforcement file
+  b = auditReadSettings(file); // a FIFO, or too large: no includes; the file itself is a changed enforcement file
   if (b === null || !/include/i.test(b.toString("latin1"))) return [];
   // unreadable for git: guards nothing more, and git refuses it too
   return auditIncludesOf(file, auditConfigEntries(b) || [], home).map((x) => x[1]);
@@ -3982,7 +4048,9 @@ function auditWaitForLeftovers(ctx, since) {
 function auditRepoState(ctx) {
   const real = path.join(ctx.gitDir, "index");
   let staged = "";
-  if (fs.existsSync(real)) staged = crypto.createHash("sha256").update(auditGit(ctx, ["ls-files", "-s", "-v", "-z"], { buffer: true })).digest("hex");
+  // r6: an index a stage's code made unreadable (garbage in .git/index) threw out of the stop before
+  // the tree was audited; it is staged changes like any other, and the copy from the start comes back
+  if (fs.existsSync(real)) { try { staged = crypto.createHash("sha256").update(auditGit(ctx, ["ls-files", "-s", "-v", "-z"], { buffer: true })).digest("hex"); } catch (e) { staged = "unreadable"; } }
   let head = null, branch = null;
   try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD"]).trim(); } catch (e) { head = null; }
   try { branch = auditGit(ctx, ["symbolic-ref", "-q", "HEAD"]).trim(); } catch (e) { branch = null; }
