@@ -5,7 +5,6 @@ import { CLAUDE_TOOLS, SPAWN_TOOL, claudeTools } from "./tools.js";
 import { GUARD_PATH } from "./guard.js";
 import { CLAUDE_PROTECTED_FOLDERS, claudeAsksBeforeWriting } from "./protected-folders.js";
 
-export { CLAUDE_PROTECTED_FOLDERS } from "./protected-folders.js";
 
 export function claudeFidelity(pipeline: PipelineIR, modelFor: (p: PipelineIR, r: RoleIR) => string): FidelityRecord[] {
   const out: FidelityRecord[] = [];

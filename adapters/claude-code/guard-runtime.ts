@@ -44,7 +44,7 @@ function ccCall(raw, env, as, scriptProject) {
 
 /** The script's main code: kill switch, stdin, exit codes. */
 export const CLAUDE_GUARD_MAIN = String.raw`
-// Claude Code 2.1.332's protected folders (adapters/claude-code/fidelity.ts), by path segment
+// Claude Code 2.1.332's protected folders (adapters/claude-code/protected-folders.ts), by path segment
 const CC_ASKS = new Set(${JSON.stringify(CLAUDE_PROTECTED_FOLDERS)});
 const CC_OWN = new Set(${JSON.stringify(CLAUDE_UNASKED_SUBFOLDERS)});
 function ccAsksAbout(call) {

@@ -1117,7 +1117,7 @@ function ccCall(raw, env, as, scriptProject) {
   else if (tool === "Skill") call.kind = "skill";
   return call;
 }
-// Claude Code 2.1.332's protected folders (adapters/claude-code/fidelity.ts), by path segment
+// Claude Code 2.1.332's protected folders (adapters/claude-code/protected-folders.ts), by path segment
 const CC_ASKS = new Set([".git",".vscode",".idea",".claude",".husky",".cargo",".devcontainer",".yarn",".mvn"]);
 const CC_OWN = new Set(["agents","commands","skills","worktrees"]);
 function ccAsksAbout(call) {
