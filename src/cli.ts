@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 // The registry is a table of lazy loaders: importing it loads no adapter.
 import { HOSTS as registry } from "../adapters/index.js";
 import { stream, useOutput, type Output } from "./ui.js";
+import { colorRule } from "./colors.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -241,7 +242,5 @@ function setEnv(to: NodeJS.ProcessEnv): void {
 
 /** picocolors' own rule (it decides once, at start-up, for this process), for a caller's env and streams. */
 function colorsFor(context: CliContext): boolean {
-  const env = context.env ?? process.env;
-  const tty = Boolean((context.stdout ?? process.stdout).isTTY);
-  return !env.NO_COLOR && (Boolean(env.FORCE_COLOR) || process.platform === "win32" || (tty && env.TERM !== "dumb") || Boolean(env.CI));
+  return colorRule(context.env ?? process.env, [], process.platform, () => Boolean((context.stdout ?? process.stdout).isTTY));
 }

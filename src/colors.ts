@@ -90,3 +90,12 @@ export function isTerminal(fd: number): boolean {
   }
   return isatty(fd);
 }
+
+/**
+ * picocolors' rule: colour unless NO_COLOR or --no-color, then with FORCE_COLOR, --color, Windows or
+ * CI, else on a terminal whose TERM is not "dumb". `isTTY` is asked only when the rest leaves it open.
+ */
+export function colorRule(env: NodeJS.ProcessEnv, argv: readonly string[], platform: string, isTTY: () => boolean): boolean {
+  if (env.NO_COLOR || argv.includes("--no-color")) return false;
+  return Boolean(env.FORCE_COLOR) || argv.includes("--color") || platform === "win32" || Boolean(env.CI) || (env.TERM !== "dumb" && isTTY());
+}

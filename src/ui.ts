@@ -1,7 +1,7 @@
 // Terminal output: colour only on a TTY and never with NO_COLOR (picocolors' rule, src/colors.ts).
 // Every line goes through `write`, so a build or check can keep what it printed (or would print)
 // for its cached no-op (src/cache/).
-import { createColors, isTerminal, type Colors } from "./colors.js";
+import { colorRule, createColors, isTerminal, type Colors } from "./colors.js";
 import type { PrintedLine } from "./cache/digest.js";
 
 /** Where a command's output goes: this process's streams, or what an in-process caller passed (src/cli.ts main). */
@@ -12,12 +12,9 @@ export interface Output {
 
 // picocolors' rule for this process. The environment and argv are read at start-up, as picocolors
 // reads them; whether stdout is a terminal is asked when a colour is first used.
-const env = process.env;
-const argv = process.argv;
-const byEnv = !(!!env.NO_COLOR || argv.includes("--no-color")) && (!!env.FORCE_COLOR || argv.includes("--color") || process.platform === "win32" || !!env.CI);
-const mayColor = !(!!env.NO_COLOR || argv.includes("--no-color")) && env.TERM !== "dumb";
+const atStart = { env: { NO_COLOR: process.env.NO_COLOR, FORCE_COLOR: process.env.FORCE_COLOR, CI: process.env.CI, TERM: process.env.TERM }, argv: [...process.argv] };
 let decided: Colors | undefined;
-const own = (): Colors => (decided ??= createColors(byEnv || (mayColor && isTerminal(1))));
+const own = (): Colors => (decided ??= createColors(colorRule(atStart.env, atStart.argv, process.platform, () => isTerminal(1))));
 const processColors = Object.fromEntries(
   Object.entries(createColors(false)).map(([name, fn]) => [name, typeof fn === "function" ? (input: unknown) => (own()[name as keyof Colors] as (s: unknown) => string)(input) : fn]),
 ) as Colors;
