@@ -137,7 +137,6 @@ function auditUserConfigArgs() {
   return out;
 }
 
-/** The repository's own configuration and the files git opens first: each must be a regular file (or none) before git starts. A refusal carries the repository's folders (e.repo). */
 /**
  * A stage's code moved the repository's git folder away and left a "gitdir:" file in its place
  * (r5): git follows the file, so the audit would judge the moved folder, and its hooks stay live for
@@ -170,6 +169,7 @@ function auditUndoGitMove(root, key, out) {
 }
 function auditIsLink(p) { try { return fs.lstatSync(p).isSymbolicLink(); } catch (e) { return false; } }
 
+/** The repository's own configuration and the files git opens first: each must be a regular file (or none) before git starts. A refusal carries the repository's folders (e.repo). */
 function auditCheckRepoFiles(root) {
   const found = { gitDir: null, common: null };
   try { auditCheckRepoFilesIn(root, found); } catch (e) { if (e && typeof e === "object") e.repo = found; throw e; }
