@@ -170,7 +170,7 @@ describe.concurrent("claude-code: roles as real teams write them (test/fixtures/
 
   // The same role on the main thread (isolation: main, run as /writer): the command's front-matter
   // guard answers the prompt for the main thread; a write the role may not make is still refused.
-  it("claude-code: a main-session role (/writer) writes its artifact under .claude/state/; .vscode/settings.json is still asked (refused headless)", async () => {
+  it("claude-code: a main-session role (/writer) writes its artifact under .claude/state/; .vscode/settings.json (a host settings file) is still refused", async () => {
     const r = await runClaudeScripted({
       bin: hostBin("claude-code"),
       tree: await mainWriterTree(),
