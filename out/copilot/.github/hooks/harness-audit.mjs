@@ -14,7 +14,7 @@
 //   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
 //   - submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file) is undone by removing its .git whatever the scope, and the files it hid are then judged one by one
-//   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for; a snapshot blob one stage's start reuses while another stage's stop prunes the blob folder can be lost, and a change to that file in the starting stage then fails it unrestored
+//   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
 //   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
@@ -3359,24 +3359,17 @@ function auditSnapBytes(snap) {
 /** A stage's start is storing blobs its state does not name yet: marked, so no prune removes them. */
 function auditBlobBegin(key) {
   if (!auditBlobDir) return null;
-  fs.mkdirSync(auditBlobDir, { recursive: true });
   const mark = path.join(auditBlobDir, ".start-" + process.pid + "-" + key);
-  fs.writeFileSync(mark, "");
-  return mark;
+  // a prune beside it removes the folder once it is empty, between the mkdir and the mark's write
+  for (let tries = 0; ; tries++) {
+    fs.mkdirSync(auditBlobDir, { recursive: true });
+    try { fs.writeFileSync(mark, ""); return mark; } catch (e) { if (e.code !== "ENOENT" || tries >= 8) throw e; }
+  }
 }
 function auditBlobEnd(mark) { if (mark) fs.rmSync(mark, { force: true }); }
 
-/**
- * Remove the blobs no state or chain record names: all of them when no start is storing blobs, else
- * those older than AUDIT_BLOB_STALE_MS (the folder goes with its last blob).
- */
-function auditBlobPrune(auditDir) {
-  const dir = path.join(auditDir, "blobs");
-  // a real folder only (r6): through a link a stage's code put in its place, the prune removed every
-  // file of the folder the link names (the project's .claude/hooks, after the stage's audit passed)
-  try { if (!fs.lstatSync(dir).isDirectory()) return; } catch (e) { return; }
-  let names;
-  try { names = fs.readdirSync(dir); } catch (e) { return; }
+/** The blob names the stage states and chain records in auditDir name. */
+function auditBlobNamed(auditDir) {
   const named = new Set();
   for (const sub of ["", "chain"]) {
     let files = [];
@@ -3388,13 +3381,60 @@ function auditBlobPrune(auditDir) {
       if (b) for (const m of b.toString("latin1").matchAll(/"h":\s*"([0-9a-f]{64})"/g)) named.add(m[1]);
     }
   }
+  return named;
+}
+
+/** How long ago a blob was moved off its name (a rename changes its ctime, not its mtime). */
+function auditBlobMovedAgo(p) { try { return Date.now() - fs.lstatSync(p).ctimeMs; } catch (e) { return -1; } }
+
+/** Whether a stage's start is storing blobs now (stale marks, of a start that died, are removed). */
+function auditBlobStarting(dir, age) {
+  let starting = false;
+  let names = [];
+  try { names = fs.readdirSync(dir); } catch (e) { names = []; }
+  for (const n of names) if (n.startsWith(".start-")) { if (age(n) > AUDIT_BLOB_STALE_MS) fs.rmSync(path.join(dir, n), { force: true }); else starting = true; }
+  return starting;
+}
+
+/**
+ * Remove the blobs no state or chain record names: all of them when no start is storing blobs, else
+ * those older than AUDIT_BLOB_STALE_MS (the folder goes with its last blob).
+ *
+ * A start that begins while this runs can reuse a blob the listing found unnamed. So each blob is
+ * first moved off its name, then the marks and the states are read again: a start that began since
+ * then finds it missing and stores it anew, and one that reused it before the move has its mark, or
+ * its state, seen now; such a blob goes back.
+ */
+function auditBlobPrune(auditDir) {
+  const dir = path.join(auditDir, "blobs");
+  // a real folder only (r6): through a link a stage's code put in its place, the prune removed every
+  // file of the folder the link names (the project's .claude/hooks, after the stage's audit passed)
+  try { if (!fs.lstatSync(dir).isDirectory()) return; } catch (e) { return; }
+  let names;
+  try { names = fs.readdirSync(dir); } catch (e) { return; }
   const now = Date.now();
   const age = (n) => { try { return now - fs.lstatSync(path.join(dir, n)).mtimeMs; } catch (e) { return -1; } };
-  let starting = false;
-  for (const n of names) if (n.startsWith(".start-")) { if (age(n) > AUDIT_BLOB_STALE_MS) fs.rmSync(path.join(dir, n), { force: true }); else starting = true; }
+  const named = auditBlobNamed(auditDir);
+  const starting = auditBlobStarting(dir, age);
+  const gone = [];
   for (const n of names) {
     if (n.startsWith(".start-") || named.has(n)) continue;
-    if (!starting || age(n) > AUDIT_BLOB_STALE_MS) fs.rmSync(path.join(dir, n), { recursive: true, force: true });
+    const p = path.join(dir, n);
+    if (n.startsWith(".gone-")) { if (auditBlobMovedAgo(p) > AUDIT_BLOB_STALE_MS) fs.rmSync(p, { recursive: true, force: true }); continue; } // of a prune that died
+    if (starting && age(n) <= AUDIT_BLOB_STALE_MS) continue;
+    const t = path.join(dir, ".gone-" + process.pid + "-" + n);
+    try { fs.renameSync(p, t); gone.push([n, p, t]); } catch (e) { /* raced */ }
+  }
+  if (gone.length) {
+    const namedNow = auditBlobNamed(auditDir);
+    const startingNow = auditBlobStarting(dir, age);
+    for (const [n, p, t] of gone) {
+      let fresh = false;
+      try { fresh = now - fs.lstatSync(t).mtimeMs <= AUDIT_BLOB_STALE_MS; } catch (e) { continue; }
+      const keep = namedNow.has(n) || (startingNow && fresh);
+      // one stored anew under its name meanwhile holds the same bytes, and stays
+      if (keep && !fs.existsSync(p)) fs.renameSync(t, p); else fs.rmSync(t, { recursive: true, force: true });
+    }
   }
   try { fs.rmdirSync(dir); } catch (e) { /* not empty */ }
 }
