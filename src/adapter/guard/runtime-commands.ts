@@ -53,7 +53,7 @@ function guardAllowMatch(policy, list, argv) {
 
 // ---------------------------------------------------------------- git
 
-const GUARD_GIT_ARG = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds", "--attr-source"]);
+const GUARD_GIT_ARG = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds", "--attr-source", "--shallow-file"]);
 const GUARD_GIT_SAFE = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "--no-advice", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs"]);
 // { normal: ["git", sub, ...], safe: only harmless global options were given }
 function guardGit(argv) {
