@@ -25,14 +25,14 @@ describe.runIf(has("git"))("the guard against the real git: value options and --
     for (const a of [["init", "-q"], ["add", "a.ts"], ["-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "a"]]) run("git", a, dir);
     fs.writeFileSync(path.join(dir, "a.ts"), "b\n");
     let wrote = 0;
-    for (const sub of ["log", "show", "diff", "blame", "status", "shortlog", "rev-list", "whatchanged"]) {
+    for (const sub of ["log", "show", "diff", "blame", "status", "shortlog", "rev-list", "whatchanged", "reflog show"]) {
       const opts = specs[sub]!.split(" ").slice(2).filter((o) => /^-[^=]*=$/.test(o)).map((o) => o.slice(0, -1));
       for (const o of opts) {
         fs.rmSync(path.join(dir, "OUT"), { force: true });
-        run("git", [sub, o, "--output=OUT"], dir);
+        run("git", [...sub.split(" "), o, "--output=OUT"], dir);
         if (!fs.existsSync(path.join(dir, "OUT"))) continue;
         wrote++;
-        const c = ["git", sub, o, "--output=tests/OUT"];
+        const c = ["git", ...sub.split(" "), o, "--output=tests/OUT"];
         for (const as of ["onyx", ORCHESTRATOR]) expect(kind(as, c), `${c.join(" ")} wrote its output file`).not.toBe("allow");
       }
     }

@@ -44,15 +44,17 @@ describe("git options read only attached, and values that are options (r7)", () 
     const ok = ["git log --format=%H -n 5", "git log -n 3 --author alice", "git log --grep fix --since 2.weeks", "git show --format=%s HEAD", "git diff -S needle --stat", "git blame -L 1,5 src/a.ts", "git log --pretty=oneline -5"];
     expect(ok.filter((c) => kind("onyx", c) !== "allow")).toEqual([]);
   });
-  it("a default-allow role's git shortlog, rev-list: the same values", () => {
+  it("a default-allow role's git shortlog, rev-list, reflog show: the same values", () => {
     const p = readRoles(PEBBLE_ROLES);
     const coral = p.roles.find((r) => r.id === "coral")!;
     coral.shell = { ...coral.shell!, default: "allow" };
     const d = inProcess(p);
     const k = (command: string) => d(JSON.stringify(payload({ tool: "Bash", input: { command }, role: "coral", cwd: P })), { CLAUDE_PROJECT_DIR: P }, "coral").kind;
-    const bad = ["git shortlog -n --output=tests/x", "git shortlog --committer --output=tests/x", "git rev-list -L --output=tests/x HEAD", "git rev-list --format --output=tests/x HEAD"];
+    // git reflog show is git log -g: it takes log's options, --output too
+    const bad = ["git shortlog -n --output=tests/x", "git shortlog --committer --output=tests/x", "git rev-list -L --output=tests/x HEAD", "git rev-list --format --output=tests/x HEAD", "git reflog show --output=tests/x", "git reflog show -p --ext-diff"];
     expect(bad.filter((c) => k(c) === "allow")).toEqual([]);
     expect(k("git shortlog -n -s HEAD")).toBe("allow");
+    expect(k("git reflog show -n 5 --format=%gs")).toBe("allow");
   });
 });
 

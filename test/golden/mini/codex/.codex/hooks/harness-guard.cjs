@@ -401,6 +401,8 @@ const GUARD_GIT_SPECS = {
   var: "G * -l", version: "G * --build-options", help: "G * -a --all -g --guides -c --config",
   "show-branch": "G * -a -r --all --remotes --topo-order --date-order --current --color=? --no-color --more= --list --merge-base --independent --no-name --sha1-name --sparse",
   "verify-commit": "G * -v --verbose --raw", "verify-tag": "G * -v --verbose --raw --format=",
+  // git reflog show is git log -g (log's options, --output too)
+  "reflog show": "G * " + GUARD_GIT_LOG, "reflog exists": "G *",
   "stash list": "G * " + GUARD_GIT_LOG, "stash show": "G * --include-untracked --only-untracked " + GUARD_GIT_DIFF,
   "stash push": "G * -m= --message= -u --include-untracked -a --all -k --keep-index --no-keep-index -q --quiet -S --staged",
 };
