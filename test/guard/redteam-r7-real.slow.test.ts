@@ -70,3 +70,20 @@ describe.runIf(spawnSync("python3", ["-m", "pytest", "--version"]).status === 0)
     expect(kind("jade", "python -m pytest -q test_a.py -- -p evilmod")).not.toBe("allow");
   });
 });
+
+describe.runIf(has("npm") && has("git"))("the guard against the real npm: command prefixes and npm exec", () => {
+  it("npm versio is npm version, npm exec runs git: the guard refuses both where the full command is denied", () => {
+    const dir = fs.mkdtempSync(path.join(root, "npm-cmd-"));
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "t", version: "1.0.0", private: true }));
+    run("git", ["init", "-q"], dir);
+    fs.writeFileSync(path.join(dir, "a"), "a\n");
+    run("git", ["add", "a", "package.json"], dir);
+    run("git", ["-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "a"], dir);
+    run("npm", ["versio", "2.0.0", "--no-git-tag-version"], dir);
+    expect((JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string }).version).toBe("2.0.0");
+    run("npm", ["exec", "--", "git", "tag", "v1"], dir);
+    expect(spawnSync("git", ["tag"], { cwd: dir, encoding: "utf8" }).stdout.trim()).toBe("v1");
+    expect(kind(ORCHESTRATOR, "npm versio 2.0.0 --no-git-tag-version")).toBe("deny");
+    expect(kind(ORCHESTRATOR, "npm exec -- git tag v1")).toBe("deny");
+  }, 120_000);
+});

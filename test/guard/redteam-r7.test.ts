@@ -76,3 +76,26 @@ describe("pytest imports -p plugins wherever the word stands (r7)", () => {
     expect(kind("quartz", "python -m pytest -x tests -- tests/test_a.py")).toBe("allow");
   });
 });
+
+describe("npm's command words and the commands npm, pnpm and yarn run (r7)", () => {
+  // npm reads a command by alias or unique prefix (npm publis = npm publish, npm add = npm install),
+  // and npm exec/x/explore, pnpm and yarn (exec, dlx, a word that names no script) run their later
+  // words as a command: deny and ask rules saw neither, so they bound only the spelling written
+  const p = readRoles(PEBBLE_ROLES);
+  const coral = p.roles.find((r) => r.id === "coral")!;
+  coral.shell = { ...coral.shell!, default: "allow" };
+  const d = inProcess(p);
+  const k = (command: string) => d(JSON.stringify(payload({ tool: "Bash", input: { command }, role: "coral", cwd: P })), { CLAUDE_PROJECT_DIR: P }, "coral").kind;
+  it("a default-allow role: the pipeline's deny rules hold", () => {
+    const denied = ["npm publis", "npm versio patch", "npm pu --tag x", "npm exec git push", "npm x git push", "npm exec -- git push origin", "npm explore vitest -- git push", "pnpm exec git push", "pnpm dlx git push", "pnpm git push", "yarn exec git push", "yarn dlx git commit -m x", "npm --silent x git push"];
+    expect(denied.map((c) => `${c}: ${k(c)}`)).toEqual(denied.map((c) => `${c}: deny`));
+    expect(["npm test", "npm exec vitest run", "pnpm test src", "npm run build"].map((c) => `${c}: ${k(c)}`)).toEqual(["npm test: allow", "npm exec vitest run: allow", "pnpm test src: allow", "npm run build: allow"]);
+  });
+  it("quartz's deny rules and the orchestrator's pipeline denies see the full command", () => {
+    for (const c of ["npm add left-pad", "npm isntall left-pad", "npm in left-pad", "npm insta x"]) expect(`${c}: ${kind("quartz", c)}`).toBe(`${c}: deny`);
+    for (const c of ["npm publis", "npm versio patch", "npm x git push"]) expect(`${c}: ${kind(ORCHESTRATOR, c)}`).toBe(`${c}: deny`);
+    expect(kind("jade", "npm test")).toBe("allow");
+    expect(kind("quartz", "npm run test -- src")).toBe("allow");
+    expect(kind("onyx", "npm audit --json")).toBe("allow");
+  });
+});
