@@ -99,3 +99,13 @@ describe("npm's command words and the commands npm, pnpm and yarn run (r7)", () 
     expect(kind("onyx", "npm audit --json")).toBe("allow");
   });
 });
+
+describe("an input redirection from bash's /dev/tcp and /dev/udp (r7)", () => {
+  // bash opens a network connection for < /dev/tcp/HOST/PORT itself: default-deny onyx reached the network
+  const never = ["cat < /dev/tcp/127.0.0.1/9", "head -c1 </dev/udp/127.0.0.1/9", "git log < /dev/tcp/example.com/80", "ls 0</dev/tcp/h/1"];
+  it.each(CALLERS)("for %s", (as) => expect(allowedFor(as, never)).toEqual([]));
+  it("while reading a file and /dev/null stay allowed", () => {
+    expect(kind("onyx", "cat < /dev/null")).toBe("allow");
+    expect(kind("onyx", "wc -l < package.json")).toBe("allow");
+  });
+});
