@@ -109,3 +109,13 @@ describe("an input redirection from bash's /dev/tcp and /dev/udp (r7)", () => {
     expect(kind("onyx", "wc -l < package.json")).toBe("allow");
   });
 });
+
+describe("jq's -f is a flag (r7)", () => {
+  // jq 1.6 and 1.7 read -f / --from-file as a flag (the first operand is the program file): the guard
+  // took the next word as its value, so a jq option after it went unread (jq -f --version prints jq's version)
+  it("the word after -f is read as jq reads it", () => {
+    expect(kind("onyx", "jq -f --seq prog.jq in.json")).toBe("allow");
+    expect(kind("onyx", "jq -f --bogus prog.jq")).not.toBe("allow");
+    expect(kind("onyx", "jq --from-file prog.jq in.json")).toBe("allow");
+  });
+});

@@ -216,7 +216,7 @@ const GUARD_SPECS = {
   nl: "g 1 -b= -d= -f= -h= -i= -l= -n= -s= -v= -w= -p --body-numbering= --number-format= --number-separator= --starting-line-number= --number-width= --line-increment=",
   column: "g * -t -x -n -e -c= -s= -o= -N= -R= -J -l= --table --fillrows --table-columns= --separator= --output-separator= --output-width=",
   xxd: "x 1 -a -b -C -E -e -i -p -u -d -R= -c= -g= -l= -o= -s= -n=",
-  jq: "g * -r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input --exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream --indent= -f= --from-file= --arg=2 --argjson=2 --slurpfile=2 --rawfile=2 --args --jsonargs",
+  jq: "g * -r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input --exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream --indent= -f --from-file --arg=2 --argjson=2 --slurpfile=2 --rawfile=2 --args --jsonargs",
   md5sum: "g * -b -c -t -z -w --binary --check --text --tag --zero --ignore-missing --quiet --status --strict --warn",
   basename: "g * -a -s= -z --multiple --suffix= --zero",
   dirname: "g * -z --zero",
