@@ -144,6 +144,39 @@ describe.concurrent("claude-code: issue 22", () => {
     }
   });
 
+  it("claude-code: seventh red team (r7): onyx on the main thread (no audit) cannot truncate the guard with git log --format --output=, nor run find -- . -exec; its git log and find run", async () => {
+    const tree = await emittedTree("claude-code");
+    const guardFile = ".claude/hooks/harness-guard.cjs";
+    const r = await run({
+      tree,
+      args: ["--agent", "onyx"],
+      files: { "src/x.ts": "export const x = 1;\n", "tests/.keep": "" },
+      setup: (p) => {
+        const git = (...a: string[]) => spawnSync("git", a, { cwd: p, env: { ...process.env, HOME: p, GIT_CONFIG_NOSYSTEM: "1" } });
+        git("add", "-A");
+        git("-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "scene");
+      },
+      script: () => [
+        {
+          name: "onyx",
+          when: "You are Onyx",
+          steps: [bash(`git log --format --output=${guardFile}`), bash("find -- . -maxdepth 0 -exec touch tests/found ';'"), bash("git log --format=%s -n 1"), bash("find src -name '*.ts'")],
+        },
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "onyx", 4, why);
+      expect(fs.statSync(path.join(r.env.project, guardFile)).size, `git log --output truncated the guard\n${why}`).toBeGreaterThan(1000);
+      expect(r.exists("tests/found"), `find -- . -exec ran\n${why}`).toBe(false);
+      expect(results(r), why).toMatch(/harness guard: onyx may not run "git log --format --output=\.claude\/hooks\/harness-guard\.cjs" \(it carries --output=/);
+      expect(results(r), why).toMatch(/harness guard: onyx may not run "find -- \. -maxdepth 0 -exec touch tests\/found ';'" \(it carries -exec/);
+      expect(results(r), `onyx's own git log and find were refused\n${why}`).toMatch(/scene[\s\S]*src\/x\.ts/);
+    } finally {
+      r.dispose();
+    }
+  });
+
   it("claude-code: the user's settings env (NODE_OPTIONS preload that exits 0) does not reach the audit (r3 A4): what jade's npm test wrote to tests/ is restored and the stage fails", async () => {
     const tree = await emittedTree("claude-code");
     // a preload that answers for the audit: exit 0 before its stop and report can fail the stage

@@ -53,7 +53,7 @@ function guardAllowMatch(policy, list, argv) {
 
 // ---------------------------------------------------------------- git
 
-const GUARD_GIT_ARG = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds", "--attr-source"]);
+const GUARD_GIT_ARG = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds", "--attr-source", "--shallow-file"]);
 const GUARD_GIT_SAFE = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "--no-advice", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs"]);
 // { normal: ["git", sub, ...], safe: only harmless global options were given }
 function guardGit(argv) {
@@ -94,6 +94,20 @@ function guardGitReadOnly(normal) {
 // ---------------------------------------------------------------- normal forms for deny and ask
 
 const GUARD_DOCKER_GROUPS = new Set(["image", "container", "network", "volume", "builder", "plugin", "system", "context", "manifest", "trust", "buildx"]);
+// npm reads its command word by exact name, alias or unique prefix, camelCase as kebab-case
+// (lib/utils/cmd-list.js, npm 11): "npm publis" is npm publish, "npm add" npm install, "npm x" npm exec
+const GUARD_NPM_COMMANDS = "access adduser approve-scripts audit bugs cache ci completion config dedupe deny-scripts deprecate diff dist-tag docs doctor edit exec explain explore find-dupes fund get help help-search init install install-ci-test install-scripts install-test link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rebuild repo restart root run sbom search set shrinkwrap stage star stars start stop team test token trust undeprecate uninstall unpublish unstar update version view whoami".split(" ");
+const GUARD_NPM_ALIASES = new Map(Object.entries({ author: "owner", home: "docs", issues: "bugs", info: "view", show: "view", find: "search", add: "install", unlink: "uninstall", remove: "uninstall", rm: "uninstall", r: "uninstall", un: "uninstall", rb: "rebuild", list: "ls", ln: "link", create: "init", i: "install", it: "install-test", cit: "install-ci-test", u: "update", up: "update", c: "config", s: "search", se: "search", tst: "test", t: "test", ddp: "dedupe", v: "view", "run-script": "run", "clean-install": "ci", "clean-install-test": "install-ci-test", x: "exec", why: "explain", la: "ll", verison: "version", ic: "ci", innit: "init", in: "install", ins: "install", inst: "install", insta: "install", instal: "install", isnt: "install", isnta: "install", isntal: "install", isntall: "install", "install-clean": "ci", "isntall-clean": "ci", hlep: "help", "dist-tags": "dist-tag", upgrade: "update", udpate: "update", rum: "run", sit: "install-ci-test", urn: "run", ogr: "org", "add-user": "adduser" }));
+// Every command npm may read word as: itself when it is one, else each command or alias it is a
+// prefix of (all of them, so an npm with fewer commands, where a shorter prefix is unique, is covered).
+function guardNpmNames(w) {
+  if (w === "") return [];
+  if (/[A-Z]/.test(w)) w = w.replace(/[A-Z]/g, (m) => "-" + m.toLowerCase());
+  if (GUARD_NPM_COMMANDS.includes(w)) return [w];
+  const out = new Set();
+  for (const n of GUARD_NPM_COMMANDS.concat([...GUARD_NPM_ALIASES.keys()])) if (n.startsWith(w)) out.add(GUARD_NPM_ALIASES.get(n) || n);
+  return [...out];
+}
 // The command as written, plus the forms a denied command could hide behind.
 function guardForms(argv) {
   const forms = [argv];
@@ -117,9 +131,13 @@ function guardForms(argv) {
     add([name, ...argv.slice(k)]);
   }
   for (const f of forms.slice()) if (guardBase(f[0]) === "docker" && GUARD_DOCKER_GROUPS.has(f[1]) && f.length > 2) add(["docker", ...f.slice(2)]);
+  for (const f of forms.slice()) if (guardBase(f[0]) === "npm" && f.length > 1 && !f[1].startsWith("-")) for (const c of guardNpmNames(f[1])) if (c !== f[1]) add(["npm", c, ...f.slice(2)]);
   // a program the guard does not read may run its trailing words as a command (taskset 1 git push,
-  // strace -f git push, npx git push): a deny or ask rule also sees every command that starts later
-  if (!guardModelled(name)) {
+  // strace -f git push, npx git push), and so do npm exec and npm explore, and pnpm and yarn (exec,
+  // dlx, and a word that names no script: pnpm git push): a deny or ask rule also sees every command
+  // that starts later
+  const runs = name === "pnpm" || name === "yarn" || (name === "npm" && forms.some((f) => guardBase(f[0]) === "npm" && (f[1] === "exec" || f[1] === "explore")));
+  if (!guardModelled(name) || runs) {
     for (let k = 1; k < argv.length; k++) {
       if (argv[k].startsWith("-")) continue;
       const tail = argv.slice(k);

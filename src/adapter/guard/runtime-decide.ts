@@ -127,6 +127,8 @@ function guardShell(st, cwd, command) {
       continue;
     }
     for (const r of c.redirs) {
+      // bash itself opens a TCP or UDP connection for /dev/tcp/HOST/PORT and /dev/udp/HOST/PORT, reading too
+      if (/^\/dev\/(tcp|udp)\//.test(r.target)) { note(guardUnmodelledOut(st, shown, "it opens a network connection (" + r.target + ")")); continue; }
       if (r.op === "<") continue;
       if (r.op === ">&" && /^(\d+|-)$/.test(r.target)) continue;
       if (r.op === ">&" && r.fd) { note(guardUnmodelledOut(st, shown, "it duplicates into a file")); continue; }

@@ -12,7 +12,13 @@
 // `…=` (takes a value: attached, or the next word), `…=?` (an optional value, attached only), `…=2`
 // (two values, the next words), `-#` (a bare number, `head -5`). Styles, as each parser reads them:
 //   g  getopt_long, argparse, clap, lexopt, git: `--name=v` / `--name v`, short clusters `-xvk2`
-//   w  one dash per word (Go's flag package, find): `-name v` = `--name v` = `-name=v`, no clusters
+//   G  git's parse-options and revision walker: as g, but a separate value that starts with "-" is
+//      refused: git reads many options only attached (`--format=`, `--max-parents=`), and an option
+//      one subcommand lacks (rev-list -L) is an error, yet git opens `--output` first, so in
+//      `git log --format --output=FILE` the guard must read `--output=FILE` as the option git sees
+//   w  one dash per word (Go's flag package): `-name v` = `--name v` = `-name=v`, no clusters
+//   f  find: as w, but `--` ends only find's leading options (-H -L -P -D -O): the expression after it
+//      is still read, so `find -- . -exec sh -c … ;` runs a command
 //   x  xxd: one dash, whole words only (xxd reads `-len` as `-l`, so `-l64` and `-len` are refused);
 //      options end at the first operand (xxd reads the next word as its output file, whatever it looks like)
 //   T  tree (its own loop in tree.c): long names exact (`--name=v` / `--name v`), no abbreviation;
@@ -21,7 +27,7 @@
 //   t  tsc: `-` or `--`, names case-insensitive, no `=`; a flag takes a following true/false
 //   y  yargs, cac (jest, vitest): camelCase = kebab-case, no clusters; a flag takes a following true/false
 //   n  nopt (npm): exact names, no clusters; a flag takes a following true/false
-// In y and n a separate value that starts with "-" is refused: those parsers read it as an option.
+// In G, y and n a separate value that starts with "-" is refused: those parsers read it as an option.
 export const GUARD_OPTIONS_SOURCE = String.raw`
 const GUARD_SPECS = {
   ls: "g * -a -A -l -h -R -t -r -S -1 -d -F -i -s -n -G -X -U -v -c -u -p -m -x -C --all --almost-all --human-readable --recursive --reverse --directory --classify --inode --size --numeric-uid-gid --color=? --group-directories-first --sort= --time= --time-style= --full-time --format= --width= -w= --ignore= -I= --hide= --literal -N --quoting-style= --indicator-style=",
@@ -32,7 +38,7 @@ const GUARD_SPECS = {
   grep: "g * -r -R -n -i -l -L -c -v -w -x -E -F -G -P -o -q -s -h -H -I -a -z -Z -b -U -y -T -A= -B= -C= -e= -f= -m= -# --recursive --dereference-recursive --line-number --ignore-case --no-ignore-case --files-with-matches --files-without-match --count --invert-match --word-regexp --line-regexp --extended-regexp --fixed-strings --basic-regexp --perl-regexp --only-matching --quiet --silent --no-messages --no-filename --with-filename --text --null --null-data --byte-offset --initial-tab --binary --after-context= --before-context= --context= --regexp= --file= --max-count= --include= --exclude= --exclude-dir= --exclude-from= --color=? --colour=? --label= --line-buffered --binary-files=",
   rg: "g * -n -N -i -s -S -l -c -v -w -x -F -P -o -q -H -I -L -u -a -z -0 -b -U -e= -f= -g= -t= -T= -A= -B= -C= -m= -M= -j= -d= --line-number --no-line-number --ignore-case --case-sensitive --smart-case --files-with-matches --files-without-match --count --count-matches --invert-match --word-regexp --line-regexp --fixed-strings --pcre2 --only-matching --quiet --with-filename --no-filename --follow --hidden --no-ignore --no-ignore-vcs --no-heading --heading --text --null --multiline --multiline-dotall --json --files --type-list --vimgrep --column --no-messages --stats --trim --regexp= --file= --glob= --iglob= --type= --type-not= --after-context= --before-context= --context= --max-count= --max-columns= --max-depth= --max-filesize= --threads= --color= --sort= --sortr= --replace= -r= --passthru --context-separator= --field-match-separator= --path-separator= --unrestricted --ignore-file=",
   ugrep: "g * -r -R -n -i -j -l -L -c -v -w -x -E -F -G -P -o -q -s -h -H -I -a -z -Z -b -k -U -Y -0 -A= -B= -C= -e= -f= -m= -g= -t= -d= -N= -O= -M= -# --recursive --dereference-recursive --line-number --ignore-case --smart-case --files-with-matches --files-without-match --count --invert-match --word-regexp --line-regexp --extended-regexp --fixed-strings --basic-regexp --perl-regexp --only-matching --quiet --silent --no-messages --no-filename --with-filename --with-filename --binary --null --null-data --byte-offset --column-number --hidden --ignore-files=? --ignore-binary --after-context= --before-context= --context= --regexp= --file= --max-count= --glob= --iglob= --file-type= --include= --exclude= --include-dir= --exclude-dir= --file-extension= --max-depth= --depth= --color=? --colour=? --sort=? --heading --no-heading --break --separator=? --format= --json --csv --xml --tree --files --stats=? --pretty=? --line-buffered",
-  find: "w * -name= -iname= -path= -ipath= -wholename= -iwholename= -regex= -iregex= -regextype= -lname= -ilname= -type= -xtype= -maxdepth= -mindepth= -newer= -anewer= -cnewer= -mtime= -mmin= -atime= -amin= -ctime= -cmin= -size= -perm= -user= -group= -uid= -gid= -links= -inum= -samefile= -used= -empty -readable -writable -executable -nouser -nogroup -print -print0 -printf= -prune -quit -ls -not -a -and -o -or -true -false -depth -mount -xdev -follow -noleaf -ignore_readdir_race -L -H -P -D= -O=",
+  find: "f * -name= -iname= -path= -ipath= -wholename= -iwholename= -regex= -iregex= -regextype= -lname= -ilname= -type= -xtype= -maxdepth= -mindepth= -newer= -anewer= -cnewer= -mtime= -mmin= -atime= -amin= -ctime= -cmin= -size= -perm= -user= -group= -uid= -gid= -links= -inum= -samefile= -used= -empty -readable -writable -executable -nouser -nogroup -print -print0 -printf= -prune -quit -ls -not -a -and -o -or -true -false -depth -mount -xdev -follow -noleaf -ignore_readdir_race -L -H -P -D= -O=",
   stat: "g * -L -f -t -c= --format= --printf= --dereference --file-system --terse",
   file: "g * -b -c -E -h -i -k -L -l -N -n -p -r -s -z -Z -0 -S -F= -e= -P= --brief --checking-printout --dereference --no-dereference --mime --mime-type --mime-encoding --keep-going --list --no-pad --preserve-date --raw --special-files --uncompress --uncompress-noreport --print0 --no-sandbox --separator= --exclude= --exclude-quiet= --parameter= --extension --apple",
   // no -o (the output file), -R (reruns tree through system() in HTML mode), -H/-T (HTML), --fromfile, --infofile, --gitfile
@@ -48,7 +54,7 @@ const GUARD_SPECS = {
   nl: "g 1 -b= -d= -f= -h= -i= -l= -n= -s= -v= -w= -p --body-numbering= --number-format= --number-separator= --starting-line-number= --number-width= --line-increment=",
   column: "g * -t -x -n -e -c= -s= -o= -N= -R= -J -l= --table --fillrows --table-columns= --separator= --output-separator= --output-width=",
   xxd: "x 1 -a -b -C -E -e -i -p -u -d -R= -c= -g= -l= -o= -s= -n=",
-  jq: "g * -r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input --exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream --indent= -f= --from-file= --arg=2 --argjson=2 --slurpfile=2 --rawfile=2 --args --jsonargs",
+  jq: "g * -r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input --exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream --indent= -f --from-file --arg=2 --argjson=2 --slurpfile=2 --rawfile=2 --args --jsonargs",
   md5sum: "g * -b -c -t -z -w --binary --check --text --tag --zero --ignore-missing --quiet --status --strict --warn",
   basename: "g * -a -s= -z --multiple --suffix= --zero",
   dirname: "g * -z --zero",
@@ -91,7 +97,9 @@ function guardSpec(text) {
   let s = guardSpecCache.get(text);
   if (s) return s;
   const w = text.split(" ");
-  s = { style: w[0], max: w[1] === "*" ? Infinity : Number(w[1]), opts: new Map(), num: false };
+  const style = w[0] === "G" ? "g" : w[0] === "f" ? "w" : w[0];
+  // dashValue: a separate value may not start with "-"; dashEnds: "--" ends the options
+  s = { style, dashValue: w[0] === "G" || style === "y" || style === "n", dashEnds: w[0] !== "f", max: w[1] === "*" ? Infinity : Number(w[1]), opts: new Map(), num: false };
   for (const o of w.slice(2)) {
     if (o === "-#") { s.num = true; continue; }
     const m = /^(-[^=]*)(=(\?|2)?)?$/.exec(o);
@@ -120,7 +128,7 @@ function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
   const value = (i, w) => {
     if (i + 1 >= argv.length) { fail(w); return i; }
     const v = argv[i + 1];
-    if ((s.style === "y" || s.style === "n") && v.startsWith("-") && v !== "-") fail(w);
+    if (s.dashValue && v.startsWith("-") && v !== "-") fail(w);
     return i + 1;
   };
   for (let i = from; i < argv.length && out.bad === null; i++) {
@@ -133,7 +141,7 @@ function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
     }
     if (a === "--") {
       if (stopAtDashDash) { out.rest = i + 1; break; }
-      ended = true;
+      if (s.dashEnds) ended = true;
       continue;
     }
     if (i < trusted) continue;

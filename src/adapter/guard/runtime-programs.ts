@@ -2,35 +2,37 @@
 // text (see render.ts). guardArgsWhy(argv, trusted) says why a command is not known safe, or null.
 export const GUARD_PROGRAMS_SOURCE = String.raw`
 const GUARD_GIT_DIFF = "-p -u -s --patch --no-patch -U=? --unified=? --raw --patch-with-raw --patch-with-stat --stat=? --numstat --shortstat --dirstat=? --summary --name-only --name-status --check --full-index --binary --abbrev=? --no-abbrev -B=? -M=? -C=? --break-rewrites=? --find-renames=? --find-copies=? --find-copies-harder --no-renames -D --irreversible-delete -l= -S= -G= --pickaxe-all --pickaxe-regex -R --relative=? --no-relative -a --text -b -w --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol --ignore-space-at-eol --inter-hunk-context= -W --function-context --exit-code --quiet --no-ext-diff --no-textconv --ignore-submodules=? --src-prefix= --dst-prefix= --no-prefix --default-prefix --color=? --no-color --color-moved=? --no-color-moved --word-diff=? --word-diff-regex= --color-words=? --minimal --patience --histogram --diff-algorithm= --diff-filter= --cached --staged --merge-base -z --compact-summary --ita-invisible-in-index --no-index --submodule=? --full-diff";
-const GUARD_GIT_LOG = GUARD_GIT_DIFF + " -# -n= --max-count= --skip= --since= --after= --until= --before= --author= --committer= --grep= --all-match --invert-grep -i --regexp-ignore-case -E -F -P --extended-regexp --fixed-strings --perl-regexp --merges --no-merges --min-parents= --max-parents= --first-parent --reverse --follow --oneline --graph --decorate=? --no-decorate --all --branches=? --tags=? --remotes=? --exclude= --format= --pretty=? --abbrev-commit --no-abbrev-commit --date= --relative-date --parents --children --left-right --cherry-pick --cherry-mark --cherry --topo-order --date-order --author-date-order --boundary --simplify-by-decoration --full-history --dense --sparse --ancestry-path --source --use-mailmap --mailmap --no-mailmap --log-size -L= --notes=? --no-notes -m --cc --dd -c --diff-merges= --no-diff-merges -g --walk-reflogs --not --encoding= --expand-tabs=? --no-expand-tabs --count --no-walk=? --do-walk --objects --no-object-names";
+const GUARD_GIT_LOG = GUARD_GIT_DIFF + " -# -n= --max-count= --skip= --since= --after= --until= --before= --author= --committer= --grep= --all-match --invert-grep -i --regexp-ignore-case -E -F -P --extended-regexp --fixed-strings --perl-regexp --merges --no-merges --min-parents=? --max-parents=? --first-parent --reverse --follow --oneline --graph --decorate=? --no-decorate --all --branches=? --tags=? --remotes=? --exclude= --format=? --pretty=? --abbrev-commit --no-abbrev-commit --date= --relative-date --parents --children --left-right --cherry-pick --cherry-mark --cherry --topo-order --date-order --author-date-order --boundary --simplify-by-decoration --full-history --dense --sparse --ancestry-path --source --use-mailmap --mailmap --no-mailmap --log-size -L= --notes=? --no-notes -m --cc --dd -c --diff-merges= --no-diff-merges -g --walk-reflogs --not --encoding= --expand-tabs=? --no-expand-tabs --count --no-walk=? --do-walk --objects --no-object-names";
 const GUARD_GIT_SPECS = {
-  status: "g * -s -b -v -z -u=? --short --branch --long --verbose --porcelain=? --untracked-files=? --ignored=? --ignore-submodules=? --column=? --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames=? --show-stash",
-  diff: "g * " + GUARD_GIT_DIFF, "diff-tree": "g * -r -t --root --stdin -m -c --cc --always --no-commit-id -v " + GUARD_GIT_DIFF, "diff-files": "g * -q -0 -1 -2 -3 --base --ours --theirs " + GUARD_GIT_DIFF, "diff-index": "g * -m " + GUARD_GIT_DIFF,
-  log: "g * " + GUARD_GIT_LOG, show: "g * " + GUARD_GIT_LOG, whatchanged: "g * " + GUARD_GIT_LOG, "rev-list": "g * --all " + GUARD_GIT_LOG,
-  shortlog: "g * -n -s -e --numbered --summary --email --committer --group= -w=? " + GUARD_GIT_LOG,
-  "range-diff": "g * --creation-factor= --no-dual-color --left-only --right-only " + GUARD_GIT_DIFF,
-  blame: "g * -L= -l -t -S= -p -e -w -s -n -f -c -b --reverse --first-parent --porcelain --line-porcelain --incremental --encoding= --contents= --date= -M=? -C=? --show-name --show-number --show-email --abbrev=? --root --ignore-rev= --ignore-revs-file= --color-lines --color-by-age --no-progress",
-  annotate: "g * -L= -l -t -p -e -w -s -n -f -c -b --reverse --porcelain --date= -M=? -C=?",
-  "ls-files": "g * -c -d -m -o -i -s -u -k -z -t -v -f --cached --deleted --modified --others --ignored --stage --unmerged --killed --directory --no-empty-directory --eol --exclude= -x= --exclude-from= -X= --exclude-per-directory= --exclude-standard --error-unmatch --with-tree= --full-name --recurse-submodules --abbrev=? --format= --deduplicate --sparse",
-  "ls-tree": "g * -d -r -t -l -z --name-only --name-status --object-only --full-name --full-tree --abbrev=? --format= --long",
-  "rev-parse": "g * -q --verify --quiet --short=? --abbrev-ref=? --symbolic --symbolic-full-name --show-toplevel --show-prefix --show-cdup --git-dir --git-common-dir --absolute-git-dir --is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --show-superproject-working-tree --all --branches=? --tags=? --remotes=? --glob= --default= --revs-only --no-revs --flags --no-flags --sq --not --path-format= --git-path= --show-object-format=? --since= --until= --disambiguate= --end-of-options",
-  "cat-file": "g * -t -s -e -p --batch=? --batch-check=? --batch-all-objects --follow-symlinks --buffer --unordered",
-  grep: "g * -n -i -I -l -L -c -v -w -h -H -E -F -G -P -o -q -z -W -p -e= -f= -A= -B= -C= -m= --cached --untracked --no-index --recurse-submodules --full-name --line-number --column --name-only --files-with-matches --files-without-match --count --all-match --and --or --not --heading --break --color=? --no-color --max-depth= --threads= --exclude-standard --no-exclude-standard --ignore-case --word-regexp --invert-match --extended-regexp --fixed-strings --basic-regexp --perl-regexp --only-matching --quiet --null --function-context --show-function --text -a",
-  describe: "g * --all --tags --contains --abbrev=? --candidates= --exact-match --long --match= --exclude= --always --first-parent --dirty=? --broken=?",
-  "merge-base": "g * -a --all --octopus --independent --is-ancestor --fork-point",
-  "name-rev": "g * --tags --refs= --exclude= --all --name-only --no-undefined --always",
-  "show-ref": "g * -d -s -q --head --tags --branches --heads --verify --exists --dereference --hash=? --abbrev=? --quiet",
-  "for-each-ref": "g * -s -p --count= --sort= --format= --color=? --shell --perl --python --tcl --points-at= --merged=? --no-merged=? --contains=? --no-contains=? --ignore-case --omit-empty --exclude=",
-  "count-objects": "g * -v -H --verbose --human-readable",
-  cherry: "g * -v --abbrev=?",
-  "check-ignore": "g * -q -v -n -z --quiet --verbose --non-matching --no-index",
-  "check-attr": "g * -a --all --cached -z --source=",
-  "check-ref-format": "g * --allow-onelevel --no-allow-onelevel --refspec-pattern --normalize --branch",
-  var: "g * -l", version: "g * --build-options", help: "g * -a --all -g --guides -c --config",
-  "show-branch": "g * -a -r --all --remotes --topo-order --date-order --current --color=? --no-color --more= --list --merge-base --independent --no-name --sha1-name --sparse",
-  "verify-commit": "g * -v --verbose --raw", "verify-tag": "g * -v --verbose --raw --format=",
-  "stash list": "g * " + GUARD_GIT_LOG, "stash show": "g * --include-untracked --only-untracked " + GUARD_GIT_DIFF,
-  "stash push": "g * -m= --message= -u --include-untracked -a --all -k --keep-index --no-keep-index -q --quiet -S --staged",
+  status: "G * -s -b -v -z -u=? --short --branch --long --verbose --porcelain=? --untracked-files=? --ignored=? --ignore-submodules=? --column=? --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames=? --show-stash",
+  diff: "G * " + GUARD_GIT_DIFF, "diff-tree": "G * -r -t --root --stdin -m -c --cc --always --no-commit-id -v " + GUARD_GIT_DIFF, "diff-files": "G * -q -0 -1 -2 -3 --base --ours --theirs " + GUARD_GIT_DIFF, "diff-index": "G * -m " + GUARD_GIT_DIFF,
+  log: "G * " + GUARD_GIT_LOG, show: "G * " + GUARD_GIT_LOG, whatchanged: "G * " + GUARD_GIT_LOG, "rev-list": "G * --all " + GUARD_GIT_LOG,
+  shortlog: "G * " + GUARD_GIT_LOG + " -n -s -e --numbered --summary --email --committer --group= -w=?",
+  "range-diff": "G * --creation-factor= --no-dual-color --left-only --right-only " + GUARD_GIT_DIFF,
+  blame: "G * -L= -l -t -S= -p -e -w -s -n -f -c -b --reverse --first-parent --porcelain --line-porcelain --incremental --encoding= --contents= --date= -M=? -C=? --show-name --show-number --show-email --abbrev=? --root --ignore-rev= --ignore-revs-file= --color-lines --color-by-age --no-progress",
+  annotate: "G * -L= -l -t -p -e -w -s -n -f -c -b --reverse --porcelain --date= -M=? -C=?",
+  "ls-files": "G * -c -d -m -o -i -s -u -k -z -t -v -f --cached --deleted --modified --others --ignored --stage --unmerged --killed --directory --no-empty-directory --eol --exclude= -x= --exclude-from= -X= --exclude-per-directory= --exclude-standard --error-unmatch --with-tree= --full-name --recurse-submodules --abbrev=? --format= --deduplicate --sparse",
+  "ls-tree": "G * -d -r -t -l -z --name-only --name-status --object-only --full-name --full-tree --abbrev=? --format= --long",
+  "rev-parse": "G * -q --verify --quiet --short=? --abbrev-ref=? --symbolic --symbolic-full-name --show-toplevel --show-prefix --show-cdup --git-dir --git-common-dir --absolute-git-dir --is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --show-superproject-working-tree --all --branches=? --tags=? --remotes=? --glob= --default= --revs-only --no-revs --flags --no-flags --sq --not --path-format= --git-path= --show-object-format=? --since= --until= --disambiguate= --end-of-options",
+  "cat-file": "G * -t -s -e -p --batch=? --batch-check=? --batch-all-objects --follow-symlinks --buffer --unordered",
+  grep: "G * -n -i -I -l -L -c -v -w -h -H -E -F -G -P -o -q -z -W -p -e= -f= -A= -B= -C= -m= --cached --untracked --no-index --recurse-submodules --full-name --line-number --column --name-only --files-with-matches --files-without-match --count --all-match --and --or --not --heading --break --color=? --no-color --max-depth= --threads= --exclude-standard --no-exclude-standard --ignore-case --word-regexp --invert-match --extended-regexp --fixed-strings --basic-regexp --perl-regexp --only-matching --quiet --null --function-context --show-function --text -a",
+  describe: "G * --all --tags --contains --abbrev=? --candidates= --exact-match --long --match= --exclude= --always --first-parent --dirty=? --broken=?",
+  "merge-base": "G * -a --all --octopus --independent --is-ancestor --fork-point",
+  "name-rev": "G * --tags --refs= --exclude= --all --name-only --no-undefined --always",
+  "show-ref": "G * -d -s -q --head --tags --branches --heads --verify --exists --dereference --hash=? --abbrev=? --quiet",
+  "for-each-ref": "G * -s -p --count= --sort= --format= --color=? --shell --perl --python --tcl --points-at= --merged=? --no-merged=? --contains=? --no-contains=? --ignore-case --omit-empty --exclude=",
+  "count-objects": "G * -v -H --verbose --human-readable",
+  cherry: "G * -v --abbrev=?",
+  "check-ignore": "G * -q -v -n -z --quiet --verbose --non-matching --no-index",
+  "check-attr": "G * -a --all --cached -z --source=",
+  "check-ref-format": "G * --allow-onelevel --no-allow-onelevel --refspec-pattern --normalize --branch",
+  var: "G * -l", version: "G * --build-options", help: "G * -a --all -g --guides -c --config",
+  "show-branch": "G * -a -r --all --remotes --topo-order --date-order --current --color=? --no-color --more= --list --merge-base --independent --no-name --sha1-name --sparse",
+  "verify-commit": "G * -v --verbose --raw", "verify-tag": "G * -v --verbose --raw --format=",
+  // git reflog show is git log -g (log's options, --output too)
+  "reflog show": "G * " + GUARD_GIT_LOG, "reflog exists": "G *",
+  "stash list": "G * " + GUARD_GIT_LOG, "stash show": "G * --include-untracked --only-untracked " + GUARD_GIT_DIFF,
+  "stash push": "G * -m= --message= -u --include-untracked -a --all -k --keep-index --no-keep-index -q --quiet -S --staged",
 };
 
 // Why the words of argv from index trusted on are not known safe, or null.
@@ -76,8 +78,9 @@ function guardReadTool(tool, argv, from, t) {
   const spec = GUARD_TOOL_SPECS[tool];
   if (spec === undefined || tool === "script" || tool === "cargo --") return guardUnknown(argv, from, t);
   // pytest (8.2+, argparse fromfile_prefix_chars) reads a word starting with @ as more arguments from
-  // that file, wherever it stands: an option's value and after -- too
-  if (tool === "pytest") { const at = argv.slice(Math.max(from, t)).find((w) => w.startsWith("@")); if (at !== undefined) return at; }
+  // that file, wherever it stands: an option's value and after -- too. Its consider_preparse scans
+  // every word for -p NAME / -pNAME, past -- as well, and imports that module before any test runs
+  if (tool === "pytest") { const at = argv.slice(Math.max(from, t)).find((w) => w.startsWith("@") || w.startsWith("-p")); if (at !== undefined) return at; }
   const r = guardReadOpts(spec, argv, from, t);
   if (r.bad !== null) return r.bad;
   if (tool === "tsc" && !r.seen.has("-noemit")) { const p = r.pos.find((k) => k >= t); if (p !== undefined) return argv[p]; }

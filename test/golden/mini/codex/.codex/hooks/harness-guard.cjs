@@ -203,7 +203,7 @@ const GUARD_SPECS = {
   grep: "g * -r -R -n -i -l -L -c -v -w -x -E -F -G -P -o -q -s -h -H -I -a -z -Z -b -U -y -T -A= -B= -C= -e= -f= -m= -# --recursive --dereference-recursive --line-number --ignore-case --no-ignore-case --files-with-matches --files-without-match --count --invert-match --word-regexp --line-regexp --extended-regexp --fixed-strings --basic-regexp --perl-regexp --only-matching --quiet --silent --no-messages --no-filename --with-filename --text --null --null-data --byte-offset --initial-tab --binary --after-context= --before-context= --context= --regexp= --file= --max-count= --include= --exclude= --exclude-dir= --exclude-from= --color=? --colour=? --label= --line-buffered --binary-files=",
   rg: "g * -n -N -i -s -S -l -c -v -w -x -F -P -o -q -H -I -L -u -a -z -0 -b -U -e= -f= -g= -t= -T= -A= -B= -C= -m= -M= -j= -d= --line-number --no-line-number --ignore-case --case-sensitive --smart-case --files-with-matches --files-without-match --count --count-matches --invert-match --word-regexp --line-regexp --fixed-strings --pcre2 --only-matching --quiet --with-filename --no-filename --follow --hidden --no-ignore --no-ignore-vcs --no-heading --heading --text --null --multiline --multiline-dotall --json --files --type-list --vimgrep --column --no-messages --stats --trim --regexp= --file= --glob= --iglob= --type= --type-not= --after-context= --before-context= --context= --max-count= --max-columns= --max-depth= --max-filesize= --threads= --color= --sort= --sortr= --replace= -r= --passthru --context-separator= --field-match-separator= --path-separator= --unrestricted --ignore-file=",
   ugrep: "g * -r -R -n -i -j -l -L -c -v -w -x -E -F -G -P -o -q -s -h -H -I -a -z -Z -b -k -U -Y -0 -A= -B= -C= -e= -f= -m= -g= -t= -d= -N= -O= -M= -# --recursive --dereference-recursive --line-number --ignore-case --smart-case --files-with-matches --files-without-match --count --invert-match --word-regexp --line-regexp --extended-regexp --fixed-strings --basic-regexp --perl-regexp --only-matching --quiet --silent --no-messages --no-filename --with-filename --with-filename --binary --null --null-data --byte-offset --column-number --hidden --ignore-files=? --ignore-binary --after-context= --before-context= --context= --regexp= --file= --max-count= --glob= --iglob= --file-type= --include= --exclude= --include-dir= --exclude-dir= --file-extension= --max-depth= --depth= --color=? --colour=? --sort=? --heading --no-heading --break --separator=? --format= --json --csv --xml --tree --files --stats=? --pretty=? --line-buffered",
-  find: "w * -name= -iname= -path= -ipath= -wholename= -iwholename= -regex= -iregex= -regextype= -lname= -ilname= -type= -xtype= -maxdepth= -mindepth= -newer= -anewer= -cnewer= -mtime= -mmin= -atime= -amin= -ctime= -cmin= -size= -perm= -user= -group= -uid= -gid= -links= -inum= -samefile= -used= -empty -readable -writable -executable -nouser -nogroup -print -print0 -printf= -prune -quit -ls -not -a -and -o -or -true -false -depth -mount -xdev -follow -noleaf -ignore_readdir_race -L -H -P -D= -O=",
+  find: "f * -name= -iname= -path= -ipath= -wholename= -iwholename= -regex= -iregex= -regextype= -lname= -ilname= -type= -xtype= -maxdepth= -mindepth= -newer= -anewer= -cnewer= -mtime= -mmin= -atime= -amin= -ctime= -cmin= -size= -perm= -user= -group= -uid= -gid= -links= -inum= -samefile= -used= -empty -readable -writable -executable -nouser -nogroup -print -print0 -printf= -prune -quit -ls -not -a -and -o -or -true -false -depth -mount -xdev -follow -noleaf -ignore_readdir_race -L -H -P -D= -O=",
   stat: "g * -L -f -t -c= --format= --printf= --dereference --file-system --terse",
   file: "g * -b -c -E -h -i -k -L -l -N -n -p -r -s -z -Z -0 -S -F= -e= -P= --brief --checking-printout --dereference --no-dereference --mime --mime-type --mime-encoding --keep-going --list --no-pad --preserve-date --raw --special-files --uncompress --uncompress-noreport --print0 --no-sandbox --separator= --exclude= --exclude-quiet= --parameter= --extension --apple",
   // no -o (the output file), -R (reruns tree through system() in HTML mode), -H/-T (HTML), --fromfile, --infofile, --gitfile
@@ -219,7 +219,7 @@ const GUARD_SPECS = {
   nl: "g 1 -b= -d= -f= -h= -i= -l= -n= -s= -v= -w= -p --body-numbering= --number-format= --number-separator= --starting-line-number= --number-width= --line-increment=",
   column: "g * -t -x -n -e -c= -s= -o= -N= -R= -J -l= --table --fillrows --table-columns= --separator= --output-separator= --output-width=",
   xxd: "x 1 -a -b -C -E -e -i -p -u -d -R= -c= -g= -l= -o= -s= -n=",
-  jq: "g * -r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input --exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream --indent= -f= --from-file= --arg=2 --argjson=2 --slurpfile=2 --rawfile=2 --args --jsonargs",
+  jq: "g * -r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input --exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream --indent= -f --from-file --arg=2 --argjson=2 --slurpfile=2 --rawfile=2 --args --jsonargs",
   md5sum: "g * -b -c -t -z -w --binary --check --text --tag --zero --ignore-missing --quiet --status --strict --warn",
   basename: "g * -a -s= -z --multiple --suffix= --zero",
   dirname: "g * -z --zero",
@@ -262,7 +262,9 @@ function guardSpec(text) {
   let s = guardSpecCache.get(text);
   if (s) return s;
   const w = text.split(" ");
-  s = { style: w[0], max: w[1] === "*" ? Infinity : Number(w[1]), opts: new Map(), num: false };
+  const style = w[0] === "G" ? "g" : w[0] === "f" ? "w" : w[0];
+  // dashValue: a separate value may not start with "-"; dashEnds: "--" ends the options
+  s = { style, dashValue: w[0] === "G" || style === "y" || style === "n", dashEnds: w[0] !== "f", max: w[1] === "*" ? Infinity : Number(w[1]), opts: new Map(), num: false };
   for (const o of w.slice(2)) {
     if (o === "-#") { s.num = true; continue; }
     const m = /^(-[^=]*)(=(\?|2)?)?$/.exec(o);
@@ -291,7 +293,7 @@ function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
   const value = (i, w) => {
     if (i + 1 >= argv.length) { fail(w); return i; }
     const v = argv[i + 1];
-    if ((s.style === "y" || s.style === "n") && v.startsWith("-") && v !== "-") fail(w);
+    if (s.dashValue && v.startsWith("-") && v !== "-") fail(w);
     return i + 1;
   };
   for (let i = from; i < argv.length && out.bad === null; i++) {
@@ -304,7 +306,7 @@ function guardReadOpts(spec, argv, from, trusted, stopAtDashDash) {
     }
     if (a === "--") {
       if (stopAtDashDash) { out.rest = i + 1; break; }
-      ended = true;
+      if (s.dashEnds) ended = true;
       continue;
     }
     if (i < trusted) continue;
@@ -372,35 +374,37 @@ function guardTreeCluster(s, argv, i, out, fail) {
 }
 
 const GUARD_GIT_DIFF = "-p -u -s --patch --no-patch -U=? --unified=? --raw --patch-with-raw --patch-with-stat --stat=? --numstat --shortstat --dirstat=? --summary --name-only --name-status --check --full-index --binary --abbrev=? --no-abbrev -B=? -M=? -C=? --break-rewrites=? --find-renames=? --find-copies=? --find-copies-harder --no-renames -D --irreversible-delete -l= -S= -G= --pickaxe-all --pickaxe-regex -R --relative=? --no-relative -a --text -b -w --ignore-space-change --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol --ignore-space-at-eol --inter-hunk-context= -W --function-context --exit-code --quiet --no-ext-diff --no-textconv --ignore-submodules=? --src-prefix= --dst-prefix= --no-prefix --default-prefix --color=? --no-color --color-moved=? --no-color-moved --word-diff=? --word-diff-regex= --color-words=? --minimal --patience --histogram --diff-algorithm= --diff-filter= --cached --staged --merge-base -z --compact-summary --ita-invisible-in-index --no-index --submodule=? --full-diff";
-const GUARD_GIT_LOG = GUARD_GIT_DIFF + " -# -n= --max-count= --skip= --since= --after= --until= --before= --author= --committer= --grep= --all-match --invert-grep -i --regexp-ignore-case -E -F -P --extended-regexp --fixed-strings --perl-regexp --merges --no-merges --min-parents= --max-parents= --first-parent --reverse --follow --oneline --graph --decorate=? --no-decorate --all --branches=? --tags=? --remotes=? --exclude= --format= --pretty=? --abbrev-commit --no-abbrev-commit --date= --relative-date --parents --children --left-right --cherry-pick --cherry-mark --cherry --topo-order --date-order --author-date-order --boundary --simplify-by-decoration --full-history --dense --sparse --ancestry-path --source --use-mailmap --mailmap --no-mailmap --log-size -L= --notes=? --no-notes -m --cc --dd -c --diff-merges= --no-diff-merges -g --walk-reflogs --not --encoding= --expand-tabs=? --no-expand-tabs --count --no-walk=? --do-walk --objects --no-object-names";
+const GUARD_GIT_LOG = GUARD_GIT_DIFF + " -# -n= --max-count= --skip= --since= --after= --until= --before= --author= --committer= --grep= --all-match --invert-grep -i --regexp-ignore-case -E -F -P --extended-regexp --fixed-strings --perl-regexp --merges --no-merges --min-parents=? --max-parents=? --first-parent --reverse --follow --oneline --graph --decorate=? --no-decorate --all --branches=? --tags=? --remotes=? --exclude= --format=? --pretty=? --abbrev-commit --no-abbrev-commit --date= --relative-date --parents --children --left-right --cherry-pick --cherry-mark --cherry --topo-order --date-order --author-date-order --boundary --simplify-by-decoration --full-history --dense --sparse --ancestry-path --source --use-mailmap --mailmap --no-mailmap --log-size -L= --notes=? --no-notes -m --cc --dd -c --diff-merges= --no-diff-merges -g --walk-reflogs --not --encoding= --expand-tabs=? --no-expand-tabs --count --no-walk=? --do-walk --objects --no-object-names";
 const GUARD_GIT_SPECS = {
-  status: "g * -s -b -v -z -u=? --short --branch --long --verbose --porcelain=? --untracked-files=? --ignored=? --ignore-submodules=? --column=? --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames=? --show-stash",
-  diff: "g * " + GUARD_GIT_DIFF, "diff-tree": "g * -r -t --root --stdin -m -c --cc --always --no-commit-id -v " + GUARD_GIT_DIFF, "diff-files": "g * -q -0 -1 -2 -3 --base --ours --theirs " + GUARD_GIT_DIFF, "diff-index": "g * -m " + GUARD_GIT_DIFF,
-  log: "g * " + GUARD_GIT_LOG, show: "g * " + GUARD_GIT_LOG, whatchanged: "g * " + GUARD_GIT_LOG, "rev-list": "g * --all " + GUARD_GIT_LOG,
-  shortlog: "g * -n -s -e --numbered --summary --email --committer --group= -w=? " + GUARD_GIT_LOG,
-  "range-diff": "g * --creation-factor= --no-dual-color --left-only --right-only " + GUARD_GIT_DIFF,
-  blame: "g * -L= -l -t -S= -p -e -w -s -n -f -c -b --reverse --first-parent --porcelain --line-porcelain --incremental --encoding= --contents= --date= -M=? -C=? --show-name --show-number --show-email --abbrev=? --root --ignore-rev= --ignore-revs-file= --color-lines --color-by-age --no-progress",
-  annotate: "g * -L= -l -t -p -e -w -s -n -f -c -b --reverse --porcelain --date= -M=? -C=?",
-  "ls-files": "g * -c -d -m -o -i -s -u -k -z -t -v -f --cached --deleted --modified --others --ignored --stage --unmerged --killed --directory --no-empty-directory --eol --exclude= -x= --exclude-from= -X= --exclude-per-directory= --exclude-standard --error-unmatch --with-tree= --full-name --recurse-submodules --abbrev=? --format= --deduplicate --sparse",
-  "ls-tree": "g * -d -r -t -l -z --name-only --name-status --object-only --full-name --full-tree --abbrev=? --format= --long",
-  "rev-parse": "g * -q --verify --quiet --short=? --abbrev-ref=? --symbolic --symbolic-full-name --show-toplevel --show-prefix --show-cdup --git-dir --git-common-dir --absolute-git-dir --is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --show-superproject-working-tree --all --branches=? --tags=? --remotes=? --glob= --default= --revs-only --no-revs --flags --no-flags --sq --not --path-format= --git-path= --show-object-format=? --since= --until= --disambiguate= --end-of-options",
-  "cat-file": "g * -t -s -e -p --batch=? --batch-check=? --batch-all-objects --follow-symlinks --buffer --unordered",
-  grep: "g * -n -i -I -l -L -c -v -w -h -H -E -F -G -P -o -q -z -W -p -e= -f= -A= -B= -C= -m= --cached --untracked --no-index --recurse-submodules --full-name --line-number --column --name-only --files-with-matches --files-without-match --count --all-match --and --or --not --heading --break --color=? --no-color --max-depth= --threads= --exclude-standard --no-exclude-standard --ignore-case --word-regexp --invert-match --extended-regexp --fixed-strings --basic-regexp --perl-regexp --only-matching --quiet --null --function-context --show-function --text -a",
-  describe: "g * --all --tags --contains --abbrev=? --candidates= --exact-match --long --match= --exclude= --always --first-parent --dirty=? --broken=?",
-  "merge-base": "g * -a --all --octopus --independent --is-ancestor --fork-point",
-  "name-rev": "g * --tags --refs= --exclude= --all --name-only --no-undefined --always",
-  "show-ref": "g * -d -s -q --head --tags --branches --heads --verify --exists --dereference --hash=? --abbrev=? --quiet",
-  "for-each-ref": "g * -s -p --count= --sort= --format= --color=? --shell --perl --python --tcl --points-at= --merged=? --no-merged=? --contains=? --no-contains=? --ignore-case --omit-empty --exclude=",
-  "count-objects": "g * -v -H --verbose --human-readable",
-  cherry: "g * -v --abbrev=?",
-  "check-ignore": "g * -q -v -n -z --quiet --verbose --non-matching --no-index",
-  "check-attr": "g * -a --all --cached -z --source=",
-  "check-ref-format": "g * --allow-onelevel --no-allow-onelevel --refspec-pattern --normalize --branch",
-  var: "g * -l", version: "g * --build-options", help: "g * -a --all -g --guides -c --config",
-  "show-branch": "g * -a -r --all --remotes --topo-order --date-order --current --color=? --no-color --more= --list --merge-base --independent --no-name --sha1-name --sparse",
-  "verify-commit": "g * -v --verbose --raw", "verify-tag": "g * -v --verbose --raw --format=",
-  "stash list": "g * " + GUARD_GIT_LOG, "stash show": "g * --include-untracked --only-untracked " + GUARD_GIT_DIFF,
-  "stash push": "g * -m= --message= -u --include-untracked -a --all -k --keep-index --no-keep-index -q --quiet -S --staged",
+  status: "G * -s -b -v -z -u=? --short --branch --long --verbose --porcelain=? --untracked-files=? --ignored=? --ignore-submodules=? --column=? --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames=? --show-stash",
+  diff: "G * " + GUARD_GIT_DIFF, "diff-tree": "G * -r -t --root --stdin -m -c --cc --always --no-commit-id -v " + GUARD_GIT_DIFF, "diff-files": "G * -q -0 -1 -2 -3 --base --ours --theirs " + GUARD_GIT_DIFF, "diff-index": "G * -m " + GUARD_GIT_DIFF,
+  log: "G * " + GUARD_GIT_LOG, show: "G * " + GUARD_GIT_LOG, whatchanged: "G * " + GUARD_GIT_LOG, "rev-list": "G * --all " + GUARD_GIT_LOG,
+  shortlog: "G * " + GUARD_GIT_LOG + " -n -s -e --numbered --summary --email --committer --group= -w=?",
+  "range-diff": "G * --creation-factor= --no-dual-color --left-only --right-only " + GUARD_GIT_DIFF,
+  blame: "G * -L= -l -t -S= -p -e -w -s -n -f -c -b --reverse --first-parent --porcelain --line-porcelain --incremental --encoding= --contents= --date= -M=? -C=? --show-name --show-number --show-email --abbrev=? --root --ignore-rev= --ignore-revs-file= --color-lines --color-by-age --no-progress",
+  annotate: "G * -L= -l -t -p -e -w -s -n -f -c -b --reverse --porcelain --date= -M=? -C=?",
+  "ls-files": "G * -c -d -m -o -i -s -u -k -z -t -v -f --cached --deleted --modified --others --ignored --stage --unmerged --killed --directory --no-empty-directory --eol --exclude= -x= --exclude-from= -X= --exclude-per-directory= --exclude-standard --error-unmatch --with-tree= --full-name --recurse-submodules --abbrev=? --format= --deduplicate --sparse",
+  "ls-tree": "G * -d -r -t -l -z --name-only --name-status --object-only --full-name --full-tree --abbrev=? --format= --long",
+  "rev-parse": "G * -q --verify --quiet --short=? --abbrev-ref=? --symbolic --symbolic-full-name --show-toplevel --show-prefix --show-cdup --git-dir --git-common-dir --absolute-git-dir --is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --show-superproject-working-tree --all --branches=? --tags=? --remotes=? --glob= --default= --revs-only --no-revs --flags --no-flags --sq --not --path-format= --git-path= --show-object-format=? --since= --until= --disambiguate= --end-of-options",
+  "cat-file": "G * -t -s -e -p --batch=? --batch-check=? --batch-all-objects --follow-symlinks --buffer --unordered",
+  grep: "G * -n -i -I -l -L -c -v -w -h -H -E -F -G -P -o -q -z -W -p -e= -f= -A= -B= -C= -m= --cached --untracked --no-index --recurse-submodules --full-name --line-number --column --name-only --files-with-matches --files-without-match --count --all-match --and --or --not --heading --break --color=? --no-color --max-depth= --threads= --exclude-standard --no-exclude-standard --ignore-case --word-regexp --invert-match --extended-regexp --fixed-strings --basic-regexp --perl-regexp --only-matching --quiet --null --function-context --show-function --text -a",
+  describe: "G * --all --tags --contains --abbrev=? --candidates= --exact-match --long --match= --exclude= --always --first-parent --dirty=? --broken=?",
+  "merge-base": "G * -a --all --octopus --independent --is-ancestor --fork-point",
+  "name-rev": "G * --tags --refs= --exclude= --all --name-only --no-undefined --always",
+  "show-ref": "G * -d -s -q --head --tags --branches --heads --verify --exists --dereference --hash=? --abbrev=? --quiet",
+  "for-each-ref": "G * -s -p --count= --sort= --format= --color=? --shell --perl --python --tcl --points-at= --merged=? --no-merged=? --contains=? --no-contains=? --ignore-case --omit-empty --exclude=",
+  "count-objects": "G * -v -H --verbose --human-readable",
+  cherry: "G * -v --abbrev=?",
+  "check-ignore": "G * -q -v -n -z --quiet --verbose --non-matching --no-index",
+  "check-attr": "G * -a --all --cached -z --source=",
+  "check-ref-format": "G * --allow-onelevel --no-allow-onelevel --refspec-pattern --normalize --branch",
+  var: "G * -l", version: "G * --build-options", help: "G * -a --all -g --guides -c --config",
+  "show-branch": "G * -a -r --all --remotes --topo-order --date-order --current --color=? --no-color --more= --list --merge-base --independent --no-name --sha1-name --sparse",
+  "verify-commit": "G * -v --verbose --raw", "verify-tag": "G * -v --verbose --raw --format=",
+  // git reflog show is git log -g (log's options, --output too)
+  "reflog show": "G * " + GUARD_GIT_LOG, "reflog exists": "G *",
+  "stash list": "G * " + GUARD_GIT_LOG, "stash show": "G * --include-untracked --only-untracked " + GUARD_GIT_DIFF,
+  "stash push": "G * -m= --message= -u --include-untracked -a --all -k --keep-index --no-keep-index -q --quiet -S --staged",
 };
 
 // Why the words of argv from index trusted on are not known safe, or null.
@@ -446,8 +450,9 @@ function guardReadTool(tool, argv, from, t) {
   const spec = GUARD_TOOL_SPECS[tool];
   if (spec === undefined || tool === "script" || tool === "cargo --") return guardUnknown(argv, from, t);
   // pytest (8.2+, argparse fromfile_prefix_chars) reads a word starting with @ as more arguments from
-  // that file, wherever it stands: an option's value and after -- too
-  if (tool === "pytest") { const at = argv.slice(Math.max(from, t)).find((w) => w.startsWith("@")); if (at !== undefined) return at; }
+  // that file, wherever it stands: an option's value and after -- too. Its consider_preparse scans
+  // every word for -p NAME / -pNAME, past -- as well, and imports that module before any test runs
+  if (tool === "pytest") { const at = argv.slice(Math.max(from, t)).find((w) => w.startsWith("@") || w.startsWith("-p")); if (at !== undefined) return at; }
   const r = guardReadOpts(spec, argv, from, t);
   if (r.bad !== null) return r.bad;
   if (tool === "tsc" && !r.seen.has("-noemit")) { const p = r.pos.find((k) => k >= t); if (p !== undefined) return argv[p]; }
@@ -541,7 +546,7 @@ function guardAllowMatch(policy, list, argv) {
 
 // ---------------------------------------------------------------- git
 
-const GUARD_GIT_ARG = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds", "--attr-source"]);
+const GUARD_GIT_ARG = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix", "--list-cmds", "--attr-source", "--shallow-file"]);
 const GUARD_GIT_SAFE = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "--no-advice", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs"]);
 // { normal: ["git", sub, ...], safe: only harmless global options were given }
 function guardGit(argv) {
@@ -582,6 +587,20 @@ function guardGitReadOnly(normal) {
 // ---------------------------------------------------------------- normal forms for deny and ask
 
 const GUARD_DOCKER_GROUPS = new Set(["image", "container", "network", "volume", "builder", "plugin", "system", "context", "manifest", "trust", "buildx"]);
+// npm reads its command word by exact name, alias or unique prefix, camelCase as kebab-case
+// (lib/utils/cmd-list.js, npm 11): "npm publis" is npm publish, "npm add" npm install, "npm x" npm exec
+const GUARD_NPM_COMMANDS = "access adduser approve-scripts audit bugs cache ci completion config dedupe deny-scripts deprecate diff dist-tag docs doctor edit exec explain explore find-dupes fund get help help-search init install install-ci-test install-scripts install-test link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rebuild repo restart root run sbom search set shrinkwrap stage star stars start stop team test token trust undeprecate uninstall unpublish unstar update version view whoami".split(" ");
+const GUARD_NPM_ALIASES = new Map(Object.entries({ author: "owner", home: "docs", issues: "bugs", info: "view", show: "view", find: "search", add: "install", unlink: "uninstall", remove: "uninstall", rm: "uninstall", r: "uninstall", un: "uninstall", rb: "rebuild", list: "ls", ln: "link", create: "init", i: "install", it: "install-test", cit: "install-ci-test", u: "update", up: "update", c: "config", s: "search", se: "search", tst: "test", t: "test", ddp: "dedupe", v: "view", "run-script": "run", "clean-install": "ci", "clean-install-test": "install-ci-test", x: "exec", why: "explain", la: "ll", verison: "version", ic: "ci", innit: "init", in: "install", ins: "install", inst: "install", insta: "install", instal: "install", isnt: "install", isnta: "install", isntal: "install", isntall: "install", "install-clean": "ci", "isntall-clean": "ci", hlep: "help", "dist-tags": "dist-tag", upgrade: "update", udpate: "update", rum: "run", sit: "install-ci-test", urn: "run", ogr: "org", "add-user": "adduser" }));
+// Every command npm may read word as: itself when it is one, else each command or alias it is a
+// prefix of (all of them, so an npm with fewer commands, where a shorter prefix is unique, is covered).
+function guardNpmNames(w) {
+  if (w === "") return [];
+  if (/[A-Z]/.test(w)) w = w.replace(/[A-Z]/g, (m) => "-" + m.toLowerCase());
+  if (GUARD_NPM_COMMANDS.includes(w)) return [w];
+  const out = new Set();
+  for (const n of GUARD_NPM_COMMANDS.concat([...GUARD_NPM_ALIASES.keys()])) if (n.startsWith(w)) out.add(GUARD_NPM_ALIASES.get(n) || n);
+  return [...out];
+}
 // The command as written, plus the forms a denied command could hide behind.
 function guardForms(argv) {
   const forms = [argv];
@@ -605,9 +624,13 @@ function guardForms(argv) {
     add([name, ...argv.slice(k)]);
   }
   for (const f of forms.slice()) if (guardBase(f[0]) === "docker" && GUARD_DOCKER_GROUPS.has(f[1]) && f.length > 2) add(["docker", ...f.slice(2)]);
+  for (const f of forms.slice()) if (guardBase(f[0]) === "npm" && f.length > 1 && !f[1].startsWith("-")) for (const c of guardNpmNames(f[1])) if (c !== f[1]) add(["npm", c, ...f.slice(2)]);
   // a program the guard does not read may run its trailing words as a command (taskset 1 git push,
-  // strace -f git push, npx git push): a deny or ask rule also sees every command that starts later
-  if (!guardModelled(name)) {
+  // strace -f git push, npx git push), and so do npm exec and npm explore, and pnpm and yarn (exec,
+  // dlx, and a word that names no script: pnpm git push): a deny or ask rule also sees every command
+  // that starts later
+  const runs = name === "pnpm" || name === "yarn" || (name === "npm" && forms.some((f) => guardBase(f[0]) === "npm" && (f[1] === "exec" || f[1] === "explore")));
+  if (!guardModelled(name) || runs) {
     for (let k = 1; k < argv.length; k++) {
       if (argv[k].startsWith("-")) continue;
       const tail = argv.slice(k);
@@ -894,6 +917,8 @@ function guardShell(st, cwd, command) {
       continue;
     }
     for (const r of c.redirs) {
+      // bash itself opens a TCP or UDP connection for /dev/tcp/HOST/PORT and /dev/udp/HOST/PORT, reading too
+      if (/^\/dev\/(tcp|udp)\//.test(r.target)) { note(guardUnmodelledOut(st, shown, "it opens a network connection (" + r.target + ")")); continue; }
       if (r.op === "<") continue;
       if (r.op === ">&" && /^(\d+|-)$/.test(r.target)) continue;
       if (r.op === ">&" && r.fd) { note(guardUnmodelledOut(st, shown, "it duplicates into a file")); continue; }
