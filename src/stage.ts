@@ -9,7 +9,6 @@ import type { RenderedFile } from "./emit/render.js";
 import { byCodeUnit } from "./compare.js";
 import { knownOnDisk, remember, statusBeforeRead } from "./stage-memo.js";
 import { listFiles, MANIFEST_FILE, manifestFrom, pruneEmptyDirs, readManifest, sha256, type Manifest } from "./fileset.js";
-import { WriteThread } from "./write-thread.js";
 
 /** What a build keeps of a rendered file: its hash, and where its new bytes wait (null: unchanged). */
 export interface StagedFile {
@@ -43,57 +42,15 @@ export function isFolderOrMissing(dir: string): boolean {
   return !existsSync(dir) || statSync(dir).isDirectory();
 }
 
-/**
- * Files of new host folders a build stages itself before it hands the rest to a write thread. A
- * thread costs ~60 ms of CPU to start (`node -e 0` that starts one: 0.12-0.16 s, against 0.07-0.10 s):
- * at 100 roles (1,500 files) it did not pay (-1% to +14% CPU in four paired runs), at 1,000 roles
- * (14,000 files) it cost none. The 8 bundled roles stage ~200.
- */
-export const THREAD_AFTER = 2000;
-
 /** The staging folder: <out>/.harness-staging-<pid>/<host>/<path>, on the same file system as out/. */
 export class Staging {
   readonly root: string;
   private readonly made = new Set<string>();
   private created: string | undefined; // the first folder of out/ this build created, if any
-  private thread: WriteThread | undefined;
-  private newFiles = 0;
 
-  /** `threadAfter`: new host folders' files past this many are written on a second thread (write-thread.ts). */
-  constructor(
-    readonly outDir: string,
-    private readonly threadAfter = Infinity,
-  ) {
+  constructor(readonly outDir: string) {
     this.root = path.join(outDir, `${STAGING_PREFIX}${process.pid}`);
     removeDeadStaging(outDir);
-  }
-
-  /**
-   * A file of a host folder that does not exist yet. Past `threadAfter` of them the write thread
-   * encodes, hashes and writes it, and its sha256 is "" until `finish`.
-   */
-  stageNew(host: string, rel: string, content: string, executable: boolean): StagedFile {
-    if (++this.newFiles > this.threadAfter && process.env.HARNESS_NO_WRITE_THREAD !== "1") {
-      if (!this.thread) {
-        if (!existsSync(this.outDir)) this.created = mkdirSync(this.outDir, { recursive: true });
-        mkdirSync(this.root, { recursive: true });
-        this.made.add(this.root); // discard() then knows there is something to remove
-        this.thread = new WriteThread();
-      }
-      const file = path.join(this.root, host, rel);
-      const staged: StagedFile = { path: rel, sha256: "", executable, staged: file };
-      this.thread.write(file, content, executable, staged);
-      return staged;
-    }
-    const bytes = utf8(content);
-    return { path: rel, sha256: sha256(bytes), executable, staged: this.write(host, rel, bytes, executable) };
-  }
-
-  /** Every staged file is on disk and hashed (the write thread's, if one started); throws its first error. */
-  finish(): void {
-    const thread = this.thread;
-    this.thread = undefined;
-    thread?.finish();
   }
 
   write(host: string, rel: string, content: string | Uint8Array, executable: boolean): string {
@@ -130,11 +87,6 @@ export class Staging {
 
   /** Remove the staging folder, and out/ too when this build created it and it is still empty. */
   discard(): void {
-    try {
-      this.finish(); // never remove the folder while the thread may still write into it
-    } catch {
-      // the build already failed; its error is the one to report
-    }
     if (this.made.size === 0) return;
     this.made.clear();
     rmSync(this.root, { recursive: true, force: true });
@@ -243,7 +195,6 @@ export class HostStager {
         if (sha256(text) !== this.manifest!.files[f.path]) this.edited.push(f.path);
       }
     }
-    if (this.fresh && this.problem === null) return this.staging.stageNew(this.host, f.path, f.content, f.executable);
     const bytes = utf8(f.content);
     const hash = sha256(bytes);
     return { path: f.path, sha256: hash, executable: f.executable, staged: same || this.refused ? null : this.staging.write(this.host, f.path, bytes, f.executable) };

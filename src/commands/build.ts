@@ -3,7 +3,7 @@
 // error, or a warning the previous build did not report, remembered in the manifest), or with -v.
 import path from "node:path";
 import { lossInfo } from "../adapter/fidelity.js";
-import { applyPlans, HostStager, isFolderOrMissing, NOT_A_FOLDER, Staging, THREAD_AFTER, type PlanProblem, type StagedFile, type WritePlan } from "../stage.js";
+import { applyPlans, HostStager, isFolderOrMissing, NOT_A_FOLDER, Staging, type PlanProblem, type StagedFile, type WritePlan } from "../stage.js";
 import { builtHostFolders, removeBuiltHost, manifestFrom, MANIFEST_FILE, sha256 } from "../fileset.js";
 import { outputLines } from "../cache/digest.js";
 import { startRecording } from "../cache/record.js";
@@ -39,7 +39,7 @@ export async function buildOnce(options: BuildOptions): Promise<{ code: number; 
   const outDir = path.resolve(options.out);
   const recorder = startRecording(path.resolve(options.roles), options.argv);
   if (!isFolderOrMissing(outDir)) throw new UsageError(`${displayPath(outDir)}: error E_OUT_DIR ${NOT_A_FOLDER}`);
-  const staging = options.staging ?? new Staging(outDir, THREAD_AFTER);
+  const staging = options.staging ?? new Staging(outDir);
   let applied = false;
   const stagers = new Map<string, HostStager>();
   const plans: WritePlan[] = [];
@@ -50,7 +50,6 @@ export async function buildOnce(options: BuildOptions): Promise<{ code: number; 
       stagers.set(host, stager);
       return stager.stage;
     });
-    staging.finish(); // the hashes of files a write thread staged are known from here on
     const problems: PlanProblem[] = [];
     for (const o of prepared.outputs) {
       const plan = stagers.get(o.adapter.id)!.plan(o.files, prepared.warningKeys(o.adapter.id));
