@@ -2,7 +2,7 @@
 // every row alike; median and min–max wall time and median CPU (user+sys) in milliseconds from bash's
 // `time` (GNU time counts in steps of 10 ms, too coarse for a 60 ms floor), peak RSS from GNU time.
 //
-//   node bench/bench.mjs [--runs 15] [--scale-runs 5] [--sizes 8,100,1000] [--peers DIR] [--only bundled,watch,guard,scale]
+//   node bench/bench.mjs [--runs 15] [--scale-runs 5] [--sizes 8,100,1000] [--peers DIR] [--only bundled,watch,guard,scale] [--against CLI]
 //
 // Sections (--only): "bundled" (the 8-role roles/: build no-op and cold, a bare Node process creating
 // the cold build's files, check, install when the CLI has it; rulesync and ruler with --peers; the
@@ -10,7 +10,8 @@
 // "watch" (build --watch: the rebuild after a one-role edit, as its line reports, beside node -e 0),
 // "guard" (the emitted Claude Code hook per call at 8 and the largest size), "scale" (cold builds of
 // generated pipelines). --peers DIR is a folder made by bench/peers.sh (pinned rulesync and ruler,
-// Node 22, their 8-role projects).
+// Node 22, their 8-role projects). --against CLI (another build's dist/cli/cli.js, e.g. a copy of main's)
+// adds its cold builds beside this tree's in the same rounds: a before/after pair under one load.
 // Needs `npm run build` first, bash and /usr/bin/time (GNU time).
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -32,6 +33,7 @@ const peers = opt("peers") && path.resolve(opt("peers"));
 const only = opt("only", "bundled,watch,guard,scale").split(",");
 const node = process.execPath;
 const cli = path.join(root, "dist/cli/cli.js");
+const against = opt("against") && path.resolve(opt("against"));
 if (!existsSync(cli)) throw new Error("build first: npm run build");
 if (!existsSync("/usr/bin/time")) throw new Error("needs GNU time at /usr/bin/time (apt-get install time)");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "harness-bench-"));
@@ -89,10 +91,10 @@ function table(title, rows, note = "") {
 
 const harness = (...a) => [node, cli, ...a];
 const NODE0 = { name: "node -e 0", args: [node, "-e", "0"] };
-const cold = (name, roles, out, base = "node -e 0") => ({
+const cold = (name, roles, out, base = "node -e 0", program = cli) => ({
   name,
   base,
-  args: harness("build", "-q", "--roles", roles, "--out", out),
+  args: [node, program, "build", "-q", "--roles", roles, "--out", out],
   before: () => rmSync(out, { recursive: true, force: true }),
   ok: [0, 1],
 });
@@ -129,6 +131,7 @@ if (only.includes("bundled")) {
     NODE0,
     { name: "harness build (no change)", base: "node -e 0", args: harness("build", "-q", "--out", out) },
     cold("harness build (cold, empty out/)", "roles", path.join(tmp, "out-cold")),
+    ...(against ? [cold("--against: harness build (cold, empty out/)", "roles", path.join(tmp, "out-cold-against"), "node -e 0", against)] : []),
     createFiles("node: create the same files, nothing else (this disk's part of a cold build)", out, path.join(tmp, "out-plain")),
     { name: "harness check", base: "node -e 0", args: harness("check", "-q", "--out", out) },
     { name: "harness build (no change, full run: HARNESS_NO_CACHE=1)", base: "node -e 0", args: harness("build", "-q", "--out", out), env: { ...process.env, HARNESS_NO_CACHE: "1" } },
@@ -263,7 +266,10 @@ if (only.includes("scale")) {
   const cases = [NODE0];
   const hosts = readdirSync(tree(8).out).length;
   const label = (n) => `cold build, ${n} roles × ${hosts} hosts`;
-  for (const n of sizes) cases.push(cold(label(n), tree(n).roles, path.join(tmp, `scale-${n}`)));
+  for (const n of sizes) {
+    cases.push(cold(label(n), tree(n).roles, path.join(tmp, `scale-${n}`)));
+    if (against) cases.push(cold(`--against: ${label(n)}`, tree(n).roles, path.join(tmp, `scale-against-${n}`), "node -e 0", against));
+  }
   const rows = interleave(cases, scaleRuns);
   const files = (dir) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
   table(
