@@ -213,6 +213,10 @@ const LISTED: readonly GuardedFile[] = [
   git("info/exclude"),
   git("info/attributes"),
   git("info/sparse-checkout"),
+  // r7: what git reads in place of history (grafts) and beside its own objects (alternates, whose
+  // objects every later git reads as the repository's)
+  git("info/grafts"),
+  git("objects/info/alternates"),
   git("hooks", { tree: true }),
   // npm and the shells: start-up files every later command (and some hooks) read; the project's
   // package-manager configuration too, which is often ignored (it can hold a token) and which sets

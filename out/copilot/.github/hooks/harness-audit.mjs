@@ -17,8 +17,9 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for; a snapshot blob one stage's start reuses while another stage's stop prunes the blob folder can be lost, and a change to that file in the starting stage then fails it unrestored
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
-//   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
+//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info's exclude, attributes, sparse-checkout and grafts, .git/objects/info/alternates, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch, what is staged in the index and the replace refs (refs/replace, which every git reads in place of the objects they name; the audit's git never does) are put back at the end of the stage that changed them
+//   - git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted. A pack written during the stage is read in full at its end
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. A work tree whose unignored files git cannot hash within that limit fails every stage the same way, loudly (the message says so): the audit has no partial mode. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
@@ -31,6 +32,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
 
 const POLICY = {
   "betweenEverySession": false,
@@ -1096,6 +1098,14 @@ const POLICY = {
     {
       "base": "git",
       "path": "info/sparse-checkout"
+    },
+    {
+      "base": "git",
+      "path": "info/grafts"
+    },
+    {
+      "base": "git",
+      "path": "objects/info/alternates"
     },
     {
       "base": "git",
@@ -2679,13 +2689,19 @@ function auditInScope(policy, roles, rel) {
 function auditGit(ctx, args, opts) {
   const o = opts || {};
   // never the user's git configuration, which code a stage ran can replace (by a FIFO: git would wait forever); runtime-io.ts
-  const env = Object.assign({}, process.env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", LC_ALL: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_SYSTEM: "/dev/null", GIT_CONFIG_GLOBAL: "/dev/null" }, o.env || {});
-  delete env.GIT_DIR; delete env.GIT_WORK_TREE; delete env.GIT_COMMON_DIR; delete env.GIT_OBJECT_DIRECTORY; delete env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
-  for (const k of Object.keys(env)) if (/^GIT_CONFIG_(PARAMETERS|COUNT|KEY_|VALUE_)/.test(k)) delete env[k];
-  if (!o.env || !o.env.GIT_INDEX_FILE) delete env.GIT_INDEX_FILE;
+  // r7: no GIT_* variable of the hook's environment (a settings file's env reaches it): GIT_TRACE named a
+  // file the audit's own git wrote after the restore (~/.bashrc), GIT_REPLACE_REF_BASE replacements;
+  // and no replace refs (r7: refs/replace/<start tree> made a rewritten test compare as the start)
+  const env = Object.assign({}, process.env);
+  for (const k of Object.keys(env)) if (/^GIT_/i.test(k)) delete env[k];
+  Object.assign(env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", GIT_NO_REPLACE_OBJECTS: "1", LC_ALL: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_SYSTEM: "/dev/null", GIT_CONFIG_GLOBAL: "/dev/null" }, o.env || {});
   // content, not git's view of it: no stat shortcuts a configuration could loosen, no sparse or split index
   const pre = auditUserConfigArgs().concat(["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null",
-    "-c", "core.ignoreStat=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.fileMode=true", "-c", "core.sparseCheckout=false", "-c", "index.sparse=false", "-c", "core.splitIndex=false", "-c", "core.hooksPath=/dev/null"]);
+    "-c", "core.ignoreStat=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.fileMode=true", "-c", "core.sparseCheckout=false", "-c", "index.sparse=false", "-c", "core.splitIndex=false", "-c", "core.hooksPath=/dev/null",
+    // r7: what the start's configuration could say against the file system: names that differ in case only (Tests/ beside
+    // a tracked tests/) and links (a link replaced by a file of its text) are what the disk holds; objects read from
+    // the packs themselves, never through a commit graph or a multi-pack index that could name other content
+    "-c", "core.ignoreCase=" + (ctx && ctx.fold ? "true" : "false"), "-c", "core.commitGraph=false", "-c", "core.multiPackIndex=false"].concat(process.platform === "win32" ? [] : ["-c", "core.symlinks=true"]));
   if (ctx && ctx.excludesFile) { auditCheckRegular(ctx.excludesFile); pre.push("-c", "core.excludesFile=" + ctx.excludesFile); }
   if (env.GIT_INDEX_FILE) auditCheckRegular(env.GIT_INDEX_FILE);
   const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
@@ -2717,7 +2733,12 @@ function auditContext(root) {
   fs.mkdirSync(dir, { recursive: true });
   auditBlobUse(dir);
   // paths from git are byte strings (latin1): names that are not valid UTF-8 survive the round trip
-  return { top: top, gitDir: gitDir, commonDir: commonDir, root: realRoot, prefix: prefix, prefixL: Buffer.from(prefix, "utf8").toString("latin1"), dir: dir, excludesFile: null };
+  return { top: top, gitDir: gitDir, commonDir: commonDir, root: realRoot, prefix: prefix, prefixL: Buffer.from(prefix, "utf8").toString("latin1"), dir: dir, excludesFile: null, fold: auditFoldsCase(top) };
+}
+
+/** Does the file system at the top level fold case (its .git found as .GIT, the same file)? git's core.ignoreCase as the disk has it. */
+function auditFoldsCase(top) {
+  try { const a = fs.lstatSync(path.join(top, ".git")), b = fs.lstatSync(path.join(top, ".GIT")); return a.ino === b.ino && a.dev === b.dev; } catch (e) { return false; }
 }
 
 function auditFile(ctx, key, ext) { return path.join(ctx.dir, key + "." + ext); }
@@ -2865,7 +2886,7 @@ function auditStart(key, role, session) {
     // the tree and the enforcement files must be as the last boundary left them, unless a running
     // stage or the orchestrator owns the change: anything else is put back, and this stage fails
     guarded = chain.guarded;
-    before = auditRestoreGuarded(ctx, guarded);
+    before = auditRestoreGuarded(ctx, guarded).concat(auditCheckObjects(ctx, chain.t, chain.tree, index));
     const r = auditRestoreOutside(ctx, key, chain.tree, index, (rel) => auditInScope(POLICY, peers, rel) || auditOrchestratorOwns(rel), index);
     before = before.concat(r.violations);
     for (const v of before) v.when = "before";
@@ -2881,7 +2902,7 @@ function auditStart(key, role, session) {
     fs.writeFileSync(path.join(pd, key), role);
   }
   auditSaveRealIndex(ctx, key);
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
   auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
@@ -3016,8 +3037,8 @@ function auditStop(key, roleHint) {
   const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
   const leftover = alone ? auditWaitForLeftovers(ctx, state.ticks) : [];
   // then the enforcement files: the tree audit below runs with the git configuration they hold
-  const violations = (state.before || []).concat(early, leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
   const index = auditFile(ctx, key, "index");
+  const violations = (state.before || []).concat(early, leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo), auditCheckObjects(ctx, state.objects, state.tree, index));
   const kept = auditFile(ctx, key, "end-index");
   let r;
   try { r = auditRestoreOutside(ctx, key, state.tree, index, (rel) => auditInScope(POLICY, allowed, rel), kept); }
@@ -3058,7 +3079,7 @@ function auditStopAndRecord(key, roleHint) {
 function auditViolationLine(x) {
   if (x.repo) return "  - " + x.path + " (" + x.kind + "; " + (x.restored ? "put back" + (x.path === ".git/index" ? "" : "; the commits stay in git under that id") : "NOT restored: fix it by hand") + ")";
   if (x.process) return "  - " + x.path + " (still running after the stage ended: stop it; what it writes from now on is restored at the next boundary)";
-  const done = x.restored === false ? "NOT restored: fix it by hand" : x.kind === "created" ? "removed" : "restored";
+  const done = x.restored === false ? "NOT restored: fix it by hand" : x.kind === "created" || x.removed ? "removed" : "restored";
   return "  - " + auditShowPath(x.path) + " (" + x.kind + (x.when === "before" ? " before the stage started, by no stage" : "") + "; " + done + ")";
 }
 
@@ -3926,7 +3947,7 @@ function auditChainLoad(ctx, session) {
   let c;
   try { c = auditReadJson(f.json); } catch (e) { if (e.code === "ENOENT") return null; throw new Error("the record of the last stage's end is unreadable (" + (e.code || e.message) + ")"); }
   if (!c || c.format !== 1 || typeof c.tree !== "string" || !fs.existsSync(f.index) || !fs.existsSync(f.excludes)) throw new Error("the record of the last stage's end is incomplete");
-  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes };
+  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes, t: c.t };
 }
 
 function auditChainSave(ctx, session, tree, index, excludes, guarded) {
@@ -3935,7 +3956,7 @@ function auditChainSave(ctx, session, tree, index, excludes, guarded) {
   const tmp = (p) => p + ".tmp" + process.pid;
   auditCopy(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
   if (excludes !== f.excludes) { auditCopy(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
-  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded });
+  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded, t: Date.now() });
 }
 
 /** Paths the index file holds differently from HEAD (null when there is no HEAD). */
@@ -3968,7 +3989,7 @@ function auditBetween(session, command) {
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
   const active = auditActiveRoles(ctx, "");
-  const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded));
+  const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded), auditCheckObjects(ctx, chain.t, chain.tree, chain.index));
   let head = null;
   if (AUDIT_STASH_ONLY.test(command || "")) {
     const idx = auditFile(ctx, key, "head-index");
@@ -4059,7 +4080,7 @@ function auditRepoState(ctx) {
   let head = null, branch = null;
   try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD"]).trim(); } catch (e) { head = null; }
   try { branch = auditGit(ctx, ["symbolic-ref", "-q", "HEAD"]).trim(); } catch (e) { branch = null; }
-  return { staged: staged, head: head, branch: branch };
+  return { staged: staged, head: head, branch: branch, replace: auditReplaceRefs(ctx) };
 }
 
 function auditSaveRealIndex(ctx, key) {
@@ -4084,7 +4105,139 @@ function auditRestoreRepo(ctx, key, then) {
     if (fs.existsSync(saved)) { auditCopy(saved, real + ".harness-restore"); fs.renameSync(real + ".harness-restore", real); } else fs.rmSync(real, { force: true });
     out.push({ path: ".git/index", kind: "staged changes", restored: auditRepoState(ctx).staged === then.staged, repo: true });
   }
+  return out.concat(auditRestoreReplaceRefs(ctx, then.replace));
+}
+
+/** The replace refs as "oid refname" lines (sorted), the same for any git (packed or loose). */
+function auditReplaceRefs(ctx) {
+  let out = "";
+  try { out = auditGit(ctx, ["for-each-ref", "--format=%(objectname) %(refname)", "refs/replace/"]); } catch (e) { return ""; }
+  return out.split("\n").filter(Boolean).sort().join("\n");
+}
+
+/** Put the replace refs back as "then" lists them; one violation per ref that differed. */
+function auditRestoreReplaceRefs(ctx, then) {
+  if (typeof then !== "string") return [];
+  const now = auditReplaceRefs(ctx);
+  if (now === then) return [];
+  const map = (t) => new Map(t.split("\n").filter(Boolean).map((l) => [l.slice(l.indexOf(" ") + 1), l.slice(0, l.indexOf(" "))]));
+  const a = map(then), b = map(now), out = [];
+  for (const [ref, oid] of b) if (!a.has(ref)) { auditGit(ctx, ["update-ref", "-d", ref]); out.push({ path: ".git/" + ref, kind: "created", restored: true, guarded: true }); }
+  for (const [ref, oid] of a) if (b.get(ref) !== oid) { auditGit(ctx, ["update-ref", ref, oid]); out.push({ path: ".git/" + ref, kind: b.has(ref) ? "modified" : "deleted", restored: true, guarded: true }); }
+  const ok = auditReplaceRefs(ctx) === then;
+  if (!ok) for (const v of out) v.restored = false;
   return out;
+}
+
+/** Does this object's content hash to its name ("type size\0content", sha1 or sha256 by the name's length)? */
+function auditObjectMatches(oid, type, body) {
+  const h = crypto.createHash(oid.length === 64 ? "sha256" : "sha1");
+  h.update(type + " " + body.length + "\u0000");
+  h.update(body);
+  return h.digest("hex") === oid;
+}
+
+/**
+ * Check every object file of the common git folder written since "since" (ms; ctime, which no code
+ * can set back): loose objects, packs, the commit graph and the multi-pack index. What does not hold
+ * the object it names is removed (git falls back to the others, or finds the object missing and says
+ * so). Returns violations; throws only where git itself cannot be run.
+ */
+function auditVerifyObjects(ctx, since) {
+  if (typeof since !== "number") return [];
+  const objects = path.join(ctx.commonDir, "objects");
+  const out = [];
+  const fresh = (p) => { try { const st = fs.lstatSync(p); return st.ctimeMs >= since - 1000 ? st : null; } catch (e) { return null; } };
+  const drop = (p, shown, kind) => { fs.rmSync(p, { recursive: true, force: true }); out.push({ path: shown, kind: kind, restored: true, removed: true, guarded: true }); };
+  let dirs = [];
+  try { dirs = fs.readdirSync(objects); } catch (e) { dirs = []; }
+  for (const d of dirs) {
+    if (!/^[0-9a-f]{2}$/.test(d)) continue; // every file: one rewritten in place leaves its folder's ctime as it was
+    let names = [];
+    try { names = fs.readdirSync(path.join(objects, d)); } catch (e) { names = []; }
+    for (const n of names) {
+      if (!/^([0-9a-f]{38}|[0-9a-f]{62})$/.test(n)) continue;
+      const p = path.join(objects, d, n);
+      const st = fresh(p);
+      if (!st) continue;
+      let ok = false;
+      if (st.isFile()) {
+        try {
+          const raw = zlib.inflateSync(auditReadRegular(p));
+          const nul = raw.indexOf(0);
+          const m = /^(blob|tree|commit|tag) (\d+)$/.exec(raw.subarray(0, nul).toString("latin1"));
+          ok = Boolean(m) && Number(m[2]) === raw.length - nul - 1 && auditObjectMatches(d + n, m[1], raw.subarray(nul + 1));
+        } catch (e) { ok = false; }
+      }
+      if (!ok) drop(p, ".git/objects/" + d + "/" + n, "rewritten: it does not hold the object it names");
+    }
+  }
+  const packDir = path.join(objects, "pack");
+  let packs = [];
+  try { packs = fs.readdirSync(packDir).filter((f) => /\.idx$/.test(f)); } catch (e) { packs = []; }
+  for (const idx of packs) {
+    const p = path.join(packDir, idx);
+    if (!fresh(p) && !fresh(p.replace(/\.idx$/, ".pack"))) continue;
+    if (!auditPackHolds(ctx, p)) for (const ext of [".pack", ".idx", ".rev", ".keep", ".bitmap", ".mtimes", ".promisor"]) { const f = p.replace(/\.idx$/, ext); if (fs.existsSync(f)) drop(f, ".git/objects/pack/" + path.basename(f), "written with objects that are not what their names say"); }
+  }
+  // what git reads in place of the objects: checked by git itself, and removed when it fails (git works without)
+  for (const [rel, args] of [["info/commit-graph", ["commit-graph", "verify", "--object-dir", objects]], ["info/commit-graphs", ["commit-graph", "verify", "--object-dir", objects]], ["pack/multi-pack-index", ["multi-pack-index", "--object-dir=" + objects, "verify"]]]) {
+    const p = path.join(objects, rel);
+    if (!fresh(p)) continue;
+    let ok = true;
+    try { auditGit(ctx, ["-c", "core.commitGraph=true", "-c", "core.multiPackIndex=true"].concat(args)); } catch (e) { ok = false; }
+    if (!ok) drop(p, ".git/objects/" + rel, "does not match the objects it describes");
+  }
+  return out;
+}
+
+/**
+ * The object check at a boundary (a stage's stop, or the next boundary after one): what was removed
+ * may include the trees of the boundary's own snapshot, which are written again from its index (a
+ * blob that is gone leaves its path unrestorable, which fails the stage loudly).
+ */
+function auditCheckObjects(ctx, since, tree, indexFile) {
+  const out = auditVerifyObjects(ctx, since);
+  if (!out.length || !tree || !fs.existsSync(indexFile)) return out;
+  const tmp = indexFile + ".rebuild";
+  try {
+    // the entries only, into a new index: its cache of tree ids would let write-tree skip the trees it believes written
+    const entries = auditGit(ctx, ["ls-files", "-s", "-z"], { env: { GIT_INDEX_FILE: indexFile }, buffer: true });
+    // a file whose object was removed and which the work tree still holds as it was (HEAD's, untouched by
+    // the stage): hashed again, so the human's next checkout finds it
+    const missing = [];
+    for (const rec of entries.toString("latin1").split("\u0000")) {
+      const m = /^(100644|100755|120000) ([0-9a-f]+) 0\t(.+)$/s.exec(rec);
+      if (m && out.some((v) => v.path.replace(/^\.git\/objects\/|\//g, "") === m[2])) missing.push(m[3]);
+    }
+    if (missing.length) try { auditGit(ctx, ["add", "-f", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], { env: { GIT_INDEX_FILE: tmp + ".add", GIT_LITERAL_PATHSPECS: "1" }, input: Buffer.from(missing.join("\u0000") + "\u0000", "latin1") }); } catch (e) { /* a file changed since: its path fails the restore loudly */ }
+    fs.rmSync(tmp + ".add", { force: true });
+    fs.rmSync(tmp, { force: true });
+    auditGit(ctx, ["update-index", "-z", "--index-info"], { env: { GIT_INDEX_FILE: tmp }, input: entries });
+    const again = auditGit(ctx, ["write-tree"], { env: { GIT_INDEX_FILE: tmp } }).trim();
+    if (again !== tree) throw new Error("the snapshot's tree could not be written again (" + again + " for " + tree + ")");
+  } finally { fs.rmSync(tmp, { force: true }); }
+  return out;
+}
+
+/** Does every object a pack's index names hash to its name, as git reads it? */
+function auditPackHolds(ctx, idxPath) {
+  let list;
+  try { list = auditGit(ctx, ["show-index"], { input: auditReadRegular(idxPath) }); } catch (e) { return false; }
+  const oids = list.split("\n").map((l) => l.split(" ")[1]).filter((x) => x && /^[0-9a-f]{40,64}$/.test(x));
+  if (!oids.length) return true;
+  const r = auditGit(ctx, ["cat-file", "--batch"], { input: Buffer.from(oids.join("\n") + "\n"), buffer: true });
+  let at = 0;
+  for (const oid of oids) {
+    const nl = r.indexOf(10, at);
+    if (nl < 0) return false;
+    const m = /^([0-9a-f]+) (blob|tree|commit|tag) (\d+)$/.exec(r.subarray(at, nl).toString("latin1"));
+    if (!m || m[1] !== oid) return false;
+    const body = r.subarray(nl + 1, nl + 1 + Number(m[3]));
+    if (!auditObjectMatches(oid, m[2], body)) return false;
+    at = nl + 1 + Number(m[3]) + 1;
+  }
+  return true;
 }
 
 function auditInput() {
