@@ -250,6 +250,34 @@ function auditSpecialFiles(ctx) {
   return out;
 }
 
+/**
+ * The folders and files git could not open while it added the tree (its warnings, paths from the top
+ * level as byte strings). Outside a stop (ctx.opening) they are only recorded (ctx.shut): what was shut
+ * at the start stays as it was. At a boundary one that was not shut at the start is opened for the
+ * owner (a violation in ctx.opened); returns how many were.
+ */
+function auditOpenShut(ctx, text) {
+  const shut = [];
+  for (const m of text.matchAll(/^warning: could not open directory '(.*)\/': Permission denied$/gm)) shut.push([m[1], 0o700]);
+  for (const m of text.matchAll(/^error: open\("(.*)"\): Permission denied$/gm)) shut.push([m[1], 0o600]);
+  ctx.shut = shut.map((x) => x[0]);
+  if (!ctx.opening) return 0;
+  let n = 0;
+  for (const [p, bits] of shut) {
+    if ((ctx.unlisted || []).includes(p)) continue;
+    const abs = auditAbs(ctx, p);
+    try {
+      const st = fs.lstatSync(abs);
+      if (!st.isDirectory() && !st.isFile()) continue;
+      fs.chmodSync(abs, (st.mode & 0o7777) | bits);
+      const rel = auditRel(ctx, p);
+      (ctx.opened = ctx.opened || []).push({ path: auditShown(rel === null ? p : rel), kind: (st.isDirectory() ? "folder" : "file") + " made unreadable (opened for its owner again)", restored: true });
+      n++;
+    } catch (e) { /* not the owner's: git fails on it, loudly */ }
+  }
+  return n;
+}
+
 /** The time git may still take in this audit (at least 1 s). */
 function auditGitTimeLeft() { return Math.max(1000, AUDIT_T0 + AUDIT_BUDGET_MS - Date.now()); }
 

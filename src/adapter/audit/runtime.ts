@@ -104,7 +104,8 @@ function auditGit(ctx, args, opts) {
   const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
   if (r.error && r.error.code === "ETIMEDOUT") throw auditGitTimedOut(ctx, args);
   if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
-  if (r.status !== 0) throw new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300));
+  if (r.status !== 0) { const e = new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300)); e.stderr = String(r.stderr); throw e; }
+  if (o.warnings) o.warnings.push(String(r.stderr));
   return r.stdout;
 }
 
@@ -165,7 +166,17 @@ const AUDIT_RULE_FILES = new Set([".gitignore", ".gitattributes"]);
  */
 function auditSnapshot(ctx, indexFile) {
   const env = { GIT_INDEX_FILE: indexFile };
-  auditGit(ctx, ["add", "-A", "--ignore-errors", "--", "."], { env: env });
+  // r7: a folder its owner can no longer list (chmod 311) hid the files a stage created in it, and the
+  // stage passed; one a stage's code shut is opened for the owner again and added once more
+  for (let i = 0; ; i++) {
+    const warn = [];
+    let failed = null;
+    try { auditGit(ctx, ["add", "-A", "--ignore-errors", "--", "."], { env: env, latin1: true, warnings: warn }); }
+    catch (e) { if (typeof e.stderr !== "string") throw e; failed = e; warn.push(e.stderr); }
+    if (i < AUDIT_MAX_PASSES && auditOpenShut(ctx, warn.join("\n"))) continue;
+    if (failed) throw failed;
+    break;
+  }
   // --directory: not into ignored folders, where no rule file has any effect
   const hidden = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0")
     .filter((p) => p && !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p)));
@@ -283,6 +294,7 @@ function auditStart(key, role, session) {
     // the tree and the enforcement files must be as the last boundary left them, unless a running
     // stage or the orchestrator owns the change: anything else is put back, and this stage fails
     guarded = chain.guarded;
+    ctx.unlisted = chain.unlisted;
     before = auditRestoreGuarded(ctx, guarded).concat(auditCheckObjects(ctx, chain.t, chain.tree, index));
     const r = auditRestoreOutside(ctx, key, chain.tree, index, (rel) => auditInScope(POLICY, peers, rel) || auditOrchestratorOwns(rel), index);
     before = before.concat(r.violations);
@@ -290,6 +302,7 @@ function auditStart(key, role, session) {
     if (r.saved && before.length) before[0].saved = r.saved;
   } else { mark = auditBlobBegin(key); guarded = auditSnapGuarded(ctx); }
   const tree = auditSnapshot(ctx, index);
+  const unlisted = ctx.shut || [];
   const activeDir = path.join(ctx.dir, "active");
   fs.mkdirSync(activeDir, { recursive: true });
   for (const other of fs.readdirSync(activeDir)) {
@@ -299,7 +312,7 @@ function auditStart(key, role, session) {
     fs.writeFileSync(path.join(pd, key), role);
   }
   auditSaveRealIndex(ctx, key);
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
   auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
@@ -366,12 +379,14 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   const violations = [];
   const seen = new Set();
   let now = tree, changed = null;
+  ctx.opening = true;
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
       let blocked, all = null;
       try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); }
       catch (e) { blocked = auditBlockers(ctx, work, null); if (!blocked.length) throw e; }
+      for (const v of (ctx.opened || []).splice(0)) violations.push(v);
       // never judged by scope: whatever hid the files is removed, and the next pass judges them
       if (blocked.length) {
         if (pass > AUDIT_MAX_PASSES) throw new Error("these paths keep git from auditing the tree and could NOT be removed: " + blocked.slice(0, 5).map((b) => auditShowPath(auditShown(b.path))).join(", ") + "; remove them by hand");
@@ -407,6 +422,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
     }
     if (saveIndex) auditCopy(work, saveIndex);
   } finally {
+    ctx.opening = false;
     fs.rmSync(work, { force: true });
   }
   // what was put back stays in git's object store: the report names the tree to take it from
@@ -424,6 +440,7 @@ function auditStop(key, roleHint) {
   if (state.format !== 2) throw new Error("the stage-start snapshot has an unknown format (" + state.format + ")");
   if (roleHint && state.role !== roleHint) throw new Error("the stage-start snapshot belongs to " + state.role + ", not " + roleHint);
   ctx.excludesFile = auditFile(ctx, key, "excludes");
+  ctx.unlisted = state.unlisted;
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
   const peersDir = path.join(ctx.dir, "peers", key);
   let late = [];

@@ -12,6 +12,7 @@
 //   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, programs a guarded JSON settings file names past its first 64, or by a relative path or through a variable other than $HOME; files a command in a guarded TOML or JSONC file names (Codex's notify and mcp_servers), or a manifest inside a guarded folder (an extension's, an agent's front matter), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file between stages (the stop of the stage that moved it moves it back and fails the stage; the orchestrator's own commands are not followed there)
 //   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored
 //   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it
+//   - a folder or file its owner could not read at the start of the stage (mode 311, 000) is not audited inside, as git cannot read it; one a stage shuts is opened for its owner again at the stage's end and judged, and the stage fails; one owned by another account fails the stage loudly
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
 //   - submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file) is undone by removing its .git whatever the scope, and the files it hid are then judged one by one
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for; a snapshot blob one stage's start reuses while another stage's stop prunes the blob folder can be lost, and a change to that file in the starting stage then fails it unrestored
@@ -2702,7 +2703,8 @@ function auditGit(ctx, args, opts) {
   const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
   if (r.error && r.error.code === "ETIMEDOUT") throw auditGitTimedOut(ctx, args);
   if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
-  if (r.status !== 0) throw new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300));
+  if (r.status !== 0) { const e = new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300)); e.stderr = String(r.stderr); throw e; }
+  if (o.warnings) o.warnings.push(String(r.stderr));
   return r.stdout;
 }
 
@@ -2763,7 +2765,17 @@ const AUDIT_RULE_FILES = new Set([".gitignore", ".gitattributes"]);
  */
 function auditSnapshot(ctx, indexFile) {
   const env = { GIT_INDEX_FILE: indexFile };
-  auditGit(ctx, ["add", "-A", "--ignore-errors", "--", "."], { env: env });
+  // r7: a folder its owner can no longer list (chmod 311) hid the files a stage created in it, and the
+  // stage passed; one a stage's code shut is opened for the owner again and added once more
+  for (let i = 0; ; i++) {
+    const warn = [];
+    let failed = null;
+    try { auditGit(ctx, ["add", "-A", "--ignore-errors", "--", "."], { env: env, latin1: true, warnings: warn }); }
+    catch (e) { if (typeof e.stderr !== "string") throw e; failed = e; warn.push(e.stderr); }
+    if (i < AUDIT_MAX_PASSES && auditOpenShut(ctx, warn.join("\n"))) continue;
+    if (failed) throw failed;
+    break;
+  }
   // --directory: not into ignored folders, where no rule file has any effect
   const hidden = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0")
     .filter((p) => p && !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p)));
@@ -2881,6 +2893,7 @@ function auditStart(key, role, session) {
     // the tree and the enforcement files must be as the last boundary left them, unless a running
     // stage or the orchestrator owns the change: anything else is put back, and this stage fails
     guarded = chain.guarded;
+    ctx.unlisted = chain.unlisted;
     before = auditRestoreGuarded(ctx, guarded).concat(auditCheckObjects(ctx, chain.t, chain.tree, index));
     const r = auditRestoreOutside(ctx, key, chain.tree, index, (rel) => auditInScope(POLICY, peers, rel) || auditOrchestratorOwns(rel), index);
     before = before.concat(r.violations);
@@ -2888,6 +2901,7 @@ function auditStart(key, role, session) {
     if (r.saved && before.length) before[0].saved = r.saved;
   } else { mark = auditBlobBegin(key); guarded = auditSnapGuarded(ctx); }
   const tree = auditSnapshot(ctx, index);
+  const unlisted = ctx.shut || [];
   const activeDir = path.join(ctx.dir, "active");
   fs.mkdirSync(activeDir, { recursive: true });
   for (const other of fs.readdirSync(activeDir)) {
@@ -2897,7 +2911,7 @@ function auditStart(key, role, session) {
     fs.writeFileSync(path.join(pd, key), role);
   }
   auditSaveRealIndex(ctx, key);
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
   auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
@@ -2964,12 +2978,14 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   const violations = [];
   const seen = new Set();
   let now = tree, changed = null;
+  ctx.opening = true;
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
       let blocked, all = null;
       try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); }
       catch (e) { blocked = auditBlockers(ctx, work, null); if (!blocked.length) throw e; }
+      for (const v of (ctx.opened || []).splice(0)) violations.push(v);
       // never judged by scope: whatever hid the files is removed, and the next pass judges them
       if (blocked.length) {
         if (pass > AUDIT_MAX_PASSES) throw new Error("these paths keep git from auditing the tree and could NOT be removed: " + blocked.slice(0, 5).map((b) => auditShowPath(auditShown(b.path))).join(", ") + "; remove them by hand");
@@ -3005,6 +3021,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
     }
     if (saveIndex) auditCopy(work, saveIndex);
   } finally {
+    ctx.opening = false;
     fs.rmSync(work, { force: true });
   }
   // what was put back stays in git's object store: the report names the tree to take it from
@@ -3022,6 +3039,7 @@ function auditStop(key, roleHint) {
   if (state.format !== 2) throw new Error("the stage-start snapshot has an unknown format (" + state.format + ")");
   if (roleHint && state.role !== roleHint) throw new Error("the stage-start snapshot belongs to " + state.role + ", not " + roleHint);
   ctx.excludesFile = auditFile(ctx, key, "excludes");
+  ctx.unlisted = state.unlisted;
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
   const peersDir = path.join(ctx.dir, "peers", key);
   let late = [];
@@ -3323,6 +3341,34 @@ function auditSpecialFiles(ctx) {
     }
   }
   return out;
+}
+
+/**
+ * The folders and files git could not open while it added the tree (its warnings, paths from the top
+ * level as byte strings). Outside a stop (ctx.opening) they are only recorded (ctx.shut): what was shut
+ * at the start stays as it was. At a boundary one that was not shut at the start is opened for the
+ * owner (a violation in ctx.opened); returns how many were.
+ */
+function auditOpenShut(ctx, text) {
+  const shut = [];
+  for (const m of text.matchAll(/^warning: could not open directory '(.*)\/': Permission denied$/gm)) shut.push([m[1], 0o700]);
+  for (const m of text.matchAll(/^error: open\("(.*)"\): Permission denied$/gm)) shut.push([m[1], 0o600]);
+  ctx.shut = shut.map((x) => x[0]);
+  if (!ctx.opening) return 0;
+  let n = 0;
+  for (const [p, bits] of shut) {
+    if ((ctx.unlisted || []).includes(p)) continue;
+    const abs = auditAbs(ctx, p);
+    try {
+      const st = fs.lstatSync(abs);
+      if (!st.isDirectory() && !st.isFile()) continue;
+      fs.chmodSync(abs, (st.mode & 0o7777) | bits);
+      const rel = auditRel(ctx, p);
+      (ctx.opened = ctx.opened || []).push({ path: auditShown(rel === null ? p : rel), kind: (st.isDirectory() ? "folder" : "file") + " made unreadable (opened for its owner again)", restored: true });
+      n++;
+    } catch (e) { /* not the owner's: git fails on it, loudly */ }
+  }
+  return n;
 }
 
 /** The time git may still take in this audit (at least 1 s). */
@@ -3942,7 +3988,7 @@ function auditChainLoad(ctx, session) {
   let c;
   try { c = auditReadJson(f.json); } catch (e) { if (e.code === "ENOENT") return null; throw new Error("the record of the last stage's end is unreadable (" + (e.code || e.message) + ")"); }
   if (!c || c.format !== 1 || typeof c.tree !== "string" || !fs.existsSync(f.index) || !fs.existsSync(f.excludes)) throw new Error("the record of the last stage's end is incomplete");
-  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes, t: c.t };
+  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes, t: c.t, unlisted: c.unlisted };
 }
 
 function auditChainSave(ctx, session, tree, index, excludes, guarded) {
@@ -3951,7 +3997,7 @@ function auditChainSave(ctx, session, tree, index, excludes, guarded) {
   const tmp = (p) => p + ".tmp" + process.pid;
   auditCopy(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
   if (excludes !== f.excludes) { auditCopy(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
-  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded, t: Date.now() });
+  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded, t: Date.now(), unlisted: ctx.unlisted || [] });
 }
 
 /** Paths the index file holds differently from HEAD (null when there is no HEAD). */
@@ -3983,6 +4029,7 @@ function auditBetween(session, command) {
   if (!POLICY.betweenEverySession) fs.writeFileSync(auditChainFiles(ctx, session).run, "");
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
+  ctx.unlisted = chain.unlisted;
   const active = auditActiveRoles(ctx, "");
   const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded), auditCheckObjects(ctx, chain.t, chain.tree, chain.index));
   let head = null;
