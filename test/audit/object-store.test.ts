@@ -126,6 +126,18 @@ describe("audit: git's object store (r7)", () => {
       expect(r.exists(".git/info/grafts")).toBe(false);
     }));
 
+  it("an interactive rebase planted in progress (its todo's exec runs at the human's git rebase --continue) is removed and fails the stage", () =>
+    withRepo(BASE, (r) => {
+      r.start("o9", "jade");
+      sh(r, "mkdir -p .git/rebase-merge && echo 'exec sh -c \"echo EVIL > tests/a.test.ts\"' > .git/rebase-merge/git-rebase-todo && git rev-parse HEAD > .git/rebase-merge/orig-head && echo refs/heads/master > .git/rebase-merge/head-name && git rev-parse HEAD > .git/rebase-merge/onto && touch .git/rebase-merge/interactive");
+      expect(sh(r, "git status")).toContain("rebase");
+      r.stop("o9", "jade");
+      const rep = r.report("o9");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain(".git/rebase-merge (created; removed)");
+      expect(r.exists(".git/rebase-merge")).toBe(false);
+    }));
+
   it("a stage whose git packs the objects and writes a commit graph and a multi-pack index, inside its scope, passes", () =>
     withRepo(BASE, (r) => {
       r.start("o8", "jade");

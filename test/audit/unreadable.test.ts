@@ -64,3 +64,36 @@ describe("audit: folders and files their owner can no longer read (r7)", () => {
       expect(fs.readFileSync(path.join(r.dir, "vendor/locked/x.txt"), "utf8")).toBe("x\n");
     }));
 });
+
+describe("audit: a folder deeper than the path limit (r7)", () => {
+  it("a test hidden below a path longer than git can open fails the stage loudly; a stage in scope still passes", () => {
+    const r = makeRepo(BASE);
+    try {
+      r.start("deep", "jade");
+      let d = path.join(r.dir, "tests");
+      const here = process.cwd();
+      try {
+        process.chdir(d);
+        for (let i = 0; i < 45; i++) {
+          fs.mkdirSync("d".repeat(100));
+          process.chdir("d".repeat(100));
+        }
+        fs.writeFileSync("x.test.ts", "EVIL\n");
+      } finally {
+        process.chdir(here);
+      }
+      r.stop("deep", "jade");
+      const rep = r.report("deep");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("could not run");
+      expect(rep.stderr).toContain("git cannot read a folder (warning: could not open directory 'tests/ddd");
+      r.start("deep2", "jade"); // the deep folder from the start is left; the next stage's own work passes
+      r.put("src/c.ts", "c\n");
+      r.stop("deep2", "jade");
+      expect(r.report("deep2").code).toBe(0);
+    } finally {
+      spawnSync("rm", ["-rf", path.join(r.dir, "tests")]);
+      r.cleanup();
+    }
+  });
+});

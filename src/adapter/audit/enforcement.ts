@@ -217,6 +217,11 @@ const LISTED: readonly GuardedFile[] = [
   // objects every later git reads as the repository's)
   git("info/grafts"),
   git("objects/info/alternates"),
+  // a rebase, cherry-pick or am left in progress: its todo's exec lines run at the human's next
+  // git rebase --continue (a stage that rebases already fails: it moves HEAD)
+  git("rebase-merge", { tree: true }),
+  git("rebase-apply", { tree: true }),
+  git("sequencer", { tree: true }),
   git("hooks", { tree: true }),
   // npm and the shells: start-up files every later command (and some hooks) read; the project's
   // package-manager configuration too, which is often ignored (it can hold a token) and which sets
@@ -264,6 +269,20 @@ const LISTED: readonly GuardedFile[] = [
   home(".config/autostart", "XDG_CONFIG_HOME", undefined, { tree: true }),
   home(".config/systemd/user", "XDG_CONFIG_HOME", undefined, { tree: true }),
   home(".ssh/config"),
+  // r7: what the human's next git commit starts: the editor (vi, vim, nvim, emacs read their start-up
+  // files and plugins as code), gpg's agent for a signed commit (pinentry-program), gitk's Tcl settings
+  home(".vimrc"),
+  home(".exrc"),
+  home(".vim/vimrc"),
+  home(".vim/plugin", undefined, undefined, { tree: true }),
+  home(".config/nvim", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".emacs"),
+  home(".emacs.d/init.el"),
+  home(".config/emacs/init.el", "XDG_CONFIG_HOME"),
+  home(".gnupg/gpg-agent.conf", "GNUPGHOME", "gpg-agent.conf"),
+  home(".gnupg/gpg.conf", "GNUPGHOME", "gpg.conf"),
+  home(".config/git/gitk", "XDG_CONFIG_HOME"),
+  home(".gitk"),
 ];
 
 // Every host settings and hook file the guard refuses in the project (HOST_SETTINGS_FILES) is guarded

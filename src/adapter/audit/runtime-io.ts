@@ -258,13 +258,20 @@ function auditSpecialFiles(ctx) {
  */
 function auditOpenShut(ctx, text) {
   const shut = [];
-  for (const m of text.matchAll(/^warning: could not open directory '(.*)\/': Permission denied$/gm)) shut.push([m[1], 0o700]);
+  // r7: any other reason (a folder deeper than the system's path limit: git warns and goes on) is no
+  // permission to open: a folder that was not so at the start fails the stage loudly
+  // (git cuts a message at 4 KB: such a line is its own name)
+  for (const line of text.split("\n")) if (line.startsWith("warning: could not open directory '")) {
+    const m = /^warning: could not open directory '(.*)\/': Permission denied$/.exec(line);
+    shut.push(m ? [m[1], 0o700] : [line, 0]);
+  }
   for (const m of text.matchAll(/^error: open\("(.*)"\): Permission denied$/gm)) shut.push([m[1], 0o600]);
   ctx.shut = shut.map((x) => x[0]);
   if (!ctx.opening) return 0;
   let n = 0;
   for (const [p, bits] of shut) {
     if ((ctx.unlisted || []).includes(p)) continue;
+    if (!bits) throw new Error("git cannot read a folder (" + auditOneLine(auditShown(p), 200) + "), so what it holds cannot be audited; remove it by hand");
     const abs = auditAbs(ctx, p);
     try {
       const st = fs.lstatSync(abs);

@@ -57,6 +57,8 @@ function auditVerifyObjects(ctx, since) {
     let names = [];
     try { names = fs.readdirSync(path.join(objects, d)); } catch (e) { names = []; }
     for (const n of names) {
+      // as bounded as the audit's git: a stage that wrote more objects than can be read in time fails loudly
+      if (Date.now() > AUDIT_T0 + AUDIT_BUDGET_MS) throw new Error("the objects written to git since the last boundary are too many to check within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s)");
       if (!/^([0-9a-f]{38}|[0-9a-f]{62})$/.test(n)) continue;
       const p = path.join(objects, d, n);
       const st = fresh(p);

@@ -9,7 +9,7 @@
 // any change to them is put back and fails the stage.
 // State lives in <git dir>/harness-audit/; the work tree's index, HEAD and refs are never touched.
 // Any error fails the stage (fail closed). Limits:
-//   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, programs a guarded JSON settings file names past its first 64, or by a relative path or through a variable other than $HOME; files a command in a guarded TOML or JSONC file names (Codex's notify and mcp_servers), or a manifest inside a guarded folder (an extension's, an agent's front matter), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file between stages (the stop of the stage that moved it moves it back and fails the stage; the orchestrator's own commands are not followed there)
+//   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, programs a guarded JSON settings file names past its first 64, or by a relative path or through a variable other than $HOME; files a command in a guarded TOML or JSONC file names (Codex's notify and mcp_servers), or a manifest inside a guarded folder (an extension's, an agent's front matter), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; Python's user site-packages (a .pth file or usercustomize.py there runs in every later python, pytest included) and node's global modules; the editors' plugin folders other than ~/.vim/plugin and ~/.config/nvim (~/.vim/pack, ~/.local/share/nvim, ~/.emacs.d's packages); the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file between stages (the stop of the stage that moved it moves it back and fails the stage; the orchestrator's own commands are not followed there)
 //   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored
 //   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it
 //   - a folder or file its owner could not read at the start of the stage (mode 311, 000) is not audited inside, as git cannot read it; one a stage shuts is opened for its owner again at the stage's end and judged, and the stage fails; one owned by another account fails the stage loudly
@@ -18,7 +18,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for; a snapshot blob one stage's start reuses while another stage's stop prunes the blob folder can be lost, and a change to that file in the starting stage then fails it unrestored
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info's exclude, attributes, sparse-checkout and grafts, .git/objects/info/alternates, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info's exclude, attributes, sparse-checkout and grafts, .git/objects/info/alternates, a rebase, cherry-pick or am left in progress in .git (its todo's exec lines), what the human's next git commit starts (the editor's start-up files ~/.vimrc, ~/.exrc, ~/.vim/vimrc and plugin, ~/.config/nvim, ~/.emacs and init.el; gpg's gpg.conf and gpg-agent.conf; gitk's settings), the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch, what is staged in the index and the replace refs (refs/replace, which every git reads in place of the objects they name; the audit's git never does) are put back at the end of the stage that changed them
 //   - git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted. A pack written during the stage is read in full at its end
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. A work tree whose unignored files git cannot hash within that limit fails every stage the same way, loudly (the message says so): the audit has no partial mode. Such a FIFO stays until a human removes it, and every boundary fails until then
@@ -1110,6 +1110,21 @@ const POLICY = {
     },
     {
       "base": "git",
+      "path": "rebase-merge",
+      "tree": true
+    },
+    {
+      "base": "git",
+      "path": "rebase-apply",
+      "tree": true
+    },
+    {
+      "base": "git",
+      "path": "sequencer",
+      "tree": true
+    },
+    {
+      "base": "git",
       "path": "hooks",
       "tree": true
     },
@@ -1289,6 +1304,66 @@ const POLICY = {
     {
       "base": "home",
       "path": ".ssh/config"
+    },
+    {
+      "base": "home",
+      "path": ".vimrc"
+    },
+    {
+      "base": "home",
+      "path": ".exrc"
+    },
+    {
+      "base": "home",
+      "path": ".vim/vimrc"
+    },
+    {
+      "base": "home",
+      "path": ".vim/plugin",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "nvim",
+      "path": ".config/nvim",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".emacs"
+    },
+    {
+      "base": "home",
+      "path": ".emacs.d/init.el"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "emacs/init.el",
+      "path": ".config/emacs/init.el"
+    },
+    {
+      "base": "home",
+      "env": "GNUPGHOME",
+      "envPath": "gpg-agent.conf",
+      "path": ".gnupg/gpg-agent.conf"
+    },
+    {
+      "base": "home",
+      "env": "GNUPGHOME",
+      "envPath": "gpg.conf",
+      "path": ".gnupg/gpg.conf"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "git/gitk",
+      "path": ".config/git/gitk"
+    },
+    {
+      "base": "home",
+      "path": ".gitk"
     },
     {
       "base": "project",
@@ -3351,13 +3426,20 @@ function auditSpecialFiles(ctx) {
  */
 function auditOpenShut(ctx, text) {
   const shut = [];
-  for (const m of text.matchAll(/^warning: could not open directory '(.*)\/': Permission denied$/gm)) shut.push([m[1], 0o700]);
+  // r7: any other reason (a folder deeper than the system's path limit: git warns and goes on) is no
+  // permission to open: a folder that was not so at the start fails the stage loudly
+  // (git cuts a message at 4 KB: such a line is its own name)
+  for (const line of text.split("\n")) if (line.startsWith("warning: could not open directory '")) {
+    const m = /^warning: could not open directory '(.*)\/': Permission denied$/.exec(line);
+    shut.push(m ? [m[1], 0o700] : [line, 0]);
+  }
   for (const m of text.matchAll(/^error: open\("(.*)"\): Permission denied$/gm)) shut.push([m[1], 0o600]);
   ctx.shut = shut.map((x) => x[0]);
   if (!ctx.opening) return 0;
   let n = 0;
   for (const [p, bits] of shut) {
     if ((ctx.unlisted || []).includes(p)) continue;
+    if (!bits) throw new Error("git cannot read a folder (" + auditOneLine(auditShown(p), 200) + "), so what it holds cannot be audited; remove it by hand");
     const abs = auditAbs(ctx, p);
     try {
       const st = fs.lstatSync(abs);
@@ -4198,6 +4280,8 @@ function auditVerifyObjects(ctx, since) {
     let names = [];
     try { names = fs.readdirSync(path.join(objects, d)); } catch (e) { names = []; }
     for (const n of names) {
+      // as bounded as the audit's git: a stage that wrote more objects than can be read in time fails loudly
+      if (Date.now() > AUDIT_T0 + AUDIT_BUDGET_MS) throw new Error("the objects written to git since the last boundary are too many to check within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s)");
       if (!/^([0-9a-f]{38}|[0-9a-f]{62})$/.test(n)) continue;
       const p = path.join(objects, d, n);
       const st = fresh(p);
