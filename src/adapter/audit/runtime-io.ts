@@ -285,6 +285,42 @@ function auditOpenShut(ctx, text) {
   return n;
 }
 
+/**
+ * Host settings and hook files below the root that the ignore rules hide (r7: a team's unanchored
+ * "settings.local.json" or ".vscode/" hid src/.claude/settings.local.json, which a session started in
+ * src/ loads): from git's list of ignored paths (byte strings from the top level; an ignored folder
+ * as "dir/"), each protected file, and in an ignored folder named like a host's (.vscode/) or holding
+ * one, the files the protected globs name. The root's are guarded byte for byte already.
+ */
+function auditHiddenSettings(ctx, ignored) {
+  const root = new Set(), rootTrees = [];
+  for (const g of POLICY.guarded) if (g.base === "project") { root.add(g.path); if (g.tree) rootTrees.push(g.path + "/"); }
+  const judged = (p) => {
+    const rel = auditRel(ctx, p);
+    if (rel === null) return false;
+    const t = auditText(rel);
+    return !root.has(t) && !rootTrees.some((d) => t.startsWith(d)) && Boolean(auditMatch(POLICY.protect, t, true)) && !auditMatch(POLICY.exempt, t);
+  };
+  const out = new Set(ignored.filter((p) => !p.endsWith("/") && judged(p)));
+  const names = POLICY.protect.map((g) => g.glob.replace(/^\*\*\//, "")).filter((g) => !/\*/.test(g.replace(/\/\*\*$/, "")) && g.includes("/"));
+  let budget = 2000;
+  const walk = (p) => {
+    let st;
+    try { st = fs.lstatSync(auditAbs(ctx, p)); } catch (e) { return; }
+    if (st.isDirectory()) { let es = []; try { es = fs.readdirSync(auditAbs(ctx, p), { encoding: "latin1" }); } catch (e) { es = []; } for (const n of es) if (budget-- > 0) walk(p + "/" + n); }
+    else if ((st.isFile() || st.isSymbolicLink()) && judged(p)) out.add(p);
+  };
+  for (const d of ignored) {
+    if (!d.endsWith("/")) continue;
+    const dir = d.slice(0, -1), last = path.posix.basename(dir), parent = path.posix.dirname(dir);
+    for (const g of names) {
+      const first = g.split("/")[0], rest = g.replace(/\/\*\*$/, "");
+      for (const c of [first === last ? (parent === "." ? "" : parent + "/") + rest : null, dir + "/" + rest]) if (c) walk(c);
+    }
+  }
+  return [...out];
+}
+
 /** The time git may still take in this audit (at least 1 s). */
 function auditGitTimeLeft() { return Math.max(1000, AUDIT_T0 + AUDIT_BUDGET_MS - Date.now()); }
 

@@ -178,8 +178,8 @@ function auditSnapshot(ctx, indexFile) {
     break;
   }
   // --directory: not into ignored folders, where no rule file has any effect
-  const hidden = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0")
-    .filter((p) => p && !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p)));
+  const ignored = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0").filter(Boolean);
+  const hidden = ignored.filter((p) => !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p))).concat(auditHiddenSettings(ctx, ignored));
   if (hidden.length) auditGit(ctx, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { env: Object.assign({ GIT_LITERAL_PATHSPECS: "1" }, env), input: Buffer.from(hidden.join("\0") + "\0", "latin1") });
   return auditGit(ctx, ["write-tree"], { env: env }).trim();
 }

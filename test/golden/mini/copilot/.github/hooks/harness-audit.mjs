@@ -10,7 +10,7 @@
 // State lives in <git dir>/harness-audit/; the work tree's index, HEAD and refs are never touched.
 // Any error fails the stage (fail closed). Limits:
 //   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, programs a guarded JSON settings file names past its first 64, or by a relative path or through a variable other than $HOME; files a command in a guarded TOML or JSONC file names (Codex's notify and mcp_servers), or a manifest inside a guarded folder (an extension's, an agent's front matter), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; Python's user site-packages (a .pth file or usercustomize.py there runs in every later python, pytest included) and node's global modules; the editors' plugin folders other than ~/.vim/plugin and ~/.config/nvim (~/.vim/pack, ~/.local/share/nvim, ~/.emacs.d's packages); the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file between stages (the stop of the stage that moved it moves it back and fails the stage; the orchestrator's own commands are not followed there)
-//   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored
+//   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored, and so is every host's settings or hook file below the root that the rules hide (one they list, or in an ignored folder named like a host's, .vscode/, or one level inside an ignored folder)
 //   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it
 //   - a folder or file its owner could not read at the start of the stage (mode 311, 000) is not audited inside, as git cannot read it; one a stage shuts is opened for its owner again at the stage's end and judged, and the stage fails; one owned by another account fails the stage loudly
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
@@ -1590,8 +1590,8 @@ function auditSnapshot(ctx, indexFile) {
     break;
   }
   // --directory: not into ignored folders, where no rule file has any effect
-  const hidden = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0")
-    .filter((p) => p && !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p)));
+  const ignored = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0").filter(Boolean);
+  const hidden = ignored.filter((p) => !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p))).concat(auditHiddenSettings(ctx, ignored));
   if (hidden.length) auditGit(ctx, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { env: Object.assign({ GIT_LITERAL_PATHSPECS: "1" }, env), input: Buffer.from(hidden.join("\0") + "\0", "latin1") });
   return auditGit(ctx, ["write-tree"], { env: env }).trim();
 }
@@ -2189,6 +2189,42 @@ function auditOpenShut(ctx, text) {
     } catch (e) { /* not the owner's: git fails on it, loudly */ }
   }
   return n;
+}
+
+/**
+ * Host settings and hook files below the root that the ignore rules hide (r7: a team's unanchored
+ * "settings.local.json" or ".vscode/" hid src/.claude/settings.local.json, which a session started in
+ * src/ loads): from git's list of ignored paths (byte strings from the top level; an ignored folder
+ * as "dir/"), each protected file, and in an ignored folder named like a host's (.vscode/) or holding
+ * one, the files the protected globs name. The root's are guarded byte for byte already.
+ */
+function auditHiddenSettings(ctx, ignored) {
+  const root = new Set(), rootTrees = [];
+  for (const g of POLICY.guarded) if (g.base === "project") { root.add(g.path); if (g.tree) rootTrees.push(g.path + "/"); }
+  const judged = (p) => {
+    const rel = auditRel(ctx, p);
+    if (rel === null) return false;
+    const t = auditText(rel);
+    return !root.has(t) && !rootTrees.some((d) => t.startsWith(d)) && Boolean(auditMatch(POLICY.protect, t, true)) && !auditMatch(POLICY.exempt, t);
+  };
+  const out = new Set(ignored.filter((p) => !p.endsWith("/") && judged(p)));
+  const names = POLICY.protect.map((g) => g.glob.replace(/^\*\*\//, "")).filter((g) => !/\*/.test(g.replace(/\/\*\*$/, "")) && g.includes("/"));
+  let budget = 2000;
+  const walk = (p) => {
+    let st;
+    try { st = fs.lstatSync(auditAbs(ctx, p)); } catch (e) { return; }
+    if (st.isDirectory()) { let es = []; try { es = fs.readdirSync(auditAbs(ctx, p), { encoding: "latin1" }); } catch (e) { es = []; } for (const n of es) if (budget-- > 0) walk(p + "/" + n); }
+    else if ((st.isFile() || st.isSymbolicLink()) && judged(p)) out.add(p);
+  };
+  for (const d of ignored) {
+    if (!d.endsWith("/")) continue;
+    const dir = d.slice(0, -1), last = path.posix.basename(dir), parent = path.posix.dirname(dir);
+    for (const g of names) {
+      const first = g.split("/")[0], rest = g.replace(/\/\*\*$/, "");
+      for (const c of [first === last ? (parent === "." ? "" : parent + "/") + rest : null, dir + "/" + rest]) if (c) walk(c);
+    }
+  }
+  return [...out];
 }
 
 /** The time git may still take in this audit (at least 1 s). */
