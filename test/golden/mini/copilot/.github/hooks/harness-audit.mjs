@@ -3045,7 +3045,9 @@ function auditVerifyObjects(ctx, since) {
   if (typeof since !== "number") return [];
   const objects = path.join(ctx.commonDir, "objects");
   const out = [];
-  const fresh = (p) => { try { const st = fs.lstatSync(p); return st.ctimeMs >= since - 1000 ? st : null; } catch (e) { return null; } };
+  // from the start of the boundary's second: a file system that keeps whole seconds rounds a write in it down
+  const from = since - (since % 1000);
+  const fresh = (p) => { try { const st = fs.lstatSync(p); return st.ctimeMs >= from ? st : null; } catch (e) { return null; } };
   const drop = (p, shown, kind) => { fs.rmSync(p, { recursive: true, force: true }); out.push({ path: shown, kind: kind, restored: true, removed: true, guarded: true }); };
   let dirs = [];
   try { dirs = fs.readdirSync(objects); } catch (e) { dirs = []; }
