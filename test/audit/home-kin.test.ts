@@ -53,6 +53,9 @@ const PLANTED: [string, string][] = [
   [".emacs.d/init.el", "~/.emacs.d/init.el"],
   [".gnupg/gpg-agent.conf", "~/.gnupg/gpg-agent.conf"],
   [".config/git/gitk", "~/.config/git/gitk"],
+  [".gradle/init.d/x.gradle", "~/.gradle/init.d"],
+  [".gradle/gradle.properties", "~/.gradle/gradle.properties"],
+  [".bunfig.toml", "~/.bunfig.toml"],
 ];
 const stateFiles = (dir: string) => fs.readdirSync(path.join(dir, ".git/harness-audit")).filter((f) => !["active", "peers"].includes(f));
 

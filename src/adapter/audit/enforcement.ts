@@ -283,6 +283,13 @@ const LISTED: readonly GuardedFile[] = [
   home(".gnupg/gpg.conf", "GNUPGHOME", "gpg.conf"),
   home(".config/git/gitk", "XDG_CONFIG_HOME"),
   home(".gitk"),
+  // and what other build and test tools run as code from the home: gradle's init scripts and
+  // properties (org.gradle.jvmargs with a -javaagent), bun's preload (bunfig.toml)
+  home(".gradle/init.d", "GRADLE_USER_HOME", "init.d", { tree: true }),
+  home(".gradle/init.gradle", "GRADLE_USER_HOME", "init.gradle"),
+  home(".gradle/init.gradle.kts", "GRADLE_USER_HOME", "init.gradle.kts"),
+  home(".gradle/gradle.properties", "GRADLE_USER_HOME", "gradle.properties"),
+  home(".bunfig.toml"),
 ];
 
 // Every host settings and hook file the guard refuses in the project (HOST_SETTINGS_FILES) is guarded
