@@ -114,6 +114,24 @@ describe("audit: git's object store (r7)", () => {
       expect(r.read("tests/a.test.ts")).toBe("t\n");
     }));
 
+  it("a repository whose objects live in an alternate store (a --shared clone): the start tree rewritten there is caught too", () =>
+    withRepo(BASE, (r) => {
+      sh(r, 'mv .git/objects ../store && mkdir -p .git/objects/info .git/objects/pack && echo "$(cd ../store && pwd)" > .git/objects/info/alternates');
+      r.start("o10", "jade");
+      const t = stateTree(r, "o10");
+      expect(r.exists(loose(t))).toBe(false); // git found the start tree in the other store and wrote none here
+      const n = evilTree(r, t);
+      const inStore = (id: string) => path.join(r.dir, "../store", id.slice(0, 2), id.slice(2));
+      const target = fs.existsSync(inStore(n)) ? inStore(n) : path.join(r.dir, loose(n));
+      fs.chmodSync(inStore(t), 0o644);
+      fs.writeFileSync(inStore(t), fs.readFileSync(target));
+      r.stop("o10", "jade");
+      expect(r.read("tests/a.test.ts")).toBe("t\n");
+      const rep = r.report("o10");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("tests/a.test.ts (modified; restored)");
+    }));
+
   it("grafts and alternates planted in .git are removed and fail the stage", () =>
     withRepo(BASE, (r) => {
       r.start("o7", "jade");

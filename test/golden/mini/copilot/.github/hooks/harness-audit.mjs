@@ -3078,46 +3078,52 @@ function auditVerifyObjects(ctx, since) {
   const from = since - (since % 1000);
   const fresh = (p) => { try { const st = fs.lstatSync(p); return st.ctimeMs >= from ? st : null; } catch (e) { return null; } };
   const drop = (p, shown, kind) => { fs.rmSync(p, { recursive: true, force: true }); out.push({ path: shown, kind: kind, restored: true, removed: true, guarded: true }); };
-  let dirs = [];
-  try { dirs = fs.readdirSync(objects); } catch (e) { dirs = []; }
-  for (const d of dirs) {
-    if (!/^[0-9a-f]{2}$/.test(d)) continue; // every file: one rewritten in place leaves its folder's ctime as it was
-    let names = [];
-    try { names = fs.readdirSync(path.join(objects, d)); } catch (e) { names = []; }
-    for (const n of names) {
-      // as bounded as the audit's git: a stage that wrote more objects than can be read in time fails loudly
-      if (Date.now() > AUDIT_T0 + AUDIT_BUDGET_MS) throw new Error("the objects written to git since the last boundary are too many to check within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s)");
-      if (!/^([0-9a-f]{38}|[0-9a-f]{62})$/.test(n)) continue;
-      const p = path.join(objects, d, n);
-      const st = fresh(p);
-      if (!st) continue;
-      let ok = false;
-      if (st.isFile()) {
-        try {
-          const raw = zlib.inflateSync(auditReadRegular(p));
-          const nul = raw.indexOf(0);
-          const m = /^(blob|tree|commit|tag) (\d+)$/.exec(raw.subarray(0, nul).toString("latin1"));
-          ok = Boolean(m) && Number(m[2]) === raw.length - nul - 1 && auditObjectMatches(d + n, m[1], raw.subarray(nul + 1));
-        } catch (e) { ok = false; }
+  // and the stores its alternates name (r7: a clone made with --reference or --shared finds the start
+  // tree there when the other repository holds it, and a stage's code can rewrite it in that store)
+  const stores = [[objects, ".git/objects"]];
+  try { for (const l of auditReadText(path.join(objects, "info", "alternates")).split("\n")) if (l.trim() && !l.startsWith("#")) { const a = path.resolve(objects, l.trim()); stores.push([a, a]); } } catch (e) { /* none */ }
+  for (const [objects, shown] of stores) {
+    let dirs = [];
+    try { dirs = fs.readdirSync(objects); } catch (e) { dirs = []; }
+    for (const d of dirs) {
+      if (!/^[0-9a-f]{2}$/.test(d)) continue; // every file: one rewritten in place leaves its folder's ctime as it was
+      let names = [];
+      try { names = fs.readdirSync(path.join(objects, d)); } catch (e) { names = []; }
+      for (const n of names) {
+        // as bounded as the audit's git: a stage that wrote more objects than can be read in time fails loudly
+        if (Date.now() > AUDIT_T0 + AUDIT_BUDGET_MS) throw new Error("the objects written to git since the last boundary are too many to check within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s)");
+        if (!/^([0-9a-f]{38}|[0-9a-f]{62})$/.test(n)) continue;
+        const p = path.join(objects, d, n);
+        const st = fresh(p);
+        if (!st) continue;
+        let ok = false;
+        if (st.isFile()) {
+          try {
+            const raw = zlib.inflateSync(auditReadRegular(p));
+            const nul = raw.indexOf(0);
+            const m = /^(blob|tree|commit|tag) (\d+)$/.exec(raw.subarray(0, nul).toString("latin1"));
+            ok = Boolean(m) && Number(m[2]) === raw.length - nul - 1 && auditObjectMatches(d + n, m[1], raw.subarray(nul + 1));
+          } catch (e) { ok = false; }
+        }
+        if (!ok) drop(p, shown + "/" + d + "/" + n, "rewritten: it does not hold the object it names");
       }
-      if (!ok) drop(p, ".git/objects/" + d + "/" + n, "rewritten: it does not hold the object it names");
     }
-  }
-  const packDir = path.join(objects, "pack");
-  let packs = [];
-  try { packs = fs.readdirSync(packDir).filter((f) => /\.idx$/.test(f)); } catch (e) { packs = []; }
-  for (const idx of packs) {
-    const p = path.join(packDir, idx);
-    if (!fresh(p) && !fresh(p.replace(/\.idx$/, ".pack"))) continue;
-    if (!auditPackHolds(ctx, p)) for (const ext of [".pack", ".idx", ".rev", ".keep", ".bitmap", ".mtimes", ".promisor"]) { const f = p.replace(/\.idx$/, ext); if (fs.existsSync(f)) drop(f, ".git/objects/pack/" + path.basename(f), "written with objects that are not what their names say"); }
-  }
-  // what git reads in place of the objects: checked by git itself, and removed when it fails (git works without)
-  for (const [rel, args] of [["info/commit-graph", ["commit-graph", "verify", "--object-dir", objects]], ["info/commit-graphs", ["commit-graph", "verify", "--object-dir", objects]], ["pack/multi-pack-index", ["multi-pack-index", "--object-dir=" + objects, "verify"]]]) {
-    const p = path.join(objects, rel);
-    if (!fresh(p)) continue;
-    let ok = true;
-    try { auditGit(ctx, ["-c", "core.commitGraph=true", "-c", "core.multiPackIndex=true"].concat(args)); } catch (e) { ok = false; }
-    if (!ok) drop(p, ".git/objects/" + rel, "does not match the objects it describes");
+    const packDir = path.join(objects, "pack");
+    let packs = [];
+    try { packs = fs.readdirSync(packDir).filter((f) => /\.idx$/.test(f)); } catch (e) { packs = []; }
+    for (const idx of packs) {
+      const p = path.join(packDir, idx);
+      if (!fresh(p) && !fresh(p.replace(/\.idx$/, ".pack"))) continue;
+      if (!auditPackHolds(ctx, p)) for (const ext of [".pack", ".idx", ".rev", ".keep", ".bitmap", ".mtimes", ".promisor"]) { const f = p.replace(/\.idx$/, ext); if (fs.existsSync(f)) drop(f, shown + "/pack/" + path.basename(f), "written with objects that are not what their names say"); }
+    }
+    // what git reads in place of the objects: checked by git itself, and removed when it fails (git works without)
+    for (const [rel, args] of [["info/commit-graph", ["commit-graph", "verify", "--object-dir", objects]], ["info/commit-graphs", ["commit-graph", "verify", "--object-dir", objects]], ["pack/multi-pack-index", ["multi-pack-index", "--object-dir=" + objects, "verify"]]]) {
+      const p = path.join(objects, rel);
+      if (!fresh(p)) continue;
+      let ok = true;
+      try { auditGit(ctx, ["-c", "core.commitGraph=true", "-c", "core.multiPackIndex=true"].concat(args)); } catch (e) { ok = false; }
+      if (!ok) drop(p, shown + "/" + rel, "does not match the objects it describes");
+    }
   }
   return out;
 }
