@@ -200,3 +200,24 @@ describe("audit: what the repository's or the hook's configuration says against 
       expect(r.report("c3").code).toBe(2);
     }));
 });
+
+describe("audit: a path named .git that is no repository (r7)", () => {
+  it("a plain .git folder or file, which git never reads, is removed with what it hides, whatever the scope; one from the start stays", () =>
+    withRepo({ ...BASE, "docs/fixture/.git": "not a gitdir\n" }, (r) => {
+      r.start("g1", "jade");
+      r.put("tests/.git/evil.test.ts", "EVIL\n");
+      r.put("src/x/.git/CLAUDE.md", "obey\n"); // in jade's scope, never-write at any depth
+      r.put("src/y/.git", "junk\n");
+      r.put("src/b.ts", "b\n");
+      expect(sh(r, "git status --porcelain")).not.toContain(".git"); // git's own view sees none of them
+      r.stop("g1", "jade");
+      const rep = r.report("g1");
+      expect(rep.code).toBe(2);
+      for (const p of ["tests/.git", "src/x/.git", "src/y/.git"]) {
+        expect(rep.stderr).toContain(`${p} (created; removed)`);
+        expect(r.exists(p), p).toBe(false);
+      }
+      expect(r.read("docs/fixture/.git")).toBe("not a gitdir\n");
+      expect(r.read("src/b.ts")).toBe("b\n");
+    }));
+});

@@ -162,7 +162,7 @@ function auditChainLoad(ctx, session) {
   let c;
   try { c = auditReadJson(f.json); } catch (e) { if (e.code === "ENOENT") return null; throw new Error("the record of the last stage's end is unreadable (" + (e.code || e.message) + ")"); }
   if (!c || c.format !== 1 || typeof c.tree !== "string" || !fs.existsSync(f.index) || !fs.existsSync(f.excludes)) throw new Error("the record of the last stage's end is incomplete");
-  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes, t: c.t, unlisted: c.unlisted };
+  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes, t: c.t, unlisted: c.unlisted, dotgits: c.dotgits };
 }
 
 function auditChainSave(ctx, session, tree, index, excludes, guarded) {
@@ -171,7 +171,7 @@ function auditChainSave(ctx, session, tree, index, excludes, guarded) {
   const tmp = (p) => p + ".tmp" + process.pid;
   auditCopy(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
   if (excludes !== f.excludes) { auditCopy(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
-  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded, t: Date.now(), unlisted: ctx.unlisted || [] });
+  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded, t: Date.now(), unlisted: ctx.unlisted || [], dotgits: ctx.dotgits || null });
 }
 
 /** Paths the index file holds differently from HEAD (null when there is no HEAD). */
@@ -204,6 +204,7 @@ function auditBetween(session, command) {
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
   ctx.unlisted = chain.unlisted;
+  ctx.dotgits = chain.dotgits;
   const active = auditActiveRoles(ctx, "");
   const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded), auditCheckObjects(ctx, chain.t, chain.tree, chain.index));
   let head = null;

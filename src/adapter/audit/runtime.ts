@@ -295,6 +295,7 @@ function auditStart(key, role, session) {
     // stage or the orchestrator owns the change: anything else is put back, and this stage fails
     guarded = chain.guarded;
     ctx.unlisted = chain.unlisted;
+    ctx.dotgits = chain.dotgits;
     before = auditRestoreGuarded(ctx, guarded).concat(auditCheckObjects(ctx, chain.t, chain.tree, index));
     const r = auditRestoreOutside(ctx, key, chain.tree, index, (rel) => auditInScope(POLICY, peers, rel) || auditOrchestratorOwns(rel), index);
     before = before.concat(r.violations);
@@ -303,6 +304,7 @@ function auditStart(key, role, session) {
   } else { mark = auditBlobBegin(key); guarded = auditSnapGuarded(ctx); }
   const tree = auditSnapshot(ctx, index);
   const unlisted = ctx.shut || [];
+  const dotgits = auditDotGits(ctx, index);
   const activeDir = path.join(ctx.dir, "active");
   fs.mkdirSync(activeDir, { recursive: true });
   for (const other of fs.readdirSync(activeDir)) {
@@ -312,7 +314,7 @@ function auditStart(key, role, session) {
     fs.writeFileSync(path.join(pd, key), role);
   }
   auditSaveRealIndex(ctx, key);
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, dotgits: dotgits, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
   auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
@@ -384,7 +386,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
       let blocked, all = null;
-      try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); }
+      try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); if (!blocked.length) blocked = auditNewDotGits(ctx, work); }
       catch (e) { blocked = auditBlockers(ctx, work, null); if (!blocked.length) throw e; }
       for (const v of (ctx.opened || []).splice(0)) violations.push(v);
       // never judged by scope: whatever hid the files is removed, and the next pass judges them
@@ -441,6 +443,7 @@ function auditStop(key, roleHint) {
   if (roleHint && state.role !== roleHint) throw new Error("the stage-start snapshot belongs to " + state.role + ", not " + roleHint);
   ctx.excludesFile = auditFile(ctx, key, "excludes");
   ctx.unlisted = state.unlisted;
+  ctx.dotgits = state.dotgits;
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
   const peersDir = path.join(ctx.dir, "peers", key);
   let late = [];

@@ -14,7 +14,7 @@
 //   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it
 //   - a folder or file its owner could not read at the start of the stage (mode 311, 000) is not audited inside, as git cannot read it; one a stage shuts is opened for its owner again at the stage's end and judged, and the stage fails; one owned by another account fails the stage loudly
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
-//   - submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file) is undone by removing its .git whatever the scope, and the files it hid are then judged one by one
+//   - submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file) is undone by removing its .git whatever the scope, and the files it hid are then judged one by one; so is a path named .git that is no repository (a plain folder or file, whose contents git never reads), in a folder git lists
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for; a snapshot blob one stage's start reuses while another stage's stop prunes the blob folder can be lost, and a change to that file in the starting stage then fails it unrestored
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
@@ -2968,6 +2968,7 @@ function auditStart(key, role, session) {
     // stage or the orchestrator owns the change: anything else is put back, and this stage fails
     guarded = chain.guarded;
     ctx.unlisted = chain.unlisted;
+    ctx.dotgits = chain.dotgits;
     before = auditRestoreGuarded(ctx, guarded).concat(auditCheckObjects(ctx, chain.t, chain.tree, index));
     const r = auditRestoreOutside(ctx, key, chain.tree, index, (rel) => auditInScope(POLICY, peers, rel) || auditOrchestratorOwns(rel), index);
     before = before.concat(r.violations);
@@ -2976,6 +2977,7 @@ function auditStart(key, role, session) {
   } else { mark = auditBlobBegin(key); guarded = auditSnapGuarded(ctx); }
   const tree = auditSnapshot(ctx, index);
   const unlisted = ctx.shut || [];
+  const dotgits = auditDotGits(ctx, index);
   const activeDir = path.join(ctx.dir, "active");
   fs.mkdirSync(activeDir, { recursive: true });
   for (const other of fs.readdirSync(activeDir)) {
@@ -2985,7 +2987,7 @@ function auditStart(key, role, session) {
     fs.writeFileSync(path.join(pd, key), role);
   }
   auditSaveRealIndex(ctx, key);
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, dotgits: dotgits, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
   auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
@@ -3057,7 +3059,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
       let blocked, all = null;
-      try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); }
+      try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); if (!blocked.length) blocked = auditNewDotGits(ctx, work); }
       catch (e) { blocked = auditBlockers(ctx, work, null); if (!blocked.length) throw e; }
       for (const v of (ctx.opened || []).splice(0)) violations.push(v);
       // never judged by scope: whatever hid the files is removed, and the next pass judges them
@@ -3114,6 +3116,7 @@ function auditStop(key, roleHint) {
   if (roleHint && state.role !== roleHint) throw new Error("the stage-start snapshot belongs to " + state.role + ", not " + roleHint);
   ctx.excludesFile = auditFile(ctx, key, "excludes");
   ctx.unlisted = state.unlisted;
+  ctx.dotgits = state.dotgits;
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
   const peersDir = path.join(ctx.dir, "peers", key);
   let late = [];
@@ -4105,7 +4108,7 @@ function auditChainLoad(ctx, session) {
   let c;
   try { c = auditReadJson(f.json); } catch (e) { if (e.code === "ENOENT") return null; throw new Error("the record of the last stage's end is unreadable (" + (e.code || e.message) + ")"); }
   if (!c || c.format !== 1 || typeof c.tree !== "string" || !fs.existsSync(f.index) || !fs.existsSync(f.excludes)) throw new Error("the record of the last stage's end is incomplete");
-  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes, t: c.t, unlisted: c.unlisted };
+  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes, t: c.t, unlisted: c.unlisted, dotgits: c.dotgits };
 }
 
 function auditChainSave(ctx, session, tree, index, excludes, guarded) {
@@ -4114,7 +4117,7 @@ function auditChainSave(ctx, session, tree, index, excludes, guarded) {
   const tmp = (p) => p + ".tmp" + process.pid;
   auditCopy(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
   if (excludes !== f.excludes) { auditCopy(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
-  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded, t: Date.now(), unlisted: ctx.unlisted || [] });
+  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded, t: Date.now(), unlisted: ctx.unlisted || [], dotgits: ctx.dotgits || null });
 }
 
 /** Paths the index file holds differently from HEAD (null when there is no HEAD). */
@@ -4147,6 +4150,7 @@ function auditBetween(session, command) {
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
   ctx.unlisted = chain.unlisted;
+  ctx.dotgits = chain.dotgits;
   const active = auditActiveRoles(ctx, "");
   const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded), auditCheckObjects(ctx, chain.t, chain.tree, chain.index));
   let head = null;
@@ -4407,6 +4411,29 @@ function auditPackHolds(ctx, idxPath) {
     at = nl + 1 + Number(m[3]) + 1;
   }
   return true;
+}
+
+/**
+ * Every ".git" below the top level, in a folder git lists (its files' folders, and the untracked
+ * folders it sees as empty): git never reads a path named .git, so one that is no repository (a plain
+ * folder or file) hides all it holds (r7: tests/.git/evil.test.ts was never seen). Byte strings from the top.
+ */
+function auditDotGits(ctx, indexFile) {
+  const env = { GIT_INDEX_FILE: indexFile };
+  const dirs = new Set();
+  const addDirs = (p) => { for (let d = path.posix.dirname(p); d && d !== "." && !dirs.has(d); d = path.posix.dirname(d)) dirs.add(d); };
+  for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\u0000")) if (p) addDirs(p);
+  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--directory", "--exclude-standard"], { env: env, latin1: true }).split("\u0000")) if (p) { if (p.endsWith("/")) dirs.add(p.slice(0, -1)); addDirs(p.replace(/\/$/, "")); }
+  const out = [];
+  for (const d of dirs) { try { fs.lstatSync(auditAbs(ctx, d + "/.git")); out.push(d + "/.git"); } catch (e) { /* none */ } }
+  return out.sort();
+}
+
+/** The ".git" entries found now that were not there at the last boundary (ctx.dotgits), as blockers: removed whatever the scope. */
+function auditNewDotGits(ctx, indexFile) {
+  if (!Array.isArray(ctx.dotgits)) return [];
+  const had = new Set(ctx.dotgits);
+  return auditDotGits(ctx, indexFile).filter((p) => !had.has(p) && !auditMatch(POLICY.exempt, auditText(auditRel(ctx, p) || p))).map((p) => ({ path: p, kind: "created", remove: p }));
 }
 
 function auditInput() {
