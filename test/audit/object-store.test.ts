@@ -208,12 +208,13 @@ describe("audit: a path named .git that is no repository (r7)", () => {
       r.put("tests/.git/evil.test.ts", "EVIL\n");
       r.put("src/x/.git/CLAUDE.md", "obey\n"); // in jade's scope, never-write at any depth
       r.put("src/y/.git", "junk\n");
+      r.put("tests/e/f/.git/deep.test.ts", "EVIL\n"); // below a folder git sees as empty
       r.put("src/b.ts", "b\n");
       expect(sh(r, "git status --porcelain")).not.toContain(".git"); // git's own view sees none of them
       r.stop("g1", "jade");
       const rep = r.report("g1");
       expect(rep.code).toBe(2);
-      for (const p of ["tests/.git", "src/x/.git", "src/y/.git"]) {
+      for (const p of ["tests/.git", "src/x/.git", "src/y/.git", "tests/e/f/.git"]) {
         expect(rep.stderr).toContain(`${p} (created; removed)`);
         expect(r.exists(p), p).toBe(false);
       }

@@ -161,10 +161,23 @@ function auditDotGits(ctx, indexFile) {
   const dirs = new Set();
   const addDirs = (p) => { for (let d = path.posix.dirname(p); d && d !== "." && !dirs.has(d); d = path.posix.dirname(d)) dirs.add(d); };
   for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\u0000")) if (p) addDirs(p);
-  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--directory", "--exclude-standard"], { env: env, latin1: true }).split("\u0000")) if (p) { if (p.endsWith("/")) dirs.add(p.slice(0, -1)); addDirs(p.replace(/\/$/, "")); }
-  const out = [];
-  for (const d of dirs) { try { fs.lstatSync(auditAbs(ctx, d + "/.git")); out.push(d + "/.git"); } catch (e) { /* none */ } }
-  return out.sort();
+  const untracked = auditGit(ctx, ["ls-files", "-z", "-o", "--directory", "--exclude-standard"], { env: env, latin1: true }).split("\u0000");
+  for (const p of untracked) if (p) { if (p.endsWith("/")) dirs.add(p.slice(0, -1)); addDirs(p.replace(/\/$/, "")); }
+  const out = new Set();
+  for (const d of dirs) { try { fs.lstatSync(auditAbs(ctx, d + "/.git")); out.add(d + "/.git"); } catch (e) { /* none */ } }
+  // a folder git sees as empty holds no file it reads, so the .git below one of its folders is looked for here (bounded: ignored folders look empty too)
+  let budget = 5000;
+  const walk = (d) => {
+    let es = [];
+    try { es = fs.readdirSync(auditAbs(ctx, d), { withFileTypes: true, encoding: "latin1" }); } catch (e) { return; }
+    for (const e of es) {
+      if (budget-- <= 0) return;
+      if (e.name === ".git") out.add(d + "/.git");
+      else if (e.isDirectory() && e.name !== "node_modules") walk(d + "/" + e.name);
+    }
+  };
+  for (const p of untracked) if (p.endsWith("/")) walk(p.slice(0, -1));
+  return [...out].sort();
 }
 
 /** The ".git" entries found now that were not there at the last boundary (ctx.dotgits), as blockers: removed whatever the scope. */
