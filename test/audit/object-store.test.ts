@@ -222,3 +222,35 @@ describe("audit: a path named .git that is no repository (r7)", () => {
       expect(r.read("src/b.ts")).toBe("b\n");
     }));
 });
+
+describe("audit: the filter programs the repository's configuration names (r7)", () => {
+  const FILES = { "src/a.ts": "a\n", "src/clean.sh": "cat\n", "tests/a.test.ts": "t\n", ".gitattributes": "tests/** filter=strip\n" };
+  it("a clean filter whose script is in the role's scope never runs in the audit: the rewritten test is seen and restored", () =>
+    withRepo(FILES, (r) => {
+      r.git("config", "filter.strip.clean", "sh src/clean.sh");
+      r.git("config", "filter.strip.smudge", "cat");
+      r.start("fl1", "jade");
+      r.put("src/clean.sh", "cat >/dev/null; echo t\n"); // jade's own scope: every file now cleans to the original test
+      r.put("tests/a.test.ts", "EVIL\n");
+      r.stop("fl1", "jade");
+      expect(r.read("tests/a.test.ts")).toBe("t\n");
+      expect(r.report("fl1").stderr).toContain("tests/a.test.ts (modified; restored)");
+    }));
+
+  it("a long-running process filter the same way; a stage in its own scope still passes", () =>
+    withRepo(FILES, (r) => {
+      r.git("config", "filter.strip.process", "sh src/clean.sh");
+      r.git("config", "filter.strip.required", "true");
+      r.start("fl2", "jade");
+      r.put("src/b.ts", "b\n");
+      r.put("tests/a.test.ts", "EVIL\n");
+      r.stop("fl2", "jade");
+      expect(r.read("tests/a.test.ts")).toBe("t\n");
+      const rep = r.report("fl2");
+      expect(rep.stderr).toContain("tests/a.test.ts (modified; restored)");
+      r.start("fl3", "jade");
+      r.put("src/c.ts", "c\n");
+      r.stop("fl3", "jade");
+      expect(r.report("fl3").code).toBe(0);
+    }));
+});

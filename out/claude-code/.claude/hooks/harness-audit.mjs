@@ -11,7 +11,7 @@
 // Any error fails the stage (fail closed). Limits:
 //   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, programs a guarded JSON settings file names past its first 64, or by a relative path or through a variable other than $HOME; files a command in a guarded TOML or JSONC file names (Codex's notify and mcp_servers), or a manifest inside a guarded folder (an extension's, an agent's front matter), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; Python's user site-packages (a .pth file or usercustomize.py there runs in every later python, pytest included) and node's global modules; the editors' plugin folders other than ~/.vim/plugin and ~/.config/nvim (~/.vim/pack, ~/.local/share/nvim, ~/.emacs.d's packages); the start-up files of tools the list does not name (R's .Rprofile, Julia's startup.jl, IPython's startup folder, irb's .irbrc, sbt's plugins, direnv's direnvrc); a job a stage's code schedules (crontab, at, a systemd timer or transient unit: no process of the stage's is left, and what it writes before the session's next boundary is restored there, after the last one by no layer); the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file between stages (the stop of the stage that moved it moves it back and fails the stage; the orchestrator's own commands are not followed there)
 //   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored, and so is every host's settings or hook file below the root that the rules hide (one they list, or in an ignored folder named like a host's, .vscode/, or one level inside an ignored folder)
-//   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it
+//   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it. The filter programs the repository's configuration defines never run in the audit (each is taken as cat: a clean script in a role's scope could make any file hash as the original), so a changed file such a filter handles is hashed as it is on disk, and the one the audit restores comes back as the index holds it (cleaned)
 //   - a folder or file its owner could not read at the start of the stage (mode 311, 000) is not audited inside, as git cannot read it; one a stage shuts is opened for its owner again at the stage's end and judged, and the stage fails; one owned by another account fails the stage loudly
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
 //   - submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file) is undone by removing its .git whatever the scope, and the files it hid are then judged one by one; so is a path named .git that is no repository (a plain folder or file, whose contents git never reads), in a folder git lists
@@ -2773,6 +2773,7 @@ function auditGit(ctx, args, opts) {
     // the packs themselves, never through a commit graph or a multi-pack index that could name other content
     "-c", "core.ignoreCase=" + (ctx && ctx.fold ? "true" : "false"), "-c", "core.commitGraph=false", "-c", "core.multiPackIndex=false"].concat(process.platform === "win32" ? [] : ["-c", "core.symlinks=true"]));
   if (ctx && ctx.excludesFile) { auditCheckRegular(ctx.excludesFile); pre.push("-c", "core.excludesFile=" + ctx.excludesFile); }
+  if (ctx && args[0] !== "config") pre.push(...auditFilterArgs(ctx, env));
   if (env.GIT_INDEX_FILE) auditCheckRegular(env.GIT_INDEX_FILE);
   const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
   if (r.error && r.error.code === "ETIMEDOUT") throw auditGitTimedOut(ctx, args);
@@ -2780,6 +2781,29 @@ function auditGit(ctx, args, opts) {
   if (r.status !== 0) { const e = new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300)); e.stderr = String(r.stderr); throw e; }
   if (o.warnings) o.warnings.push(String(r.stderr));
   return r.stdout;
+}
+
+/**
+ * r7: the filter drivers the repository's configuration defines are programs git runs while the audit
+ * hashes and restores (a clean = sh src/clean.sh in a role's scope made a rewritten test hash as the
+ * original): each is replaced by cat, so the audit's git runs none of them (a long-running process
+ * driver by an empty one, which git skips).
+ */
+let auditFilterCache = null;
+function auditFilterArgs(ctx, env) {
+  if (auditFilterCache && auditFilterCache.top === ctx.top) return auditFilterCache.args;
+  const r = cp.spawnSync("git", ["-c", "core.hooksPath=/dev/null", "config", "-z", "--get-regexp", "^filter\\."], { cwd: ctx.top, env: env, encoding: "latin1", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
+  const out = [], names = new Set(), proc = new Set();
+  for (const rec of String(r.stdout || "").split("\u0000")) {
+    const key = rec.split("\n")[0];
+    const m = /^filter\.(.+)\.(clean|smudge|process|required)$/s.exec(key);
+    if (m) names.add(m[1]);
+    if (m && m[2] === "process") proc.add(m[1]);
+  }
+  for (const n of names) out.push("-c", "filter." + n + ".clean=cat", "-c", "filter." + n + ".smudge=cat", "-c", "filter." + n + ".required=false");
+  for (const n of proc) out.push("-c", "filter." + n + ".process=");
+  auditFilterCache = { top: ctx.top, args: out };
+  return out;
 }
 
 /** The project root: the host's project variable, else the folder the script is installed in. */
@@ -3748,7 +3772,7 @@ function auditRestoreGuarded(ctx, snaps) {
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
   }
   // the user's git configuration the audit's git carries settings from is now the one of the start
-  if (out.length) auditUserConfigCache = null;
+  if (out.length) { auditUserConfigCache = null; auditFilterCache = null; }
   return out;
 }
 
