@@ -20,6 +20,7 @@ import { AUDIT_IO_SOURCE } from "./runtime-io.js";
 import { AUDIT_BLOBS_SOURCE } from "./runtime-blobs.js";
 import { AUDIT_SNAPSHOT_SOURCE } from "./runtime-snapshot.js";
 import { AUDIT_OBJECTS_SOURCE } from "./runtime-objects.js";
+import { AUDIT_GIT_SOURCE } from "./runtime-git.js";
 import { CONTROLLER_STATE_SOURCE } from "../controller/runtime-state.js";
 import { byCodeUnit } from "../../compare.js";
 import { HOST_SETTINGS_FILES, anyDepth } from "../guard/policy.js";
@@ -221,6 +222,8 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
     "const POLICY = " + JSON.stringify(sortKeys(policy), null, 2) + ";",
     ...(o.timeLimitMs === undefined ? [] : [`const AUDIT_TIME_LIMIT_MS = ${JSON.stringify(o.timeLimitMs)};`]),
     AUDIT_RUNTIME_SOURCE.trim(),
+    "",
+    AUDIT_GIT_SOURCE.trim(),
     "",
     AUDIT_IO_SOURCE.trim(),
     "",
