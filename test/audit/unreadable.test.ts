@@ -97,3 +97,38 @@ describe("audit: a folder deeper than the path limit (r7)", () => {
     }
   });
 });
+
+describe("audit: a stage whose audit could not run is over (r7)", () => {
+  it("its write scope is not lent to the stages after it: mica's code writing src/ after jade's failed stage is restored", () => {
+    const r = makeRepo(BASE);
+    try {
+      r.start("j1", "jade");
+      const here = process.cwd();
+      try {
+        // jade's code makes its own audit fail loudly (a folder past the path limit)
+        process.chdir(path.join(r.dir, "src"));
+        for (let i = 0; i < 45; i++) {
+          fs.mkdirSync("d".repeat(100));
+          process.chdir("d".repeat(100));
+        }
+      } finally {
+        process.chdir(here);
+      }
+      r.put("src/deep.ts", "x\n");
+      r.stop("j1", "jade");
+      expect(r.report("j1").stderr).toContain("could not run");
+      r.start("m1", "mica");
+      r.put("src/backdoor.ts", "evil\n");
+      r.put("tests/b.test.ts", "b\n");
+      r.stop("m1", "mica");
+      const rep = r.report("m1", "mica");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("src/backdoor.ts (created; removed)");
+      expect(r.exists("src/backdoor.ts")).toBe(false);
+      expect(r.read("tests/b.test.ts")).toBe("b\n");
+    } finally {
+      spawnSync("rm", ["-rf", path.join(r.dir, "src")]);
+      r.cleanup();
+    }
+  });
+});

@@ -207,7 +207,7 @@ function auditStart(key, role, session) {
 /** Remove state files of stages that never ended, after a week, and the snapshot blobs nothing names. */
 function auditSweep(ctx) {
   const now = Date.now();
-  for (const sub of ["", "chain"]) {
+  for (const sub of ["", "chain", "active"]) {
     let names = [];
     try { names = fs.readdirSync(path.join(ctx.dir, sub)); } catch (e) { names = []; }
     for (const f of names) {
@@ -370,6 +370,9 @@ function auditStopAndRecord(key, roleHint) {
     const ctx = auditContext(auditProjectRoot());
     auditWriteJson(auditFile(ctx, key, "verdict"), verdict);
     if (!verdict.error) auditFinishState(ctx, key);
+    // r7: whatever the verdict, the stage is no longer running: a stage whose audit could not run kept its
+    // record here, and every later stage's audit allowed its write scope (and looked for no leftover process)
+    else { fs.rmSync(path.join(ctx.dir, "active", key), { force: true }); fs.rmSync(path.join(ctx.dir, "peers", key), { recursive: true, force: true }); }
   } catch (e) {
     verdict.ok = false;
     verdict.error = (verdict.error ? verdict.error + "; " : "") + "the verdict could not be recorded: " + auditOneLine(e.message || String(e), 200);
