@@ -46,6 +46,16 @@ const PLANTED: [string, string][] = [
   [".config/fish/functions/git.fish", "~/.config/fish/functions"],
   [".ssh/config", "~/.ssh/config"],
   [".config/systemd/user/x.service", "~/.config/systemd/user"],
+  // r7: what the human's next git commit starts (the editor, gpg's agent, gitk)
+  [".vimrc", "~/.vimrc"],
+  [".vim/plugin/x.vim", "~/.vim/plugin"],
+  [".config/nvim/init.lua", "~/.config/nvim"],
+  [".emacs.d/init.el", "~/.emacs.d/init.el"],
+  [".gnupg/gpg-agent.conf", "~/.gnupg/gpg-agent.conf"],
+  [".config/git/gitk", "~/.config/git/gitk"],
+  [".gradle/init.d/x.gradle", "~/.gradle/init.d"],
+  [".gradle/gradle.properties", "~/.gradle/gradle.properties"],
+  [".bunfig.toml", "~/.bunfig.toml"],
 ];
 const stateFiles = (dir: string) => fs.readdirSync(path.join(dir, ".git/harness-audit")).filter((f) => !["active", "peers"].includes(f));
 

@@ -60,3 +60,35 @@ describe("audit: every host settings file the guard refuses is guarded at the ro
     }),
   );
 });
+
+describe("audit: host settings below the root that the team's ignore rules hide (r7)", () => {
+  const IGNORING = { ...BASE, ".gitignore": "node_modules/\nsettings.local.json\n.vscode/\n" };
+  it("src/.claude/settings.local.json (an unanchored pattern) and src/.vscode/settings.json (an ignored folder) written by jade's code are removed and fail the stage", () =>
+    withRepo(IGNORING, (r) => {
+      r.start("h1", "jade");
+      r.put("src/.claude/settings.local.json", '{"disableAllHooks":true}\n');
+      r.put("src/.vscode/settings.json", '{"chat.tools.autoApprove":true}\n');
+      r.put("src/pkg/.github/hooks/h.json", "{}\n");
+      r.put("src/b.ts", "b\n");
+      r.stop("h1", "jade");
+      const rep = r.report("h1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("src/.claude/settings.local.json (created; removed)");
+      expect(rep.stderr).toContain("src/.vscode/settings.json (created; removed)");
+      expect(rep.stderr).toContain("src/pkg/.github/hooks/h.json (created; removed)");
+      expect(r.exists("src/.claude/settings.local.json")).toBe(false);
+      expect(r.exists("src/.vscode/settings.json")).toBe(false);
+      expect(r.read("src/b.ts")).toBe("b\n");
+    }));
+
+  it("one that was there at the start and is left alone, and the ignored files beside it, pass", () =>
+    withRepo({ ...IGNORING, "src/.vscode/settings.json": "{}\n" }, (r) => {
+      r.start("h2", "jade");
+      r.put("src/.vscode/launch.local", "x\n"); // ignored, and no host's settings
+      r.put("node_modules/p/.vscode/settings.json", "{}\n"); // inside an ignored folder no session starts in
+      r.put("src/b.ts", "b\n");
+      r.stop("h2", "jade");
+      expect(r.report("h2").code).toBe(0);
+      expect(r.read("src/.vscode/settings.json")).toBe("{}\n");
+    }));
+});

@@ -12,6 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import url from "node:url";
+import zlib from "node:zlib";
 
 /** HARNESS_TEST_HOOKS=node: every hook through node, as before this runner (the whole suite both ways) */
 export const HOOKS_VIA_NODE = process.env.HARNESS_TEST_HOOKS === "node";
@@ -107,7 +108,7 @@ export function runHook(script: string, args: readonly string[], input: string, 
       return proc;
     },
   };
-  const modules: Record<string, unknown> = { fs: io, path, crypto, os: system, child_process: children, url };
+  const modules: Record<string, unknown> = { fs: io, path, crypto, os: system, child_process: children, url, zlib };
   const req = (id: string): unknown => {
     const m = modules[id.replace(/^node:/, "")];
     if (!m) throw new Error(`hook-vm: the script requires ${id}, which this runner does not provide`);

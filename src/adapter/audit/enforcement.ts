@@ -213,6 +213,15 @@ const LISTED: readonly GuardedFile[] = [
   git("info/exclude"),
   git("info/attributes"),
   git("info/sparse-checkout"),
+  // r7: what git reads in place of history (grafts) and beside its own objects (alternates, whose
+  // objects every later git reads as the repository's)
+  git("info/grafts"),
+  git("objects/info/alternates"),
+  // a rebase, cherry-pick or am left in progress: its todo's exec lines run at the human's next
+  // git rebase --continue (a stage that rebases already fails: it moves HEAD)
+  git("rebase-merge", { tree: true }),
+  git("rebase-apply", { tree: true }),
+  git("sequencer", { tree: true }),
   git("hooks", { tree: true }),
   // npm and the shells: start-up files every later command (and some hooks) read; the project's
   // package-manager configuration too, which is often ignored (it can hold a token) and which sets
@@ -260,6 +269,27 @@ const LISTED: readonly GuardedFile[] = [
   home(".config/autostart", "XDG_CONFIG_HOME", undefined, { tree: true }),
   home(".config/systemd/user", "XDG_CONFIG_HOME", undefined, { tree: true }),
   home(".ssh/config"),
+  // r7: what the human's next git commit starts: the editor (vi, vim, nvim, emacs read their start-up
+  // files and plugins as code), gpg's agent for a signed commit (pinentry-program), gitk's Tcl settings
+  home(".vimrc"),
+  home(".exrc"),
+  home(".vim/vimrc"),
+  home(".vim/plugin", undefined, undefined, { tree: true }),
+  home(".config/nvim", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".emacs"),
+  home(".emacs.d/init.el"),
+  home(".config/emacs/init.el", "XDG_CONFIG_HOME"),
+  home(".gnupg/gpg-agent.conf", "GNUPGHOME", "gpg-agent.conf"),
+  home(".gnupg/gpg.conf", "GNUPGHOME", "gpg.conf"),
+  home(".config/git/gitk", "XDG_CONFIG_HOME"),
+  home(".gitk"),
+  // and what other build and test tools run as code from the home: gradle's init scripts and
+  // properties (org.gradle.jvmargs with a -javaagent), bun's preload (bunfig.toml)
+  home(".gradle/init.d", "GRADLE_USER_HOME", "init.d", { tree: true }),
+  home(".gradle/init.gradle", "GRADLE_USER_HOME", "init.gradle"),
+  home(".gradle/init.gradle.kts", "GRADLE_USER_HOME", "init.gradle.kts"),
+  home(".gradle/gradle.properties", "GRADLE_USER_HOME", "gradle.properties"),
+  home(".bunfig.toml"),
 ];
 
 // Every host settings and hook file the guard refuses in the project (HOST_SETTINGS_FILES) is guarded

@@ -162,7 +162,7 @@ function auditChainLoad(ctx, session) {
   let c;
   try { c = auditReadJson(f.json); } catch (e) { if (e.code === "ENOENT") return null; throw new Error("the record of the last stage's end is unreadable (" + (e.code || e.message) + ")"); }
   if (!c || c.format !== 1 || typeof c.tree !== "string" || !fs.existsSync(f.index) || !fs.existsSync(f.excludes)) throw new Error("the record of the last stage's end is incomplete");
-  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes };
+  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes, t: c.t, unlisted: c.unlisted, dotgits: c.dotgits };
 }
 
 function auditChainSave(ctx, session, tree, index, excludes, guarded) {
@@ -171,7 +171,7 @@ function auditChainSave(ctx, session, tree, index, excludes, guarded) {
   const tmp = (p) => p + ".tmp" + process.pid;
   auditCopy(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
   if (excludes !== f.excludes) { auditCopy(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
-  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded });
+  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded, t: Date.now(), unlisted: ctx.unlisted || [], dotgits: ctx.dotgits || null });
 }
 
 /** Paths the index file holds differently from HEAD (null when there is no HEAD). */
@@ -203,8 +203,10 @@ function auditBetween(session, command) {
   if (!POLICY.betweenEverySession) fs.writeFileSync(auditChainFiles(ctx, session).run, "");
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
+  ctx.unlisted = chain.unlisted;
+  ctx.dotgits = chain.dotgits;
   const active = auditActiveRoles(ctx, "");
-  const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded));
+  const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded), auditCheckObjects(ctx, chain.t, chain.tree, chain.index));
   let head = null;
   if (AUDIT_STASH_ONLY.test(command || "")) {
     const idx = auditFile(ctx, key, "head-index");
@@ -308,7 +310,7 @@ function auditRepoState(ctx) {
   let head = null, branch = null;
   try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD"]).trim(); } catch (e) { head = null; }
   try { branch = auditGit(ctx, ["symbolic-ref", "-q", "HEAD"]).trim(); } catch (e) { branch = null; }
-  return { staged: staged, head: head, branch: branch };
+  return { staged: staged, head: head, branch: branch, replace: auditReplaceRefs(ctx) };
 }
 
 function auditSaveRealIndex(ctx, key) {
@@ -333,6 +335,6 @@ function auditRestoreRepo(ctx, key, then) {
     if (fs.existsSync(saved)) { auditCopy(saved, real + ".harness-restore"); fs.renameSync(real + ".harness-restore", real); } else fs.rmSync(real, { force: true });
     out.push({ path: ".git/index", kind: "staged changes", restored: auditRepoState(ctx).staged === then.staged, repo: true });
   }
-  return out;
+  return out.concat(auditRestoreReplaceRefs(ctx, then.replace));
 }
 `;

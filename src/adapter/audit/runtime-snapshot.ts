@@ -171,7 +171,7 @@ function auditRestoreGuarded(ctx, snaps) {
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
   }
   // the user's git configuration the audit's git carries settings from is now the one of the start
-  if (out.length) auditUserConfigCache = null;
+  if (out.length) { auditUserConfigCache = null; auditFilterCache = null; }
   return out;
 }
 

@@ -81,27 +81,6 @@ function auditInScope(policy, roles, rel) {
   return false;
 }
 
-// ---------------------------------------------------------------- git plumbing
-
-function auditGit(ctx, args, opts) {
-  const o = opts || {};
-  // never the user's git configuration, which code a stage ran can replace (by a FIFO: git would wait forever); runtime-io.ts
-  const env = Object.assign({}, process.env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", LC_ALL: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_SYSTEM: "/dev/null", GIT_CONFIG_GLOBAL: "/dev/null" }, o.env || {});
-  delete env.GIT_DIR; delete env.GIT_WORK_TREE; delete env.GIT_COMMON_DIR; delete env.GIT_OBJECT_DIRECTORY; delete env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
-  for (const k of Object.keys(env)) if (/^GIT_CONFIG_(PARAMETERS|COUNT|KEY_|VALUE_)/.test(k)) delete env[k];
-  if (!o.env || !o.env.GIT_INDEX_FILE) delete env.GIT_INDEX_FILE;
-  // content, not git's view of it: no stat shortcuts a configuration could loosen, no sparse or split index
-  const pre = auditUserConfigArgs().concat(["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null",
-    "-c", "core.ignoreStat=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.fileMode=true", "-c", "core.sparseCheckout=false", "-c", "index.sparse=false", "-c", "core.splitIndex=false", "-c", "core.hooksPath=/dev/null"]);
-  if (ctx && ctx.excludesFile) { auditCheckRegular(ctx.excludesFile); pre.push("-c", "core.excludesFile=" + ctx.excludesFile); }
-  if (env.GIT_INDEX_FILE) auditCheckRegular(env.GIT_INDEX_FILE);
-  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
-  if (r.error && r.error.code === "ETIMEDOUT") throw auditGitTimedOut(ctx, args);
-  if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
-  if (r.status !== 0) throw new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300));
-  return r.stdout;
-}
-
 /** The project root: the host's project variable, else the folder the script is installed in. */
 function auditProjectRoot(input) {
   const fromEnv = POLICY.projectEnv ? process.env[POLICY.projectEnv] : "";
@@ -124,7 +103,12 @@ function auditContext(root) {
   fs.mkdirSync(dir, { recursive: true });
   auditBlobUse(dir);
   // paths from git are byte strings (latin1): names that are not valid UTF-8 survive the round trip
-  return { top: top, gitDir: gitDir, commonDir: commonDir, root: realRoot, prefix: prefix, prefixL: Buffer.from(prefix, "utf8").toString("latin1"), dir: dir, excludesFile: null };
+  return { top: top, gitDir: gitDir, commonDir: commonDir, root: realRoot, prefix: prefix, prefixL: Buffer.from(prefix, "utf8").toString("latin1"), dir: dir, excludesFile: null, fold: auditFoldsCase(top) };
+}
+
+/** Does the file system at the top level fold case (its .git found as .GIT, the same file)? git's core.ignoreCase as the disk has it. */
+function auditFoldsCase(top) {
+  try { const a = fs.lstatSync(path.join(top, ".git")), b = fs.lstatSync(path.join(top, ".GIT")); return a.ino === b.ino && a.dev === b.dev; } catch (e) { return false; }
 }
 
 function auditFile(ctx, key, ext) { return path.join(ctx.dir, key + "." + ext); }
@@ -145,66 +129,6 @@ function auditGlobalExcludes(ctx) {
   return p ? auditReadOr(p, Buffer.alloc(0)) : Buffer.alloc(0);
 }
 
-const AUDIT_RULE_FILES = new Set([".gitignore", ".gitattributes"]);
-
-/**
- * Stage every non-ignored file into the given index file, and the ignore and attribute files the
- * ignore rules hide (one can name itself): they decide what the audit sees and hashes, so they are
- * part of the tree (and protected, POLICY.protect). Returns the tree id.
- */
-function auditSnapshot(ctx, indexFile) {
-  const env = { GIT_INDEX_FILE: indexFile };
-  auditGit(ctx, ["add", "-A", "--ignore-errors", "--", "."], { env: env });
-  // --directory: not into ignored folders, where no rule file has any effect
-  const hidden = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0")
-    .filter((p) => p && !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p)));
-  if (hidden.length) auditGit(ctx, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { env: Object.assign({ GIT_LITERAL_PATHSPECS: "1" }, env), input: Buffer.from(hidden.join("\0") + "\0", "latin1") });
-  return auditGit(ctx, ["write-tree"], { env: env }).trim();
-}
-
-/**
- * What keeps git from snapshotting the tree, found after "git add" failed or added a gitlink: a
- * repository created inside the project (its .git hides every file in it; with a commit git records
- * one gitlink, without one it refuses to add it), and a FIFO, socket or device standing where a tracked
- * file was (git can add only files, links and repositories). [{ path, kind, remove }] as byte strings.
- */
-function auditBlockers(ctx, indexFile, changes) {
-  const out = [];
-  const isRepo = (p) => { try { fs.lstatSync(auditAbs(ctx, p + "/.git")); return true; } catch (e) { return false; } };
-  const exempt = (p) => { const rel = auditRel(ctx, p); return rel !== null && auditMatch(POLICY.exempt, auditText(rel)); };
-  const env = { GIT_INDEX_FILE: indexFile };
-  if (changes) {
-    // new ones only (A, or a file made a repository): a nested repository or submodule from the start keeps its .git
-    for (const c of changes) if (c.newMode === "160000" && (c.status === "A" || c.status === "T") && isRepo(c.path) && !exempt(c.path)) out.push({ path: c.path + "/.git", kind: "created", remove: c.path + "/.git" });
-    return out;
-  }
-  // without --directory, git names a repository inside an untracked folder as "path/"
-  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--exclude-standard"], { env: env, latin1: true }).split("\0"))
-    if (p.endsWith("/") && isRepo(p.slice(0, -1)) && !exempt(p.slice(0, -1))) out.push({ path: p + ".git", kind: "created", remove: p + ".git" });
-  for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\0")) {
-    if (!p) continue;
-    let st = null;
-    try { st = fs.lstatSync(auditAbs(ctx, p)); } catch (e) { st = null; }
-    if (st && !st.isFile() && !st.isSymbolicLink() && !st.isDirectory()) out.push({ path: p, kind: "replaced by a FIFO, socket or device", remove: p });
-  }
-  return out;
-}
-
-/** [{status, path, oldMode, newMode, newId}] between the start tree and the index file (raw diff, -z; paths as byte strings). */
-function auditChanges(ctx, tree, indexFile) {
-  const raw = auditGit(ctx, ["diff-index", "--cached", "-z", "--no-renames", "--raw", "--abbrev=40", tree], { env: { GIT_INDEX_FILE: indexFile }, latin1: true });
-  const parts = raw.split("\0");
-  const out = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const meta = parts[i];
-    if (!meta) { i--; continue; }
-    const m = /^:(\d{6}) (\d{6}) [0-9a-f]+ ([0-9a-f]+) ([A-Z])/.exec(meta);
-    if (!m) throw new Error("unexpected git diff output: " + auditOneLine(meta, 120));
-    out.push({ status: m[4], path: parts[i + 1], oldMode: m[1], newMode: m[2], newId: m[3] });
-  }
-  return out;
-}
-
 /** Project-relative form (byte string) of a path relative to the git top level; null when outside the project. */
 function auditRel(ctx, p) {
   if (!ctx.prefixL) return p;
@@ -219,24 +143,6 @@ function auditShown(p) {
 }
 /** The absolute path of a byte-string path below the git top level, as a Buffer fs accepts. */
 function auditAbs(ctx, p) { return Buffer.concat([Buffer.from(ctx.top + "/", "utf8"), Buffer.from(p, "latin1")]); }
-
-/** The real index, copied, with its skip-worktree and assume-unchanged flags cleared: git add then hashes those files too. */
-function auditPrivateIndex(ctx, index) {
-  const real = path.join(ctx.gitDir, "index");
-  if (!fs.existsSync(real)) { fs.rmSync(index, { force: true }); return; }
-  auditCopy(real, index);
-  const env = { GIT_INDEX_FILE: index };
-  const skip = [], assumed = [];
-  for (const rec of auditGit(ctx, ["ls-files", "-v", "-z"], { env: env, latin1: true }).split("\0")) {
-    if (rec.length < 3) continue;
-    const tag = rec[0];
-    if (tag === "S" || tag === "s") skip.push(rec.slice(2));
-    if (tag >= "a" && tag <= "z") assumed.push(rec.slice(2));
-  }
-  const clear = (flag, paths) => { if (paths.length) auditGit(ctx, ["update-index", "-z", flag, "--stdin"], { env: env, input: Buffer.from(paths.join("\0") + "\0", "latin1") }); };
-  clear("--no-skip-worktree", skip);
-  clear("--no-assume-unchanged", assumed);
-}
 
 /** Roles of the stages running now (their write scopes are allowed to others and between stages). */
 function auditActiveRoles(ctx, except) {
@@ -272,13 +178,17 @@ function auditStart(key, role, session) {
     // the tree and the enforcement files must be as the last boundary left them, unless a running
     // stage or the orchestrator owns the change: anything else is put back, and this stage fails
     guarded = chain.guarded;
-    before = auditRestoreGuarded(ctx, guarded);
+    ctx.unlisted = chain.unlisted;
+    ctx.dotgits = chain.dotgits;
+    before = auditRestoreGuarded(ctx, guarded).concat(auditCheckObjects(ctx, chain.t, chain.tree, index));
     const r = auditRestoreOutside(ctx, key, chain.tree, index, (rel) => auditInScope(POLICY, peers, rel) || auditOrchestratorOwns(rel), index);
     before = before.concat(r.violations);
     for (const v of before) v.when = "before";
     if (r.saved && before.length) before[0].saved = r.saved;
   } else { mark = auditBlobBegin(key); guarded = auditSnapGuarded(ctx); }
   const tree = auditSnapshot(ctx, index);
+  const unlisted = ctx.shut || [];
+  const dotgits = auditDotGits(ctx, index);
   const activeDir = path.join(ctx.dir, "active");
   fs.mkdirSync(activeDir, { recursive: true });
   for (const other of fs.readdirSync(activeDir)) {
@@ -288,7 +198,7 @@ function auditStart(key, role, session) {
     fs.writeFileSync(path.join(pd, key), role);
   }
   auditSaveRealIndex(ctx, key);
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, dotgits: dotgits, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
   auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
@@ -297,7 +207,7 @@ function auditStart(key, role, session) {
 /** Remove state files of stages that never ended, after a week, and the snapshot blobs nothing names. */
 function auditSweep(ctx) {
   const now = Date.now();
-  for (const sub of ["", "chain"]) {
+  for (const sub of ["", "chain", "active"]) {
     let names = [];
     try { names = fs.readdirSync(path.join(ctx.dir, sub)); } catch (e) { names = []; }
     for (const f of names) {
@@ -355,12 +265,14 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   const violations = [];
   const seen = new Set();
   let now = tree, changed = null;
+  ctx.opening = true;
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
       let blocked, all = null;
-      try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); }
+      try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); if (!blocked.length) blocked = auditNewDotGits(ctx, work); }
       catch (e) { blocked = auditBlockers(ctx, work, null); if (!blocked.length) throw e; }
+      for (const v of (ctx.opened || []).splice(0)) violations.push(v);
       // never judged by scope: whatever hid the files is removed, and the next pass judges them
       if (blocked.length) {
         if (pass > AUDIT_MAX_PASSES) throw new Error("these paths keep git from auditing the tree and could NOT be removed: " + blocked.slice(0, 5).map((b) => auditShowPath(auditShown(b.path))).join(", ") + "; remove them by hand");
@@ -396,6 +308,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
     }
     if (saveIndex) auditCopy(work, saveIndex);
   } finally {
+    ctx.opening = false;
     fs.rmSync(work, { force: true });
   }
   // what was put back stays in git's object store: the report names the tree to take it from
@@ -413,6 +326,8 @@ function auditStop(key, roleHint) {
   if (state.format !== 2) throw new Error("the stage-start snapshot has an unknown format (" + state.format + ")");
   if (roleHint && state.role !== roleHint) throw new Error("the stage-start snapshot belongs to " + state.role + ", not " + roleHint);
   ctx.excludesFile = auditFile(ctx, key, "excludes");
+  ctx.unlisted = state.unlisted;
+  ctx.dotgits = state.dotgits;
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
   const peersDir = path.join(ctx.dir, "peers", key);
   let late = [];
@@ -423,8 +338,8 @@ function auditStop(key, roleHint) {
   const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
   const leftover = alone ? auditWaitForLeftovers(ctx, state.ticks) : [];
   // then the enforcement files: the tree audit below runs with the git configuration they hold
-  const violations = (state.before || []).concat(early, leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
   const index = auditFile(ctx, key, "index");
+  const violations = (state.before || []).concat(early, leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo), auditCheckObjects(ctx, state.objects, state.tree, index));
   const kept = auditFile(ctx, key, "end-index");
   let r;
   try { r = auditRestoreOutside(ctx, key, state.tree, index, (rel) => auditInScope(POLICY, allowed, rel), kept); }
@@ -455,6 +370,9 @@ function auditStopAndRecord(key, roleHint) {
     const ctx = auditContext(auditProjectRoot());
     auditWriteJson(auditFile(ctx, key, "verdict"), verdict);
     if (!verdict.error) auditFinishState(ctx, key);
+    // r7: whatever the verdict, the stage is no longer running: a stage whose audit could not run kept its
+    // record here, and every later stage's audit allowed its write scope (and looked for no leftover process)
+    else { fs.rmSync(path.join(ctx.dir, "active", key), { force: true }); fs.rmSync(path.join(ctx.dir, "peers", key), { recursive: true, force: true }); }
   } catch (e) {
     verdict.ok = false;
     verdict.error = (verdict.error ? verdict.error + "; " : "") + "the verdict could not be recorded: " + auditOneLine(e.message || String(e), 200);
@@ -465,7 +383,7 @@ function auditStopAndRecord(key, roleHint) {
 function auditViolationLine(x) {
   if (x.repo) return "  - " + x.path + " (" + x.kind + "; " + (x.restored ? "put back" + (x.path === ".git/index" ? "" : "; the commits stay in git under that id") : "NOT restored: fix it by hand") + ")";
   if (x.process) return "  - " + x.path + " (still running after the stage ended: stop it; what it writes from now on is restored at the next boundary)";
-  const done = x.restored === false ? "NOT restored: fix it by hand" : x.kind === "created" ? "removed" : "restored";
+  const done = x.restored === false ? "NOT restored: fix it by hand" : x.kind === "created" || x.removed ? "removed" : "restored";
   return "  - " + auditShowPath(x.path) + " (" + x.kind + (x.when === "before" ? " before the stage started, by no stage" : "") + "; " + done + ")";
 }
 

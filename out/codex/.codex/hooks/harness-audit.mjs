@@ -9,16 +9,18 @@
 // any change to them is put back and fails the stage.
 // State lives in <git dir>/harness-audit/; the work tree's index, HEAD and refs are never touched.
 // Any error fails the stage (fail closed). Limits:
-//   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, programs a guarded JSON settings file names past its first 64, or by a relative path or through a variable other than $HOME; files a command in a guarded TOML or JSONC file names (Codex's notify and mcp_servers), or a manifest inside a guarded folder (an extension's, an agent's front matter), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file between stages (the stop of the stage that moved it moves it back and fails the stage; the orchestrator's own commands are not followed there)
-//   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored
-//   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding, filters its git configuration defines) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it
+//   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, programs a guarded JSON settings file names past its first 64, or by a relative path or through a variable other than $HOME; files a command in a guarded TOML or JSONC file names (Codex's notify and mcp_servers), or a manifest inside a guarded folder (an extension's, an agent's front matter), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; Python's user site-packages (a .pth file or usercustomize.py there runs in every later python, pytest included) and node's global modules; the editors' plugin folders other than ~/.vim/plugin and ~/.config/nvim (~/.vim/pack, ~/.local/share/nvim, ~/.emacs.d's packages); the start-up files of tools the list does not name (R's .Rprofile, Julia's startup.jl, IPython's startup folder, irb's .irbrc, sbt's plugins, direnv's direnvrc); a job a stage's code schedules (crontab, at, a systemd timer or transient unit: no process of the stage's is left, and what it writes before the session's next boundary is restored there, after the last one by no layer); the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file between stages (the stop of the stage that moved it moves it back and fails the stage; the orchestrator's own commands are not followed there)
+//   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored, and so is every host's settings or hook file below the root that the rules hide (one they list, or in an ignored folder named like a host's, .vscode/, or one level inside an ignored folder)
+//   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it. The filter programs the repository's configuration defines never run in the audit (each is taken as cat: a clean script in a role's scope could make any file hash as the original), so a changed file such a filter handles is hashed as it is on disk, and the one the audit restores comes back as the index holds it (cleaned)
+//   - a folder or file its owner could not read at the start of the stage (mode 311, 000) is not audited inside, as git cannot read it; one a stage shuts is opened for its owner again at the stage's end and judged, and the stage fails; one owned by another account fails the stage loudly
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
-//   - submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file) is undone by removing its .git whatever the scope, and the files it hid are then judged one by one
-//   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for
+//   - submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file) is undone by removing its .git whatever the scope, and the files it hid are then judged one by one; so is a path named .git that is no repository (a plain folder or file, whose contents git never reads), in a folder git lists
+//   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for; a stage whose stop and report never ran (the host was killed) counts as running, beside every later stage, until its record is a week old
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
-//   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch and what is staged in the index are put back at the end of the stage that changed them
+//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info's exclude, attributes, sparse-checkout and grafts, .git/objects/info/alternates, a rebase, cherry-pick or am left in progress in .git (its todo's exec lines), what the human's next git commit starts (the editor's start-up files ~/.vimrc, ~/.exrc, ~/.vim/vimrc and plugin, ~/.config/nvim, ~/.emacs and init.el; gpg's gpg.conf and gpg-agent.conf; gitk's settings), gradle's init scripts and gradle.properties, bun's ~/.bunfig.toml, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch, what is staged in the index and the replace refs (refs/replace, which every git reads in place of the objects they name; the audit's git never does) are put back at the end of the stage that changed them
+//   - git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted, and so is a pack that repeats an object an older pack holds truly. A pack written during the stage is read in full at its end; a loose object too large to inflate in memory (over 2 GB) counts as rewritten, which fails the stage (its file stays in the work tree). Replace refs made between stages are not put back (the audit's own git never reads them)
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. A work tree whose unignored files git cannot hash within that limit fails every stage the same way, loudly (the message says so): the audit has no partial mode. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
@@ -31,6 +33,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
 
 const POLICY = {
   "betweenEverySession": false,
@@ -1099,6 +1102,29 @@ const POLICY = {
     },
     {
       "base": "git",
+      "path": "info/grafts"
+    },
+    {
+      "base": "git",
+      "path": "objects/info/alternates"
+    },
+    {
+      "base": "git",
+      "path": "rebase-merge",
+      "tree": true
+    },
+    {
+      "base": "git",
+      "path": "rebase-apply",
+      "tree": true
+    },
+    {
+      "base": "git",
+      "path": "sequencer",
+      "tree": true
+    },
+    {
+      "base": "git",
       "path": "hooks",
       "tree": true
     },
@@ -1278,6 +1304,95 @@ const POLICY = {
     {
       "base": "home",
       "path": ".ssh/config"
+    },
+    {
+      "base": "home",
+      "path": ".vimrc"
+    },
+    {
+      "base": "home",
+      "path": ".exrc"
+    },
+    {
+      "base": "home",
+      "path": ".vim/vimrc"
+    },
+    {
+      "base": "home",
+      "path": ".vim/plugin",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "nvim",
+      "path": ".config/nvim",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".emacs"
+    },
+    {
+      "base": "home",
+      "path": ".emacs.d/init.el"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "emacs/init.el",
+      "path": ".config/emacs/init.el"
+    },
+    {
+      "base": "home",
+      "env": "GNUPGHOME",
+      "envPath": "gpg-agent.conf",
+      "path": ".gnupg/gpg-agent.conf"
+    },
+    {
+      "base": "home",
+      "env": "GNUPGHOME",
+      "envPath": "gpg.conf",
+      "path": ".gnupg/gpg.conf"
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "git/gitk",
+      "path": ".config/git/gitk"
+    },
+    {
+      "base": "home",
+      "path": ".gitk"
+    },
+    {
+      "base": "home",
+      "env": "GRADLE_USER_HOME",
+      "envPath": "init.d",
+      "path": ".gradle/init.d",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "GRADLE_USER_HOME",
+      "envPath": "init.gradle",
+      "path": ".gradle/init.gradle"
+    },
+    {
+      "base": "home",
+      "env": "GRADLE_USER_HOME",
+      "envPath": "init.gradle.kts",
+      "path": ".gradle/init.gradle.kts"
+    },
+    {
+      "base": "home",
+      "env": "GRADLE_USER_HOME",
+      "envPath": "gradle.properties",
+      "path": ".gradle/gradle.properties"
+    },
+    {
+      "base": "home",
+      "path": ".bunfig.toml"
     },
     {
       "base": "project",
@@ -2669,27 +2784,6 @@ function auditInScope(policy, roles, rel) {
   return false;
 }
 
-// ---------------------------------------------------------------- git plumbing
-
-function auditGit(ctx, args, opts) {
-  const o = opts || {};
-  // never the user's git configuration, which code a stage ran can replace (by a FIFO: git would wait forever); runtime-io.ts
-  const env = Object.assign({}, process.env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", LC_ALL: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_SYSTEM: "/dev/null", GIT_CONFIG_GLOBAL: "/dev/null" }, o.env || {});
-  delete env.GIT_DIR; delete env.GIT_WORK_TREE; delete env.GIT_COMMON_DIR; delete env.GIT_OBJECT_DIRECTORY; delete env.GIT_ALTERNATE_OBJECT_DIRECTORIES;
-  for (const k of Object.keys(env)) if (/^GIT_CONFIG_(PARAMETERS|COUNT|KEY_|VALUE_)/.test(k)) delete env[k];
-  if (!o.env || !o.env.GIT_INDEX_FILE) delete env.GIT_INDEX_FILE;
-  // content, not git's view of it: no stat shortcuts a configuration could loosen, no sparse or split index
-  const pre = auditUserConfigArgs().concat(["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null",
-    "-c", "core.ignoreStat=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.fileMode=true", "-c", "core.sparseCheckout=false", "-c", "index.sparse=false", "-c", "core.splitIndex=false", "-c", "core.hooksPath=/dev/null"]);
-  if (ctx && ctx.excludesFile) { auditCheckRegular(ctx.excludesFile); pre.push("-c", "core.excludesFile=" + ctx.excludesFile); }
-  if (env.GIT_INDEX_FILE) auditCheckRegular(env.GIT_INDEX_FILE);
-  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
-  if (r.error && r.error.code === "ETIMEDOUT") throw auditGitTimedOut(ctx, args);
-  if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
-  if (r.status !== 0) throw new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300));
-  return r.stdout;
-}
-
 /** The project root: the host's project variable, else the folder the script is installed in. */
 function auditProjectRoot(input) {
   const fromEnv = POLICY.projectEnv ? process.env[POLICY.projectEnv] : "";
@@ -2712,7 +2806,12 @@ function auditContext(root) {
   fs.mkdirSync(dir, { recursive: true });
   auditBlobUse(dir);
   // paths from git are byte strings (latin1): names that are not valid UTF-8 survive the round trip
-  return { top: top, gitDir: gitDir, commonDir: commonDir, root: realRoot, prefix: prefix, prefixL: Buffer.from(prefix, "utf8").toString("latin1"), dir: dir, excludesFile: null };
+  return { top: top, gitDir: gitDir, commonDir: commonDir, root: realRoot, prefix: prefix, prefixL: Buffer.from(prefix, "utf8").toString("latin1"), dir: dir, excludesFile: null, fold: auditFoldsCase(top) };
+}
+
+/** Does the file system at the top level fold case (its .git found as .GIT, the same file)? git's core.ignoreCase as the disk has it. */
+function auditFoldsCase(top) {
+  try { const a = fs.lstatSync(path.join(top, ".git")), b = fs.lstatSync(path.join(top, ".GIT")); return a.ino === b.ino && a.dev === b.dev; } catch (e) { return false; }
 }
 
 function auditFile(ctx, key, ext) { return path.join(ctx.dir, key + "." + ext); }
@@ -2733,66 +2832,6 @@ function auditGlobalExcludes(ctx) {
   return p ? auditReadOr(p, Buffer.alloc(0)) : Buffer.alloc(0);
 }
 
-const AUDIT_RULE_FILES = new Set([".gitignore", ".gitattributes"]);
-
-/**
- * Stage every non-ignored file into the given index file, and the ignore and attribute files the
- * ignore rules hide (one can name itself): they decide what the audit sees and hashes, so they are
- * part of the tree (and protected, POLICY.protect). Returns the tree id.
- */
-function auditSnapshot(ctx, indexFile) {
-  const env = { GIT_INDEX_FILE: indexFile };
-  auditGit(ctx, ["add", "-A", "--ignore-errors", "--", "."], { env: env });
-  // --directory: not into ignored folders, where no rule file has any effect
-  const hidden = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0")
-    .filter((p) => p && !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p)));
-  if (hidden.length) auditGit(ctx, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { env: Object.assign({ GIT_LITERAL_PATHSPECS: "1" }, env), input: Buffer.from(hidden.join("\0") + "\0", "latin1") });
-  return auditGit(ctx, ["write-tree"], { env: env }).trim();
-}
-
-/**
- * What keeps git from snapshotting the tree, found after "git add" failed or added a gitlink: a
- * repository created inside the project (its .git hides every file in it; with a commit git records
- * one gitlink, without one it refuses to add it), and a FIFO, socket or device standing where a tracked
- * file was (git can add only files, links and repositories). [{ path, kind, remove }] as byte strings.
- */
-function auditBlockers(ctx, indexFile, changes) {
-  const out = [];
-  const isRepo = (p) => { try { fs.lstatSync(auditAbs(ctx, p + "/.git")); return true; } catch (e) { return false; } };
-  const exempt = (p) => { const rel = auditRel(ctx, p); return rel !== null && auditMatch(POLICY.exempt, auditText(rel)); };
-  const env = { GIT_INDEX_FILE: indexFile };
-  if (changes) {
-    // new ones only (A, or a file made a repository): a nested repository or submodule from the start keeps its .git
-    for (const c of changes) if (c.newMode === "160000" && (c.status === "A" || c.status === "T") && isRepo(c.path) && !exempt(c.path)) out.push({ path: c.path + "/.git", kind: "created", remove: c.path + "/.git" });
-    return out;
-  }
-  // without --directory, git names a repository inside an untracked folder as "path/"
-  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--exclude-standard"], { env: env, latin1: true }).split("\0"))
-    if (p.endsWith("/") && isRepo(p.slice(0, -1)) && !exempt(p.slice(0, -1))) out.push({ path: p + ".git", kind: "created", remove: p + ".git" });
-  for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\0")) {
-    if (!p) continue;
-    let st = null;
-    try { st = fs.lstatSync(auditAbs(ctx, p)); } catch (e) { st = null; }
-    if (st && !st.isFile() && !st.isSymbolicLink() && !st.isDirectory()) out.push({ path: p, kind: "replaced by a FIFO, socket or device", remove: p });
-  }
-  return out;
-}
-
-/** [{status, path, oldMode, newMode, newId}] between the start tree and the index file (raw diff, -z; paths as byte strings). */
-function auditChanges(ctx, tree, indexFile) {
-  const raw = auditGit(ctx, ["diff-index", "--cached", "-z", "--no-renames", "--raw", "--abbrev=40", tree], { env: { GIT_INDEX_FILE: indexFile }, latin1: true });
-  const parts = raw.split("\0");
-  const out = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const meta = parts[i];
-    if (!meta) { i--; continue; }
-    const m = /^:(\d{6}) (\d{6}) [0-9a-f]+ ([0-9a-f]+) ([A-Z])/.exec(meta);
-    if (!m) throw new Error("unexpected git diff output: " + auditOneLine(meta, 120));
-    out.push({ status: m[4], path: parts[i + 1], oldMode: m[1], newMode: m[2], newId: m[3] });
-  }
-  return out;
-}
-
 /** Project-relative form (byte string) of a path relative to the git top level; null when outside the project. */
 function auditRel(ctx, p) {
   if (!ctx.prefixL) return p;
@@ -2807,24 +2846,6 @@ function auditShown(p) {
 }
 /** The absolute path of a byte-string path below the git top level, as a Buffer fs accepts. */
 function auditAbs(ctx, p) { return Buffer.concat([Buffer.from(ctx.top + "/", "utf8"), Buffer.from(p, "latin1")]); }
-
-/** The real index, copied, with its skip-worktree and assume-unchanged flags cleared: git add then hashes those files too. */
-function auditPrivateIndex(ctx, index) {
-  const real = path.join(ctx.gitDir, "index");
-  if (!fs.existsSync(real)) { fs.rmSync(index, { force: true }); return; }
-  auditCopy(real, index);
-  const env = { GIT_INDEX_FILE: index };
-  const skip = [], assumed = [];
-  for (const rec of auditGit(ctx, ["ls-files", "-v", "-z"], { env: env, latin1: true }).split("\0")) {
-    if (rec.length < 3) continue;
-    const tag = rec[0];
-    if (tag === "S" || tag === "s") skip.push(rec.slice(2));
-    if (tag >= "a" && tag <= "z") assumed.push(rec.slice(2));
-  }
-  const clear = (flag, paths) => { if (paths.length) auditGit(ctx, ["update-index", "-z", flag, "--stdin"], { env: env, input: Buffer.from(paths.join("\0") + "\0", "latin1") }); };
-  clear("--no-skip-worktree", skip);
-  clear("--no-assume-unchanged", assumed);
-}
 
 /** Roles of the stages running now (their write scopes are allowed to others and between stages). */
 function auditActiveRoles(ctx, except) {
@@ -2860,13 +2881,17 @@ function auditStart(key, role, session) {
     // the tree and the enforcement files must be as the last boundary left them, unless a running
     // stage or the orchestrator owns the change: anything else is put back, and this stage fails
     guarded = chain.guarded;
-    before = auditRestoreGuarded(ctx, guarded);
+    ctx.unlisted = chain.unlisted;
+    ctx.dotgits = chain.dotgits;
+    before = auditRestoreGuarded(ctx, guarded).concat(auditCheckObjects(ctx, chain.t, chain.tree, index));
     const r = auditRestoreOutside(ctx, key, chain.tree, index, (rel) => auditInScope(POLICY, peers, rel) || auditOrchestratorOwns(rel), index);
     before = before.concat(r.violations);
     for (const v of before) v.when = "before";
     if (r.saved && before.length) before[0].saved = r.saved;
   } else { mark = auditBlobBegin(key); guarded = auditSnapGuarded(ctx); }
   const tree = auditSnapshot(ctx, index);
+  const unlisted = ctx.shut || [];
+  const dotgits = auditDotGits(ctx, index);
   const activeDir = path.join(ctx.dir, "active");
   fs.mkdirSync(activeDir, { recursive: true });
   for (const other of fs.readdirSync(activeDir)) {
@@ -2876,7 +2901,7 @@ function auditStart(key, role, session) {
     fs.writeFileSync(path.join(pd, key), role);
   }
   auditSaveRealIndex(ctx, key);
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, dotgits: dotgits, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
   auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
   fs.writeFileSync(path.join(activeDir, key), role);
@@ -2885,7 +2910,7 @@ function auditStart(key, role, session) {
 /** Remove state files of stages that never ended, after a week, and the snapshot blobs nothing names. */
 function auditSweep(ctx) {
   const now = Date.now();
-  for (const sub of ["", "chain"]) {
+  for (const sub of ["", "chain", "active"]) {
     let names = [];
     try { names = fs.readdirSync(path.join(ctx.dir, sub)); } catch (e) { names = []; }
     for (const f of names) {
@@ -2943,12 +2968,14 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   const violations = [];
   const seen = new Set();
   let now = tree, changed = null;
+  ctx.opening = true;
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
       let blocked, all = null;
-      try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); }
+      try { now = auditSnapshot(ctx, work); all = auditChanges(ctx, tree, work); blocked = auditBlockers(ctx, work, all); if (!blocked.length) blocked = auditNewDotGits(ctx, work); }
       catch (e) { blocked = auditBlockers(ctx, work, null); if (!blocked.length) throw e; }
+      for (const v of (ctx.opened || []).splice(0)) violations.push(v);
       // never judged by scope: whatever hid the files is removed, and the next pass judges them
       if (blocked.length) {
         if (pass > AUDIT_MAX_PASSES) throw new Error("these paths keep git from auditing the tree and could NOT be removed: " + blocked.slice(0, 5).map((b) => auditShowPath(auditShown(b.path))).join(", ") + "; remove them by hand");
@@ -2984,6 +3011,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
     }
     if (saveIndex) auditCopy(work, saveIndex);
   } finally {
+    ctx.opening = false;
     fs.rmSync(work, { force: true });
   }
   // what was put back stays in git's object store: the report names the tree to take it from
@@ -3001,6 +3029,8 @@ function auditStop(key, roleHint) {
   if (state.format !== 2) throw new Error("the stage-start snapshot has an unknown format (" + state.format + ")");
   if (roleHint && state.role !== roleHint) throw new Error("the stage-start snapshot belongs to " + state.role + ", not " + roleHint);
   ctx.excludesFile = auditFile(ctx, key, "excludes");
+  ctx.unlisted = state.unlisted;
+  ctx.dotgits = state.dotgits;
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
   const peersDir = path.join(ctx.dir, "peers", key);
   let late = [];
@@ -3011,8 +3041,8 @@ function auditStop(key, roleHint) {
   const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
   const leftover = alone ? auditWaitForLeftovers(ctx, state.ticks) : [];
   // then the enforcement files: the tree audit below runs with the git configuration they hold
-  const violations = (state.before || []).concat(early, leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo));
   const index = auditFile(ctx, key, "index");
+  const violations = (state.before || []).concat(early, leftover, auditRestoreGuarded(ctx, state.guarded), auditRestoreRepo(ctx, key, state.repo), auditCheckObjects(ctx, state.objects, state.tree, index));
   const kept = auditFile(ctx, key, "end-index");
   let r;
   try { r = auditRestoreOutside(ctx, key, state.tree, index, (rel) => auditInScope(POLICY, allowed, rel), kept); }
@@ -3043,6 +3073,9 @@ function auditStopAndRecord(key, roleHint) {
     const ctx = auditContext(auditProjectRoot());
     auditWriteJson(auditFile(ctx, key, "verdict"), verdict);
     if (!verdict.error) auditFinishState(ctx, key);
+    // r7: whatever the verdict, the stage is no longer running: a stage whose audit could not run kept its
+    // record here, and every later stage's audit allowed its write scope (and looked for no leftover process)
+    else { fs.rmSync(path.join(ctx.dir, "active", key), { force: true }); fs.rmSync(path.join(ctx.dir, "peers", key), { recursive: true, force: true }); }
   } catch (e) {
     verdict.ok = false;
     verdict.error = (verdict.error ? verdict.error + "; " : "") + "the verdict could not be recorded: " + auditOneLine(e.message || String(e), 200);
@@ -3053,7 +3086,7 @@ function auditStopAndRecord(key, roleHint) {
 function auditViolationLine(x) {
   if (x.repo) return "  - " + x.path + " (" + x.kind + "; " + (x.restored ? "put back" + (x.path === ".git/index" ? "" : "; the commits stay in git under that id") : "NOT restored: fix it by hand") + ")";
   if (x.process) return "  - " + x.path + " (still running after the stage ended: stop it; what it writes from now on is restored at the next boundary)";
-  const done = x.restored === false ? "NOT restored: fix it by hand" : x.kind === "created" ? "removed" : "restored";
+  const done = x.restored === false ? "NOT restored: fix it by hand" : x.kind === "created" || x.removed ? "removed" : "restored";
   return "  - " + auditShowPath(x.path) + " (" + x.kind + (x.when === "before" ? " before the stage started, by no stage" : "") + "; " + done + ")";
 }
 
@@ -3068,6 +3101,217 @@ function auditDescribe(v) {
   if (v.saved) lines.push(auditSavedLine(v.saved));
   lines.push("Treat this stage as failed: its other changes are kept; do not retry the same way. Report the paths above.");
   return lines.join("\n");
+}
+
+// ---------------------------------------------------------------- git plumbing
+
+function auditGit(ctx, args, opts) {
+  const o = opts || {};
+  // never the user's git configuration, which code a stage ran can replace (by a FIFO: git would wait forever); runtime-io.ts
+  // r7: no GIT_* variable of the hook's environment (a settings file's env reaches it): GIT_TRACE named a
+  // file the audit's own git wrote after the restore (~/.bashrc), GIT_REPLACE_REF_BASE replacements;
+  // and no replace refs (r7: refs/replace/<start tree> made a rewritten test compare as the start)
+  const env = Object.assign({}, process.env);
+  for (const k of Object.keys(env)) if (/^GIT_/i.test(k)) delete env[k];
+  Object.assign(env, { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_ATTR_NOSYSTEM: "1", GIT_NO_REPLACE_OBJECTS: "1", LC_ALL: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_SYSTEM: "/dev/null", GIT_CONFIG_GLOBAL: "/dev/null" }, o.env || {});
+  // content, not git's view of it: no stat shortcuts a configuration could loosen, no sparse or split index
+  const pre = auditUserConfigArgs().concat(["-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.attributesFile=/dev/null",
+    "-c", "core.ignoreStat=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.fileMode=true", "-c", "core.sparseCheckout=false", "-c", "index.sparse=false", "-c", "core.splitIndex=false", "-c", "core.hooksPath=/dev/null",
+    // r7: what the start's configuration could say against the file system: names that differ in case only (Tests/ beside
+    // a tracked tests/) and links (a link replaced by a file of its text) are what the disk holds; objects read from
+    // the packs themselves, never through a commit graph or a multi-pack index that could name other content
+    "-c", "core.ignoreCase=" + (ctx && ctx.fold ? "true" : "false"), "-c", "core.commitGraph=false", "-c", "core.multiPackIndex=false"].concat(process.platform === "win32" ? [] : ["-c", "core.symlinks=true"]));
+  if (ctx && ctx.excludesFile) { auditCheckRegular(ctx.excludesFile); pre.push("-c", "core.excludesFile=" + ctx.excludesFile); }
+  if (ctx && args[0] !== "config") pre.push(...auditFilterArgs(ctx, env));
+  if (env.GIT_INDEX_FILE) auditCheckRegular(env.GIT_INDEX_FILE);
+  const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
+  if (r.error && r.error.code === "ETIMEDOUT") throw auditGitTimedOut(ctx, args);
+  if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
+  if (r.status !== 0) { const e = new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300)); e.stderr = String(r.stderr); throw e; }
+  if (o.warnings) o.warnings.push(String(r.stderr));
+  return r.stdout;
+}
+
+/**
+ * r7: the filter drivers the repository's configuration defines are programs git runs while the audit
+ * hashes and restores (a clean = sh src/clean.sh in a role's scope made a rewritten test hash as the
+ * original): each is replaced by cat, so the audit's git runs none of them (a long-running process
+ * driver by an empty one, which git skips).
+ */
+let auditFilterCache = null;
+function auditFilterArgs(ctx, env) {
+  if (auditFilterCache && auditFilterCache.top === ctx.top) return auditFilterCache.args;
+  const r = cp.spawnSync("git", ["-c", "core.hooksPath=/dev/null", "config", "-z", "--get-regexp", "^filter\\."], { cwd: ctx.top, env: env, encoding: "latin1", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
+  const out = [], names = new Set(), proc = new Set();
+  for (const rec of String(r.stdout || "").split("\u0000")) {
+    const key = rec.split("\n")[0];
+    const m = /^filter\.(.+)\.(clean|smudge|process|required)$/s.exec(key);
+    if (m) names.add(m[1]);
+    if (m && m[2] === "process") proc.add(m[1]);
+  }
+  for (const n of names) out.push("-c", "filter." + n + ".clean=cat", "-c", "filter." + n + ".smudge=cat", "-c", "filter." + n + ".required=false");
+  for (const n of proc) out.push("-c", "filter." + n + ".process=");
+  auditFilterCache = { top: ctx.top, args: out };
+  return out;
+}
+
+const AUDIT_RULE_FILES = new Set([".gitignore", ".gitattributes"]);
+
+/**
+ * Stage every non-ignored file into the given index file, and the ignore and attribute files the
+ * ignore rules hide (one can name itself): they decide what the audit sees and hashes, so they are
+ * part of the tree (and protected, POLICY.protect). Returns the tree id.
+ */
+function auditSnapshot(ctx, indexFile) {
+  const env = { GIT_INDEX_FILE: indexFile };
+  // r7: a folder its owner can no longer list (chmod 311) hid the files a stage created in it, and the
+  // stage passed; one a stage's code shut is opened for the owner again and added once more
+  for (let i = 0; ; i++) {
+    const warn = [];
+    let failed = null;
+    try { auditGit(ctx, ["add", "-A", "--ignore-errors", "--", "."], { env: env, latin1: true, warnings: warn }); }
+    catch (e) { if (typeof e.stderr !== "string") throw e; failed = e; warn.push(e.stderr); }
+    if (i < AUDIT_MAX_PASSES && auditOpenShut(ctx, warn.join("\n"))) continue;
+    if (failed) throw failed;
+    break;
+  }
+  // --directory: not into ignored folders, where no rule file has any effect
+  const ignored = auditGit(ctx, ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], { env: env, latin1: true }).split("\0").filter(Boolean);
+  const hidden = ignored.filter((p) => !p.endsWith("/") && AUDIT_RULE_FILES.has(path.posix.basename(p))).concat(auditHiddenSettings(ctx, ignored));
+  if (hidden.length) auditGit(ctx, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { env: Object.assign({ GIT_LITERAL_PATHSPECS: "1" }, env), input: Buffer.from(hidden.join("\0") + "\0", "latin1") });
+  return auditGit(ctx, ["write-tree"], { env: env }).trim();
+}
+
+/**
+ * What keeps git from snapshotting the tree, found after "git add" failed or added a gitlink: a
+ * repository created inside the project (its .git hides every file in it; with a commit git records
+ * one gitlink, without one it refuses to add it), and a FIFO, socket or device standing where a tracked
+ * file was (git can add only files, links and repositories). [{ path, kind, remove }] as byte strings.
+ */
+function auditBlockers(ctx, indexFile, changes) {
+  const out = [];
+  const isRepo = (p) => { try { fs.lstatSync(auditAbs(ctx, p + "/.git")); return true; } catch (e) { return false; } };
+  const exempt = (p) => { const rel = auditRel(ctx, p); return rel !== null && auditMatch(POLICY.exempt, auditText(rel)); };
+  const env = { GIT_INDEX_FILE: indexFile };
+  if (changes) {
+    // new ones only (A, or a file made a repository): a nested repository or submodule from the start keeps its .git
+    for (const c of changes) if (c.newMode === "160000" && (c.status === "A" || c.status === "T") && isRepo(c.path) && !exempt(c.path)) out.push({ path: c.path + "/.git", kind: "created", remove: c.path + "/.git" });
+    return out;
+  }
+  // without --directory, git names a repository inside an untracked folder as "path/"
+  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--exclude-standard"], { env: env, latin1: true }).split("\0"))
+    if (p.endsWith("/") && isRepo(p.slice(0, -1)) && !exempt(p.slice(0, -1))) out.push({ path: p + ".git", kind: "created", remove: p + ".git" });
+  for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\0")) {
+    if (!p) continue;
+    let st = null;
+    try { st = fs.lstatSync(auditAbs(ctx, p)); } catch (e) { st = null; }
+    if (st && !st.isFile() && !st.isSymbolicLink() && !st.isDirectory()) out.push({ path: p, kind: "replaced by a FIFO, socket or device", remove: p });
+  }
+  return out;
+}
+
+/** [{status, path, oldMode, newMode, newId}] between the start tree and the index file (raw diff, -z; paths as byte strings). */
+function auditChanges(ctx, tree, indexFile) {
+  const raw = auditGit(ctx, ["diff-index", "--cached", "-z", "--no-renames", "--raw", "--abbrev=40", tree], { env: { GIT_INDEX_FILE: indexFile }, latin1: true });
+  const parts = raw.split("\0");
+  const out = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const meta = parts[i];
+    if (!meta) { i--; continue; }
+    const m = /^:(\d{6}) (\d{6}) [0-9a-f]+ ([0-9a-f]+) ([A-Z])/.exec(meta);
+    if (!m) throw new Error("unexpected git diff output: " + auditOneLine(meta, 120));
+    out.push({ status: m[4], path: parts[i + 1], oldMode: m[1], newMode: m[2], newId: m[3] });
+  }
+  return out;
+}
+
+/** The real index, copied, with its skip-worktree and assume-unchanged flags cleared: git add then hashes those files too. */
+function auditPrivateIndex(ctx, index) {
+  const real = path.join(ctx.gitDir, "index");
+  if (!fs.existsSync(real)) { fs.rmSync(index, { force: true }); return; }
+  auditCopy(real, index);
+  const env = { GIT_INDEX_FILE: index };
+  const skip = [], assumed = [];
+  for (const rec of auditGit(ctx, ["ls-files", "-v", "-z"], { env: env, latin1: true }).split("\0")) {
+    if (rec.length < 3) continue;
+    const tag = rec[0];
+    if (tag === "S" || tag === "s") skip.push(rec.slice(2));
+    if (tag >= "a" && tag <= "z") assumed.push(rec.slice(2));
+  }
+  const clear = (flag, paths) => { if (paths.length) auditGit(ctx, ["update-index", "-z", flag, "--stdin"], { env: env, input: Buffer.from(paths.join("\0") + "\0", "latin1") }); };
+  clear("--no-skip-worktree", skip);
+  clear("--no-assume-unchanged", assumed);
+}
+
+/**
+ * The folders and files git could not open while it added the tree (its warnings, paths from the top
+ * level as byte strings). Outside a stop (ctx.opening) they are only recorded (ctx.shut): what was shut
+ * at the start stays as it was. At a boundary one that was not shut at the start is opened for the
+ * owner (a violation in ctx.opened); returns how many were.
+ */
+function auditOpenShut(ctx, text) {
+  const shut = [];
+  // r7: any other reason (a folder deeper than the system's path limit: git warns and goes on) is no
+  // permission to open: a folder that was not so at the start fails the stage loudly
+  // (git cuts a message at 4 KB: such a line is its own name)
+  for (const line of text.split("\n")) if (line.startsWith("warning: could not open directory '")) {
+    const m = /^warning: could not open directory '(.*)\/': Permission denied$/.exec(line);
+    shut.push(m ? [m[1], 0o700] : [line, 0]);
+  }
+  for (const m of text.matchAll(/^error: open\("(.*)"\): Permission denied$/gm)) shut.push([m[1], 0o600]);
+  ctx.shut = shut.map((x) => x[0]);
+  if (!ctx.opening) return 0;
+  let n = 0;
+  for (const [p, bits] of shut) {
+    if ((ctx.unlisted || []).includes(p)) continue;
+    if (!bits) throw new Error("git cannot read a folder (" + auditOneLine(auditShown(p), 200) + "), so what it holds cannot be audited; remove it by hand");
+    const abs = auditAbs(ctx, p);
+    try {
+      const st = fs.lstatSync(abs);
+      if (!st.isDirectory() && !st.isFile()) continue;
+      fs.chmodSync(abs, (st.mode & 0o7777) | bits);
+      const rel = auditRel(ctx, p);
+      (ctx.opened = ctx.opened || []).push({ path: auditShown(rel === null ? p : rel), kind: (st.isDirectory() ? "folder" : "file") + " made unreadable (opened for its owner again)", restored: true });
+      n++;
+    } catch (e) { /* not the owner's: git fails on it, loudly */ }
+  }
+  return n;
+}
+
+/**
+ * Host settings and hook files below the root that the ignore rules hide (r7: a team's unanchored
+ * "settings.local.json" or ".vscode/" hid src/.claude/settings.local.json, which a session started in
+ * src/ loads): from git's list of ignored paths (byte strings from the top level; an ignored folder
+ * as "dir/"), each protected file, and in an ignored folder named like a host's (.vscode/) or holding
+ * one, the files the protected globs name. The root's are guarded byte for byte already.
+ */
+function auditHiddenSettings(ctx, ignored) {
+  const root = new Set(), rootTrees = [];
+  for (const g of POLICY.guarded) if (g.base === "project") { root.add(g.path); if (g.tree) rootTrees.push(g.path + "/"); }
+  const judged = (p) => {
+    const rel = auditRel(ctx, p);
+    if (rel === null) return false;
+    const t = auditText(rel);
+    return !root.has(t) && !rootTrees.some((d) => t.startsWith(d)) && Boolean(auditMatch(POLICY.protect, t, true)) && !auditMatch(POLICY.exempt, t);
+  };
+  const out = new Set(ignored.filter((p) => !p.endsWith("/") && judged(p)));
+  const names = POLICY.protect.map((g) => g.glob.replace(/^\*\*\//, "")).filter((g) => !/\*/.test(g.replace(/\/\*\*$/, "")) && g.includes("/"));
+  let budget = 2000;
+  const walk = (p) => {
+    let st;
+    try { st = fs.lstatSync(auditAbs(ctx, p)); } catch (e) { return; }
+    if (st.isDirectory()) { let es = []; try { es = fs.readdirSync(auditAbs(ctx, p), { encoding: "latin1" }); } catch (e) { es = []; } for (const n of es) if (budget-- > 0) walk(p + "/" + n); }
+    else if ((st.isFile() || st.isSymbolicLink()) && judged(p)) out.add(p);
+  };
+  for (const d of ignored) {
+    if (!d.endsWith("/")) continue;
+    const dir = d.slice(0, -1), last = path.posix.basename(dir), parent = path.posix.dirname(dir);
+    for (const g of names) {
+      const first = g.split("/")[0], rest = g.replace(/\/\*\*$/, "");
+      for (const c of [first === last ? (parent === "." ? "" : parent + "/") + rest : null, dir + "/" + rest]) if (c) walk(c);
+    }
+  }
+  return [...out];
 }
 
 const AUDIT_T0 = Date.now();
@@ -3601,7 +3845,7 @@ function auditRestoreGuarded(ctx, snaps) {
     out.push({ path: g.shown, kind: kind, restored: restored, guarded: true });
   }
   // the user's git configuration the audit's git carries settings from is now the one of the start
-  if (out.length) auditUserConfigCache = null;
+  if (out.length) { auditUserConfigCache = null; auditFilterCache = null; }
   return out;
 }
 
@@ -3961,7 +4205,7 @@ function auditChainLoad(ctx, session) {
   let c;
   try { c = auditReadJson(f.json); } catch (e) { if (e.code === "ENOENT") return null; throw new Error("the record of the last stage's end is unreadable (" + (e.code || e.message) + ")"); }
   if (!c || c.format !== 1 || typeof c.tree !== "string" || !fs.existsSync(f.index) || !fs.existsSync(f.excludes)) throw new Error("the record of the last stage's end is incomplete");
-  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes };
+  return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes, t: c.t, unlisted: c.unlisted, dotgits: c.dotgits };
 }
 
 function auditChainSave(ctx, session, tree, index, excludes, guarded) {
@@ -3970,7 +4214,7 @@ function auditChainSave(ctx, session, tree, index, excludes, guarded) {
   const tmp = (p) => p + ".tmp" + process.pid;
   auditCopy(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
   if (excludes !== f.excludes) { auditCopy(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
-  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded });
+  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded, t: Date.now(), unlisted: ctx.unlisted || [], dotgits: ctx.dotgits || null });
 }
 
 /** Paths the index file holds differently from HEAD (null when there is no HEAD). */
@@ -4002,8 +4246,10 @@ function auditBetween(session, command) {
   if (!POLICY.betweenEverySession) fs.writeFileSync(auditChainFiles(ctx, session).run, "");
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
+  ctx.unlisted = chain.unlisted;
+  ctx.dotgits = chain.dotgits;
   const active = auditActiveRoles(ctx, "");
-  const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded));
+  const violations = early.concat(auditRestoreGuarded(ctx, chain.guarded), auditCheckObjects(ctx, chain.t, chain.tree, chain.index));
   let head = null;
   if (AUDIT_STASH_ONLY.test(command || "")) {
     const idx = auditFile(ctx, key, "head-index");
@@ -4094,7 +4340,7 @@ function auditRepoState(ctx) {
   let head = null, branch = null;
   try { head = auditGit(ctx, ["rev-parse", "-q", "--verify", "HEAD"]).trim(); } catch (e) { head = null; }
   try { branch = auditGit(ctx, ["symbolic-ref", "-q", "HEAD"]).trim(); } catch (e) { branch = null; }
-  return { staged: staged, head: head, branch: branch };
+  return { staged: staged, head: head, branch: branch, replace: auditReplaceRefs(ctx) };
 }
 
 function auditSaveRealIndex(ctx, key) {
@@ -4119,7 +4365,185 @@ function auditRestoreRepo(ctx, key, then) {
     if (fs.existsSync(saved)) { auditCopy(saved, real + ".harness-restore"); fs.renameSync(real + ".harness-restore", real); } else fs.rmSync(real, { force: true });
     out.push({ path: ".git/index", kind: "staged changes", restored: auditRepoState(ctx).staged === then.staged, repo: true });
   }
+  return out.concat(auditRestoreReplaceRefs(ctx, then.replace));
+}
+
+/** The replace refs as "oid refname" lines (sorted), the same for any git (packed or loose). */
+function auditReplaceRefs(ctx) {
+  let out = "";
+  try { out = auditGit(ctx, ["for-each-ref", "--format=%(objectname) %(refname)", "refs/replace/"]); } catch (e) { return ""; }
+  return out.split("\n").filter(Boolean).sort().join("\n");
+}
+
+/** Put the replace refs back as "then" lists them; one violation per ref that differed. */
+function auditRestoreReplaceRefs(ctx, then) {
+  if (typeof then !== "string") return [];
+  const now = auditReplaceRefs(ctx);
+  if (now === then) return [];
+  const map = (t) => new Map(t.split("\n").filter(Boolean).map((l) => [l.slice(l.indexOf(" ") + 1), l.slice(0, l.indexOf(" "))]));
+  const a = map(then), b = map(now), out = [];
+  for (const [ref, oid] of b) if (!a.has(ref)) { auditGit(ctx, ["update-ref", "-d", ref]); out.push({ path: ".git/" + ref, kind: "created", restored: true, guarded: true }); }
+  for (const [ref, oid] of a) if (b.get(ref) !== oid) { auditGit(ctx, ["update-ref", ref, oid]); out.push({ path: ".git/" + ref, kind: b.has(ref) ? "modified" : "deleted", restored: true, guarded: true }); }
+  const ok = auditReplaceRefs(ctx) === then;
+  if (!ok) for (const v of out) v.restored = false;
   return out;
+}
+
+/** Does this object's content hash to its name ("type size\0content", sha1 or sha256 by the name's length)? */
+function auditObjectMatches(oid, type, body) {
+  const h = crypto.createHash(oid.length === 64 ? "sha256" : "sha1");
+  h.update(type + " " + body.length + "\u0000");
+  h.update(body);
+  return h.digest("hex") === oid;
+}
+
+/**
+ * Check every object file of the common git folder written since "since" (ms; ctime, which no code
+ * can set back): loose objects, packs, the commit graph and the multi-pack index. What does not hold
+ * the object it names is removed (git falls back to the others, or finds the object missing and says
+ * so). Returns violations; throws only where git itself cannot be run.
+ */
+function auditVerifyObjects(ctx, since) {
+  if (typeof since !== "number") return [];
+  const objects = path.join(ctx.commonDir, "objects");
+  const out = [];
+  // from the start of the boundary's second: a file system that keeps whole seconds rounds a write in it down
+  const from = since - (since % 1000);
+  const fresh = (p) => { try { const st = fs.lstatSync(p); return st.ctimeMs >= from ? st : null; } catch (e) { return null; } };
+  const drop = (p, shown, kind) => { fs.rmSync(p, { recursive: true, force: true }); out.push({ path: shown, kind: kind, restored: true, removed: true, guarded: true }); };
+  // and the stores its alternates name (r7: a clone made with --reference or --shared finds the start
+  // tree there when the other repository holds it, and a stage's code can rewrite it in that store)
+  const stores = [[objects, ".git/objects"]];
+  try { for (const l of auditReadText(path.join(objects, "info", "alternates")).split("\n")) if (l.trim() && !l.startsWith("#")) { const a = path.resolve(objects, l.trim()); stores.push([a, a]); } } catch (e) { /* none */ }
+  for (const [objects, shown] of stores) {
+    let dirs = [];
+    try { dirs = fs.readdirSync(objects); } catch (e) { dirs = []; }
+    for (const d of dirs) {
+      if (!/^[0-9a-f]{2}$/.test(d)) continue; // every file: one rewritten in place leaves its folder's ctime as it was
+      let names = [];
+      try { names = fs.readdirSync(path.join(objects, d)); } catch (e) { names = []; }
+      for (const n of names) {
+        // as bounded as the audit's git: a stage that wrote more objects than can be read in time fails loudly
+        if (Date.now() > AUDIT_T0 + AUDIT_BUDGET_MS) throw new Error("the objects written to git since the last boundary are too many to check within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s)");
+        if (!/^([0-9a-f]{38}|[0-9a-f]{62})$/.test(n)) continue;
+        const p = path.join(objects, d, n);
+        const st = fresh(p);
+        if (!st) continue;
+        let ok = false;
+        if (st.isFile()) {
+          try {
+            const raw = zlib.inflateSync(auditReadRegular(p));
+            const nul = raw.indexOf(0);
+            const m = /^(blob|tree|commit|tag) (\d+)$/.exec(raw.subarray(0, nul).toString("latin1"));
+            ok = Boolean(m) && Number(m[2]) === raw.length - nul - 1 && auditObjectMatches(d + n, m[1], raw.subarray(nul + 1));
+          } catch (e) { ok = false; }
+        }
+        if (!ok) drop(p, shown + "/" + d + "/" + n, "rewritten: it does not hold the object it names");
+      }
+    }
+    const packDir = path.join(objects, "pack");
+    let packs = [];
+    try { packs = fs.readdirSync(packDir).filter((f) => /\.idx$/.test(f)); } catch (e) { packs = []; }
+    for (const idx of packs) {
+      const p = path.join(packDir, idx);
+      if (!fresh(p) && !fresh(p.replace(/\.idx$/, ".pack"))) continue;
+      if (!auditPackHolds(ctx, p)) for (const ext of [".pack", ".idx", ".rev", ".keep", ".bitmap", ".mtimes", ".promisor"]) { const f = p.replace(/\.idx$/, ext); if (fs.existsSync(f)) drop(f, shown + "/pack/" + path.basename(f), "written with objects that are not what their names say"); }
+    }
+    // what git reads in place of the objects: checked by git itself, and removed when it fails (git works without)
+    for (const [rel, args] of [["info/commit-graph", ["commit-graph", "verify", "--object-dir", objects]], ["info/commit-graphs", ["commit-graph", "verify", "--object-dir", objects]], ["pack/multi-pack-index", ["multi-pack-index", "--object-dir=" + objects, "verify"]]]) {
+      const p = path.join(objects, rel);
+      if (!fresh(p)) continue;
+      let ok = true;
+      try { auditGit(ctx, ["-c", "core.commitGraph=true", "-c", "core.multiPackIndex=true"].concat(args)); } catch (e) { ok = false; }
+      if (!ok) drop(p, shown + "/" + rel, "does not match the objects it describes");
+    }
+  }
+  return out;
+}
+
+/**
+ * The object check at a boundary (a stage's stop, or the next boundary after one): what was removed
+ * may include the trees of the boundary's own snapshot, which are written again from its index (a
+ * blob that is gone leaves its path unrestorable, which fails the stage loudly).
+ */
+function auditCheckObjects(ctx, since, tree, indexFile) {
+  const out = auditVerifyObjects(ctx, since);
+  if (!out.length || !tree || !fs.existsSync(indexFile)) return out;
+  const tmp = indexFile + ".rebuild";
+  try {
+    // the entries only, into a new index: its cache of tree ids would let write-tree skip the trees it believes written
+    const entries = auditGit(ctx, ["ls-files", "-s", "-z"], { env: { GIT_INDEX_FILE: indexFile }, buffer: true });
+    // a file whose object was removed and which the work tree still holds as it was (HEAD's, untouched by
+    // the stage): hashed again, so the human's next checkout finds it
+    const missing = [];
+    for (const rec of entries.toString("latin1").split("\u0000")) {
+      const m = /^(100644|100755|120000) ([0-9a-f]+) 0\t(.+)$/s.exec(rec);
+      if (m && out.some((v) => v.path.replace(/^\.git\/objects\/|\//g, "") === m[2])) missing.push(m[3]);
+    }
+    if (missing.length) try { auditGit(ctx, ["add", "-f", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], { env: { GIT_INDEX_FILE: tmp + ".add", GIT_LITERAL_PATHSPECS: "1" }, input: Buffer.from(missing.join("\u0000") + "\u0000", "latin1") }); } catch (e) { /* a file changed since: its path fails the restore loudly */ }
+    fs.rmSync(tmp + ".add", { force: true });
+    fs.rmSync(tmp, { force: true });
+    auditGit(ctx, ["update-index", "-z", "--index-info"], { env: { GIT_INDEX_FILE: tmp }, input: entries });
+    const again = auditGit(ctx, ["write-tree"], { env: { GIT_INDEX_FILE: tmp } }).trim();
+    if (again !== tree) throw new Error("the snapshot's tree could not be written again (" + again + " for " + tree + ")");
+  } finally { fs.rmSync(tmp, { force: true }); }
+  return out;
+}
+
+/** Does every object a pack's index names hash to its name, as git reads it? */
+function auditPackHolds(ctx, idxPath) {
+  let list;
+  try { list = auditGit(ctx, ["show-index"], { input: auditReadRegular(idxPath) }); } catch (e) { return false; }
+  const oids = list.split("\n").map((l) => l.split(" ")[1]).filter((x) => x && /^[0-9a-f]{40,64}$/.test(x));
+  if (!oids.length) return true;
+  const r = auditGit(ctx, ["cat-file", "--batch"], { input: Buffer.from(oids.join("\n") + "\n"), buffer: true });
+  let at = 0;
+  for (const oid of oids) {
+    const nl = r.indexOf(10, at);
+    if (nl < 0) return false;
+    const m = /^([0-9a-f]+) (blob|tree|commit|tag) (\d+)$/.exec(r.subarray(at, nl).toString("latin1"));
+    if (!m || m[1] !== oid) return false;
+    const body = r.subarray(nl + 1, nl + 1 + Number(m[3]));
+    if (!auditObjectMatches(oid, m[2], body)) return false;
+    at = nl + 1 + Number(m[3]) + 1;
+  }
+  return true;
+}
+
+/**
+ * Every ".git" below the top level, in a folder git lists (its files' folders, and the untracked
+ * folders it sees as empty): git never reads a path named .git, so one that is no repository (a plain
+ * folder or file) hides all it holds (r7: tests/.git/evil.test.ts was never seen). Byte strings from the top.
+ */
+function auditDotGits(ctx, indexFile) {
+  const env = { GIT_INDEX_FILE: indexFile };
+  const dirs = new Set();
+  const addDirs = (p) => { for (let d = path.posix.dirname(p); d && d !== "." && !dirs.has(d); d = path.posix.dirname(d)) dirs.add(d); };
+  for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\u0000")) if (p) addDirs(p);
+  const untracked = auditGit(ctx, ["ls-files", "-z", "-o", "--directory", "--exclude-standard"], { env: env, latin1: true }).split("\u0000");
+  for (const p of untracked) if (p) { if (p.endsWith("/")) dirs.add(p.slice(0, -1)); addDirs(p.replace(/\/$/, "")); }
+  const out = new Set();
+  for (const d of dirs) { try { fs.lstatSync(auditAbs(ctx, d + "/.git")); out.add(d + "/.git"); } catch (e) { /* none */ } }
+  // a folder git sees as empty holds no file it reads, so the .git below one of its folders is looked for here (bounded: ignored folders look empty too)
+  let budget = 5000;
+  const walk = (d) => {
+    let es = [];
+    try { es = fs.readdirSync(auditAbs(ctx, d), { withFileTypes: true, encoding: "latin1" }); } catch (e) { return; }
+    for (const e of es) {
+      if (budget-- <= 0) return;
+      if (e.name === ".git") out.add(d + "/.git");
+      else if (e.isDirectory() && e.name !== "node_modules") walk(d + "/" + e.name);
+    }
+  };
+  for (const p of untracked) if (p.endsWith("/")) walk(p.slice(0, -1));
+  return [...out].sort();
+}
+
+/** The ".git" entries found now that were not there at the last boundary (ctx.dotgits), as blockers: removed whatever the scope. */
+function auditNewDotGits(ctx, indexFile) {
+  if (!Array.isArray(ctx.dotgits)) return [];
+  const had = new Set(ctx.dotgits);
+  return auditDotGits(ctx, indexFile).filter((p) => !had.has(p) && !auditMatch(POLICY.exempt, auditText(auditRel(ctx, p) || p))).map((p) => ({ path: p, kind: "created", remove: p }));
 }
 
 function auditInput() {

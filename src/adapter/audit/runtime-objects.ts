@@ -1,0 +1,189 @@
+// git's object store and replace refs, as the audit must trust them (r7). The audit compares the work
+// tree with the start's tree by object id and restores from that tree's objects, and the human's next
+// checkout, reset or stash writes files from the same store. Code a stage ran can rewrite a loose
+// object (the start tree's file, named by its id, holding another tree), add a pack whose index
+// names other content, a commit graph or multi-pack index that points elsewhere, or a replace ref
+// (refs/replace/<id>), which every git reads in place of the object. The audit's git reads no replace
+// refs (runtime.ts); here every object file written since the last boundary is checked against its
+// name, what does not match is removed, and the replace refs are put back as they were.
+// JavaScript source pasted into the generated script (same rules as runtime.ts: ES2022, free
+// variables fs, path, cp, crypto, zlib; a String.raw template, so never a backtick or the dollar-brace pair).
+export const AUDIT_OBJECTS_SOURCE = String.raw`
+/** The replace refs as "oid refname" lines (sorted), the same for any git (packed or loose). */
+function auditReplaceRefs(ctx) {
+  let out = "";
+  try { out = auditGit(ctx, ["for-each-ref", "--format=%(objectname) %(refname)", "refs/replace/"]); } catch (e) { return ""; }
+  return out.split("\n").filter(Boolean).sort().join("\n");
+}
+
+/** Put the replace refs back as "then" lists them; one violation per ref that differed. */
+function auditRestoreReplaceRefs(ctx, then) {
+  if (typeof then !== "string") return [];
+  const now = auditReplaceRefs(ctx);
+  if (now === then) return [];
+  const map = (t) => new Map(t.split("\n").filter(Boolean).map((l) => [l.slice(l.indexOf(" ") + 1), l.slice(0, l.indexOf(" "))]));
+  const a = map(then), b = map(now), out = [];
+  for (const [ref, oid] of b) if (!a.has(ref)) { auditGit(ctx, ["update-ref", "-d", ref]); out.push({ path: ".git/" + ref, kind: "created", restored: true, guarded: true }); }
+  for (const [ref, oid] of a) if (b.get(ref) !== oid) { auditGit(ctx, ["update-ref", ref, oid]); out.push({ path: ".git/" + ref, kind: b.has(ref) ? "modified" : "deleted", restored: true, guarded: true }); }
+  const ok = auditReplaceRefs(ctx) === then;
+  if (!ok) for (const v of out) v.restored = false;
+  return out;
+}
+
+/** Does this object's content hash to its name ("type size\0content", sha1 or sha256 by the name's length)? */
+function auditObjectMatches(oid, type, body) {
+  const h = crypto.createHash(oid.length === 64 ? "sha256" : "sha1");
+  h.update(type + " " + body.length + "\u0000");
+  h.update(body);
+  return h.digest("hex") === oid;
+}
+
+/**
+ * Check every object file of the common git folder written since "since" (ms; ctime, which no code
+ * can set back): loose objects, packs, the commit graph and the multi-pack index. What does not hold
+ * the object it names is removed (git falls back to the others, or finds the object missing and says
+ * so). Returns violations; throws only where git itself cannot be run.
+ */
+function auditVerifyObjects(ctx, since) {
+  if (typeof since !== "number") return [];
+  const objects = path.join(ctx.commonDir, "objects");
+  const out = [];
+  // from the start of the boundary's second: a file system that keeps whole seconds rounds a write in it down
+  const from = since - (since % 1000);
+  const fresh = (p) => { try { const st = fs.lstatSync(p); return st.ctimeMs >= from ? st : null; } catch (e) { return null; } };
+  const drop = (p, shown, kind) => { fs.rmSync(p, { recursive: true, force: true }); out.push({ path: shown, kind: kind, restored: true, removed: true, guarded: true }); };
+  // and the stores its alternates name (r7: a clone made with --reference or --shared finds the start
+  // tree there when the other repository holds it, and a stage's code can rewrite it in that store)
+  const stores = [[objects, ".git/objects"]];
+  try { for (const l of auditReadText(path.join(objects, "info", "alternates")).split("\n")) if (l.trim() && !l.startsWith("#")) { const a = path.resolve(objects, l.trim()); stores.push([a, a]); } } catch (e) { /* none */ }
+  for (const [objects, shown] of stores) {
+    let dirs = [];
+    try { dirs = fs.readdirSync(objects); } catch (e) { dirs = []; }
+    for (const d of dirs) {
+      if (!/^[0-9a-f]{2}$/.test(d)) continue; // every file: one rewritten in place leaves its folder's ctime as it was
+      let names = [];
+      try { names = fs.readdirSync(path.join(objects, d)); } catch (e) { names = []; }
+      for (const n of names) {
+        // as bounded as the audit's git: a stage that wrote more objects than can be read in time fails loudly
+        if (Date.now() > AUDIT_T0 + AUDIT_BUDGET_MS) throw new Error("the objects written to git since the last boundary are too many to check within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s)");
+        if (!/^([0-9a-f]{38}|[0-9a-f]{62})$/.test(n)) continue;
+        const p = path.join(objects, d, n);
+        const st = fresh(p);
+        if (!st) continue;
+        let ok = false;
+        if (st.isFile()) {
+          try {
+            const raw = zlib.inflateSync(auditReadRegular(p));
+            const nul = raw.indexOf(0);
+            const m = /^(blob|tree|commit|tag) (\d+)$/.exec(raw.subarray(0, nul).toString("latin1"));
+            ok = Boolean(m) && Number(m[2]) === raw.length - nul - 1 && auditObjectMatches(d + n, m[1], raw.subarray(nul + 1));
+          } catch (e) { ok = false; }
+        }
+        if (!ok) drop(p, shown + "/" + d + "/" + n, "rewritten: it does not hold the object it names");
+      }
+    }
+    const packDir = path.join(objects, "pack");
+    let packs = [];
+    try { packs = fs.readdirSync(packDir).filter((f) => /\.idx$/.test(f)); } catch (e) { packs = []; }
+    for (const idx of packs) {
+      const p = path.join(packDir, idx);
+      if (!fresh(p) && !fresh(p.replace(/\.idx$/, ".pack"))) continue;
+      if (!auditPackHolds(ctx, p)) for (const ext of [".pack", ".idx", ".rev", ".keep", ".bitmap", ".mtimes", ".promisor"]) { const f = p.replace(/\.idx$/, ext); if (fs.existsSync(f)) drop(f, shown + "/pack/" + path.basename(f), "written with objects that are not what their names say"); }
+    }
+    // what git reads in place of the objects: checked by git itself, and removed when it fails (git works without)
+    for (const [rel, args] of [["info/commit-graph", ["commit-graph", "verify", "--object-dir", objects]], ["info/commit-graphs", ["commit-graph", "verify", "--object-dir", objects]], ["pack/multi-pack-index", ["multi-pack-index", "--object-dir=" + objects, "verify"]]]) {
+      const p = path.join(objects, rel);
+      if (!fresh(p)) continue;
+      let ok = true;
+      try { auditGit(ctx, ["-c", "core.commitGraph=true", "-c", "core.multiPackIndex=true"].concat(args)); } catch (e) { ok = false; }
+      if (!ok) drop(p, shown + "/" + rel, "does not match the objects it describes");
+    }
+  }
+  return out;
+}
+
+/**
+ * The object check at a boundary (a stage's stop, or the next boundary after one): what was removed
+ * may include the trees of the boundary's own snapshot, which are written again from its index (a
+ * blob that is gone leaves its path unrestorable, which fails the stage loudly).
+ */
+function auditCheckObjects(ctx, since, tree, indexFile) {
+  const out = auditVerifyObjects(ctx, since);
+  if (!out.length || !tree || !fs.existsSync(indexFile)) return out;
+  const tmp = indexFile + ".rebuild";
+  try {
+    // the entries only, into a new index: its cache of tree ids would let write-tree skip the trees it believes written
+    const entries = auditGit(ctx, ["ls-files", "-s", "-z"], { env: { GIT_INDEX_FILE: indexFile }, buffer: true });
+    // a file whose object was removed and which the work tree still holds as it was (HEAD's, untouched by
+    // the stage): hashed again, so the human's next checkout finds it
+    const missing = [];
+    for (const rec of entries.toString("latin1").split("\u0000")) {
+      const m = /^(100644|100755|120000) ([0-9a-f]+) 0\t(.+)$/s.exec(rec);
+      if (m && out.some((v) => v.path.replace(/^\.git\/objects\/|\//g, "") === m[2])) missing.push(m[3]);
+    }
+    if (missing.length) try { auditGit(ctx, ["add", "-f", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], { env: { GIT_INDEX_FILE: tmp + ".add", GIT_LITERAL_PATHSPECS: "1" }, input: Buffer.from(missing.join("\u0000") + "\u0000", "latin1") }); } catch (e) { /* a file changed since: its path fails the restore loudly */ }
+    fs.rmSync(tmp + ".add", { force: true });
+    fs.rmSync(tmp, { force: true });
+    auditGit(ctx, ["update-index", "-z", "--index-info"], { env: { GIT_INDEX_FILE: tmp }, input: entries });
+    const again = auditGit(ctx, ["write-tree"], { env: { GIT_INDEX_FILE: tmp } }).trim();
+    if (again !== tree) throw new Error("the snapshot's tree could not be written again (" + again + " for " + tree + ")");
+  } finally { fs.rmSync(tmp, { force: true }); }
+  return out;
+}
+
+/** Does every object a pack's index names hash to its name, as git reads it? */
+function auditPackHolds(ctx, idxPath) {
+  let list;
+  try { list = auditGit(ctx, ["show-index"], { input: auditReadRegular(idxPath) }); } catch (e) { return false; }
+  const oids = list.split("\n").map((l) => l.split(" ")[1]).filter((x) => x && /^[0-9a-f]{40,64}$/.test(x));
+  if (!oids.length) return true;
+  const r = auditGit(ctx, ["cat-file", "--batch"], { input: Buffer.from(oids.join("\n") + "\n"), buffer: true });
+  let at = 0;
+  for (const oid of oids) {
+    const nl = r.indexOf(10, at);
+    if (nl < 0) return false;
+    const m = /^([0-9a-f]+) (blob|tree|commit|tag) (\d+)$/.exec(r.subarray(at, nl).toString("latin1"));
+    if (!m || m[1] !== oid) return false;
+    const body = r.subarray(nl + 1, nl + 1 + Number(m[3]));
+    if (!auditObjectMatches(oid, m[2], body)) return false;
+    at = nl + 1 + Number(m[3]) + 1;
+  }
+  return true;
+}
+
+/**
+ * Every ".git" below the top level, in a folder git lists (its files' folders, and the untracked
+ * folders it sees as empty): git never reads a path named .git, so one that is no repository (a plain
+ * folder or file) hides all it holds (r7: tests/.git/evil.test.ts was never seen). Byte strings from the top.
+ */
+function auditDotGits(ctx, indexFile) {
+  const env = { GIT_INDEX_FILE: indexFile };
+  const dirs = new Set();
+  const addDirs = (p) => { for (let d = path.posix.dirname(p); d && d !== "." && !dirs.has(d); d = path.posix.dirname(d)) dirs.add(d); };
+  for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\u0000")) if (p) addDirs(p);
+  const untracked = auditGit(ctx, ["ls-files", "-z", "-o", "--directory", "--exclude-standard"], { env: env, latin1: true }).split("\u0000");
+  for (const p of untracked) if (p) { if (p.endsWith("/")) dirs.add(p.slice(0, -1)); addDirs(p.replace(/\/$/, "")); }
+  const out = new Set();
+  for (const d of dirs) { try { fs.lstatSync(auditAbs(ctx, d + "/.git")); out.add(d + "/.git"); } catch (e) { /* none */ } }
+  // a folder git sees as empty holds no file it reads, so the .git below one of its folders is looked for here (bounded: ignored folders look empty too)
+  let budget = 5000;
+  const walk = (d) => {
+    let es = [];
+    try { es = fs.readdirSync(auditAbs(ctx, d), { withFileTypes: true, encoding: "latin1" }); } catch (e) { return; }
+    for (const e of es) {
+      if (budget-- <= 0) return;
+      if (e.name === ".git") out.add(d + "/.git");
+      else if (e.isDirectory() && e.name !== "node_modules") walk(d + "/" + e.name);
+    }
+  };
+  for (const p of untracked) if (p.endsWith("/")) walk(p.slice(0, -1));
+  return [...out].sort();
+}
+
+/** The ".git" entries found now that were not there at the last boundary (ctx.dotgits), as blockers: removed whatever the scope. */
+function auditNewDotGits(ctx, indexFile) {
+  if (!Array.isArray(ctx.dotgits)) return [];
+  const had = new Set(ctx.dotgits);
+  return auditDotGits(ctx, indexFile).filter((p) => !had.has(p) && !auditMatch(POLICY.exempt, auditText(auditRel(ctx, p) || p))).map((p) => ({ path: p, kind: "created", remove: p }));
+}
+`;
