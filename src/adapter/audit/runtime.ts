@@ -98,7 +98,7 @@ function auditGit(ctx, args, opts) {
   const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
   if (r.error && r.error.code === "ETIMEDOUT") throw auditGitTimedOut(ctx, args);
   if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
-  if (r.status !== 0) throw new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300));
+  if (r.status !== 0) { const e = new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300)); e.status = r.status; throw e; }
   return r.stdout;
 }
 
@@ -136,7 +136,7 @@ function auditReadOr(p, dflt) { const b = auditReadRegular(p); return b === null
 function auditGlobalExcludes(ctx) {
   let p = "";
   // the repository's own setting wins; git reads the user's, which the audit's git does not (runtime-io.ts)
-  try { p = auditGit(ctx, ["config", "--path", "core.excludesFile"]).trim(); } catch (e) { p = ""; }
+  try { p = auditConfigLast(ctx, "core.excludesFile"); } catch (e) { p = ""; }
   if (!p) for (const [k, v] of auditUserConfig()) if (k === "core.excludesfile") p = v.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, v.slice(2)) : v;
   if (!p) {
     const xdg = process.env.XDG_CONFIG_HOME || (process.env.HOME ? path.join(process.env.HOME, ".config") : "");
@@ -432,7 +432,7 @@ function auditStop(key, roleHint) {
   // the end of this stage is the next boundary: what changes after it belongs to no stage
   if (state.session) auditChainSave(ctx, state.session, r.tree, kept, ctx.excludesFile, state.guarded);
   fs.rmSync(kept, { force: true });
-  return { role: state.role, allowed: allowed, violations: violations.concat(r.violations), saved: r.saved || (state.before || []).map((v) => v.saved).find(Boolean) || null };
+  return { ctx: ctx, role: state.role, allowed: allowed, violations: violations.concat(r.violations), saved: r.saved || (state.before || []).map((v) => v.saved).find(Boolean) || null };
 }
 
 function auditFinishState(ctx, key) {
@@ -444,15 +444,18 @@ function auditFinishState(ctx, key) {
 
 /** Audit one stage and record its verdict; never throws (an error is a failed verdict). */
 function auditStopAndRecord(key, roleHint) {
-  let verdict;
+  let verdict, ctx = null;
   try {
     const r = auditStop(key, roleHint);
+    // the stop's own context: the verdict and the state live in its git folder, which nothing after
+    // auditContextRestoring moves (a moved folder was put back before it); asking git again cost a process
+    ctx = r.ctx;
     verdict = { key: key, role: r.role, ok: r.violations.length === 0, violations: r.violations, saved: r.saved };
   } catch (e) {
     verdict = { key: key, role: roleHint || null, ok: false, error: auditOneLine(e && e.message ? e.message : String(e), 600), violations: [] };
   }
   try {
-    const ctx = auditContext(auditProjectRoot());
+    if (!ctx) ctx = auditContext(auditProjectRoot());
     auditWriteJson(auditFile(ctx, key, "verdict"), verdict);
     if (!verdict.error) auditFinishState(ctx, key);
   } catch (e) {
