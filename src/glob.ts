@@ -1,12 +1,13 @@
 // Compiled-glob cache: picomatch compiles a pattern on every isMatch() call, and the checks and
 // adapters test the same few dozen globs against many paths. One compile per (pattern, options).
 import picomatch from "picomatch";
+import { BoundedMap } from "./memo.js";
 
 type Options = picomatch.PicomatchOptions;
-const cache = new Map<string, (input: string) => boolean>();
+const cache = new BoundedMap<string, (input: string) => boolean>();
 
 const DOT: Options = { dot: true };
-const dotCache = new Map<string, (input: string) => boolean>();
+const dotCache = new BoundedMap<string, (input: string) => boolean>();
 
 export function globMatcher(pattern: string, options: Options = DOT): (input: string) => boolean {
   // the default options need no key built per call (the checks ask once per path and glob)
@@ -37,7 +38,7 @@ const posixDotMatcher = (pattern: string) => {
   return (input: string) => input !== "" && (input === pattern || re.test(input));
 };
 
-const regexps = new Map<string, RegExp>();
+const regexps = new BoundedMap<string, RegExp>();
 
 /** picomatch's RegExp for a POSIX glob with dotfiles matchable, compiled once per pattern (hosts share globs). */
 export function globRegExp(pattern: string): RegExp {

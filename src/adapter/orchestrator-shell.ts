@@ -7,6 +7,7 @@
 // Everything else asks.
 // policies.orchestrator_shell stays separate: the exceptions to shell_deny that only the orchestrator has.
 import type { PipelineIR, ShellPolicyIR } from "../ir/types.js";
+import { BoundedMap } from "../memo.js";
 
 /** harness command-pattern match: `*` is any run of characters; a trailing " *" also matches nothing. */
 export function commandMatches(command: string, pattern: string): boolean {
@@ -15,7 +16,7 @@ export function commandMatches(command: string, pattern: string): boolean {
 
 // Each pattern compiled once: every host asks about the same few dozen deny patterns (no flags, so
 // test() keeps no state between calls).
-const compiled = new Map<string, RegExp>();
+const compiled = new BoundedMap<string, RegExp>();
 function commandRegExp(pattern: string): RegExp {
   let re = compiled.get(pattern);
   if (re === undefined) compiled.set(pattern, (re = new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*")}$`)));

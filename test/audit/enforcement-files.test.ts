@@ -72,6 +72,30 @@ describe("audit: git configuration and hooks outside .git/config and .git/hooks"
       expect(rep.stderr).toContain(".husky/_");
     }));
 
+  // the three core.* file keys are read with one git config (each value under its own key): all
+  // three set in the repository's configuration, and each of their files guarded
+  it("core.hooksPath, core.excludesFile and core.attributesFile set together: each one's file is guarded", () =>
+    withRepo({ ...BASE, ".husky/_/.gitignore": "*\n", ".husky/_/h": "#!/bin/sh\n. husky\n" }, (r) => {
+      const ignore = path.join(r.home, "ignore"), attrs = path.join(r.home, "attrs");
+      put(ignore, "*.log\n");
+      r.git("config", "core.hooksPath", ".husky/_");
+      r.git("config", "core.excludesFile", ignore);
+      r.git("config", "core.attributesFile", attrs);
+      r.start("h3", "jade");
+      r.put(".husky/_/h", "#!/bin/sh\necho pwned > tests/a.test.ts\n");
+      put(ignore, "*.log\ntests/new.test.ts\n");
+      put(attrs, "*.ts diff=evil\n");
+      r.stop("h3", "jade");
+      expect(r.read(".husky/_/h")).toBe("#!/bin/sh\n. husky\n");
+      expect(fs.readFileSync(ignore, "utf8")).toBe("*.log\n");
+      expect(fs.existsSync(attrs)).toBe(false);
+      const rep = r.report("h3");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain(`${path.join(r.dir, ".husky/_")} (modified; restored)`);
+      expect(rep.stderr).toContain(`${ignore} (modified; restored)`);
+      expect(rep.stderr).toContain(`${attrs} (created; removed)`);
+    }));
+
   it("a hooks path in the home, set in ~/.gitconfig, is audited too; an unset or missing one guards nothing (A6)", () =>
     withRepo(BASE, (r) => {
       fs.writeFileSync(path.join(r.home, ".gitconfig"), "[core]\n\thooksPath = ~/hooks\n");

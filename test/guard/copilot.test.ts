@@ -88,7 +88,9 @@ describe("Copilot guard: decisions on the measured input", () => {
     ["the orchestrator makes a folder outside", ORCHESTRATOR, input("bash", { command: "mkdir -p /tmp/x" }), "ask"],
     ["the orchestrator makes two folders at once", ORCHESTRATOR, input("bash", { command: "mkdir -p src tests" }), "ask"],
   ];
-  const fill = (o: Record<string, unknown>) => JSON.parse(JSON.stringify(o).replaceAll("SRC/", `${P}/src/`).replaceAll("P/", `${P}/`)) as Record<string, unknown>;
+  // one pass: a second one replaced the "P/" inside the project path itself when the temporary
+  // folder's random name ended in P (1 run in 62), and the two SRC/ cases failed
+  const fill = (o: Record<string, unknown>) => JSON.parse(JSON.stringify(o).replace(/SRC\/|P\//g, (m) => (m === "SRC/" ? `${P}/src/` : `${P}/`))) as Record<string, unknown>;
   for (const [what, as, raw, kind] of cases) it(`${what}: ${kind}`, () => expect(decide(as, fill(raw)).kind).toBe(kind));
 
   it("a refusal names the rule", () => {

@@ -106,11 +106,10 @@ function auditFoundGitFiles(commonDir) {
 
 /** The folder git runs hooks from when core.hooksPath is set (absolute; null when unset): the last value outside the audit's own -c. */
 function auditHooksPath(ctx) {
-  let raw = "";
-  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.hooksPath"]); } catch (e) { return null; } // exit 1: unset
-  const f = raw.split("\u0000");
+  let f = [];
+  try { f = auditConfigAll(ctx, "core.hooksPath"); } catch (e) { return null; } // exit 1: unset
   let v = null;
-  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  for (const [scope, x] of f) if (scope !== "command" && x !== "") v = x;
   // the audit's git reads no user configuration (runtime-io.ts): the user's own setting, from regular files
   if (v === null) for (const [k, x] of auditUserConfig()) if (k === "core.hookspath" && x !== "") v = x.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, x.slice(2)) : x;
   return v === null ? null : path.resolve(ctx.top, v);
@@ -119,12 +118,11 @@ function auditHooksPath(ctx) {
 /** The file core.excludesFile (or another core.* file key) names (the repository's setting, else the user's, from regular files), absolute, or null. */
 function auditExcludesPath(ctx, key) {
   key = key || "core.excludesFile";
-  let raw = "";
-  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", key]); } catch (e) { raw = ""; } // exit 1: unset
-  const f = raw.split("\u0000");
+  let f = [];
+  try { f = auditConfigAll(ctx, key); } catch (e) { f = []; } // exit 1: unset
   let v = "";
   // "command": the audit's own -c (its stage-start copy of the excludes, /dev/null for the attributes), not the user's file
-  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  for (const [scope, x] of f) if (scope !== "command" && x !== "") v = x;
   if (!v) for (const [k, x] of auditUserConfig()) if (k === key.toLowerCase()) v = x;
   if (!v) return null;
   if (v.startsWith("~/") && process.env.HOME) v = path.join(process.env.HOME, v.slice(2));

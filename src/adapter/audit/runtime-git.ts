@@ -29,7 +29,7 @@ function auditGit(ctx, args, opts) {
   const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
   if (r.error && r.error.code === "ETIMEDOUT") throw auditGitTimedOut(ctx, args);
   if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
-  if (r.status !== 0) { const e = new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300)); e.stderr = String(r.stderr); throw e; }
+  if (r.status !== 0) { const e = new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300)); e.status = r.status; e.stderr = String(r.stderr); throw e; }
   if (o.warnings) o.warnings.push(String(r.stderr));
   return r.stdout;
 }

@@ -138,6 +138,49 @@ function auditUserConfigArgs() {
 }
 
 /**
+ * core.hooksPath, core.excludesFile and core.attributesFile as git reads them ({ key: [[scope, value]] },
+ * lower-case keys, git's order; the audit's own -c among them as scope "command"): one git process for
+ * the three, not one per key (a stage's start ran four, and every git a hook starts delays the host's
+ * tool call). null when that git fails otherwise than with exit 1 (none set): each key is then asked
+ * alone, as before. Kept on the context: only a stage's start asks, before anything it does changes them.
+ */
+function auditCoreFiles(ctx) {
+  if (ctx.coreFiles !== undefined) return ctx.coreFiles;
+  let raw;
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-regexp", "^core\\.(hookspath|excludesfile|attributesfile)$"]); }
+  catch (e) { ctx.coreFiles = e && e.status === 1 ? {} : null; return ctx.coreFiles; } // exit 1: none set
+  const out = {};
+  const f = raw.split("\u0000");
+  for (let i = 0; i + 1 < f.length; i += 2) {
+    const nl = f[i + 1].indexOf("\n");
+    if (nl < 0) { ctx.coreFiles = null; return null; } // a key without a value: as git answers that key alone
+    const k = f[i + 1].slice(0, nl);
+    (out[k] = out[k] || []).push([f[i], f[i + 1].slice(nl + 1)]);
+  }
+  ctx.coreFiles = out;
+  return out;
+}
+
+/** [[scope, value]] of one of those keys, as "git config --show-scope -z --path --get-all" gives them; throws when it is unset (git's exit 1). */
+function auditConfigAll(ctx, key) {
+  const all = auditCoreFiles(ctx);
+  if (all) { const e = all[key.toLowerCase()]; if (!e) throw new Error("git config: " + key + " is unset"); return e; }
+  const f = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", key]).split("\u0000");
+  const out = [];
+  for (let i = 0; i + 1 < f.length; i += 2) out.push([f[i], f[i + 1]]);
+  return out;
+}
+
+/** The value "git config --path <key>" prints, trimmed (the last one; the audit's own -c is not yet set for this key); throws when unset. */
+function auditConfigLast(ctx, key) {
+  const all = auditCoreFiles(ctx);
+  if (!all) return auditGit(ctx, ["config", "--path", key]).trim();
+  const e = (all[key.toLowerCase()] || []).filter((x) => x[0] !== "command");
+  if (!e.length) throw new Error("git config: " + key + " is unset");
+  return e[e.length - 1][1].trim();
+}
+
+/**
  * A stage's code moved the repository's git folder away and left a "gitdir:" file in its place
  * (r5): git follows the file, so the audit would judge the moved folder, and its hooks stay live for
  * the human's next commit. Where this stage's own state, which moved with the folder, says the git

@@ -120,7 +120,7 @@ function auditReadOr(p, dflt) { const b = auditReadRegular(p); return b === null
 function auditGlobalExcludes(ctx) {
   let p = "";
   // the repository's own setting wins; git reads the user's, which the audit's git does not (runtime-io.ts)
-  try { p = auditGit(ctx, ["config", "--path", "core.excludesFile"]).trim(); } catch (e) { p = ""; }
+  try { p = auditConfigLast(ctx, "core.excludesFile"); } catch (e) { p = ""; }
   if (!p) for (const [k, v] of auditUserConfig()) if (k === "core.excludesfile") p = v.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, v.slice(2)) : v;
   if (!p) {
     const xdg = process.env.XDG_CONFIG_HOME || (process.env.HOME ? path.join(process.env.HOME, ".config") : "");
@@ -347,7 +347,7 @@ function auditStop(key, roleHint) {
   // the end of this stage is the next boundary: what changes after it belongs to no stage
   if (state.session) auditChainSave(ctx, state.session, r.tree, kept, ctx.excludesFile, state.guarded);
   fs.rmSync(kept, { force: true });
-  return { role: state.role, allowed: allowed, violations: violations.concat(r.violations), saved: r.saved || (state.before || []).map((v) => v.saved).find(Boolean) || null };
+  return { ctx: ctx, role: state.role, allowed: allowed, violations: violations.concat(r.violations), saved: r.saved || (state.before || []).map((v) => v.saved).find(Boolean) || null };
 }
 
 function auditFinishState(ctx, key) {
@@ -359,15 +359,18 @@ function auditFinishState(ctx, key) {
 
 /** Audit one stage and record its verdict; never throws (an error is a failed verdict). */
 function auditStopAndRecord(key, roleHint) {
-  let verdict;
+  let verdict, ctx = null;
   try {
     const r = auditStop(key, roleHint);
+    // the stop's own context: the verdict and the state live in its git folder, which nothing after
+    // auditContextRestoring moves (a moved folder was put back before it); asking git again cost a process
+    ctx = r.ctx;
     verdict = { key: key, role: r.role, ok: r.violations.length === 0, violations: r.violations, saved: r.saved };
   } catch (e) {
     verdict = { key: key, role: roleHint || null, ok: false, error: auditOneLine(e && e.message ? e.message : String(e), 600), violations: [] };
   }
   try {
-    const ctx = auditContext(auditProjectRoot());
+    if (!ctx) ctx = auditContext(auditProjectRoot());
     auditWriteJson(auditFile(ctx, key, "verdict"), verdict);
     if (!verdict.error) auditFinishState(ctx, key);
     // r7: whatever the verdict, the stage is no longer running: a stage whose audit could not run kept its

@@ -10,6 +10,7 @@
 // OpenCode form cannot say exactly is reported in `narrowed`, never silently widened.
 
 import { intersects } from "./wildcard.js";
+import { BoundedMap } from "../../memo.js";
 
 export type Mode = "allow" | "deny";
 
@@ -227,7 +228,7 @@ const FAST_PATH_MIN1: Readonly<Record<string, string>> = { "*.*": "*.?*", "**/*.
 
 // A pure function of (glob, mode), asked again for every role about the same pipeline-wide globs.
 // Callers only read the result, so one frozen copy is shared.
-const translations = { allow: new Map<string, Translation>(), deny: new Map<string, Translation>() };
+const translations = { allow: new BoundedMap<string, Translation>(), deny: new BoundedMap<string, Translation>() };
 export function translateGlob(glob: string, mode: Mode): Translation {
   let hit = translations[mode].get(glob);
   if (!hit) translations[mode].set(glob, (hit = deepFreeze(lowerGlob(glob, mode))));

@@ -8,6 +8,7 @@
 // rewritten or dropped rather than silently reordered.
 import { translateGlob } from "./globs.js";
 import { globMatcher } from "../../glob.js";
+import { BoundedMap } from "../../memo.js";
 import type { PipelineIR, RoleIR, ShellPolicyIR } from "../../ir/types.js";
 import { orchestratorShellPolicy } from "../orchestrator-shell.js";
 import { evaluator, flattenPermission, intersects, witness, type Action } from "./wildcard.js";
@@ -69,7 +70,7 @@ const quote = (xs: Iterable<string>) => [...new Set(xs)].map((x) => `"${x}"`).jo
 const matchers = (globs: readonly string[]) => globs.map((g) => globMatcher(g));
 
 type EditRules = { rules: Action | Record<string, Action>; narrowed: Narrowing[] };
-const editRulesMemo = new Map<string, EditRules>();
+const editRulesMemo = new BoundedMap<string, EditRules>();
 
 /**
  * `permission.edit` for a write scope: "*" deny, allows with their cuts, never-write denies. The

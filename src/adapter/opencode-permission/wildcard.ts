@@ -1,5 +1,6 @@
 // OpenCode 1.18.33's own pattern semantics, reproduced: Wildcard.match and Permission.evaluate
 // (the binary's `findLast`). Used to check collisions while lowering, and by the tests.
+import { BoundedMap } from "../../memo.js";
 
 export type Action = "allow" | "ask" | "deny";
 export interface Rule {
@@ -9,7 +10,7 @@ export interface Rule {
 }
 
 /** Wildcard.match: `*` any run (also "/"), `?` one character, a trailing " *" optional. */
-const compiled = new Map<string, RegExp>();
+const compiled = new BoundedMap<string, RegExp>();
 export function wildcardRegExp(pattern: string): RegExp {
   const hit = compiled.get(pattern);
   if (hit) return hit;
@@ -60,7 +61,7 @@ export function evaluator(rules: readonly Rule[], permission: string): (text: st
 type W = "lit" | "one" | "any";
 type T = { k: W; c?: string; seg?: boolean };
 // Patterns repeat across every pair asked about: each is split into tokens once (never mutated).
-const tokens = new Map<string, T[][]>();
+const tokens = new BoundedMap<string, T[][]>();
 const toks = (p: string): T[][] => {
   let t = tokens.get(p);
   if (t === undefined) tokens.set(p, (t = splitToks(p)));
@@ -80,11 +81,11 @@ export function intersects(a: string, b: string): boolean {
 }
 
 // Pure functions of two strings, asked again for every role about the same pipeline-wide globs.
-const intersections = new Map<string, Map<string, boolean>>();
-const witnesses = new Map<string, Map<string, string | null>>();
+const intersections = new BoundedMap<string, Map<string, boolean>>();
+const witnesses = new BoundedMap<string, Map<string, string | null>>();
 function memo2<T>(cache: Map<string, Map<string, T>>, a: string, b: string, compute: () => T): T {
   let row = cache.get(a);
-  if (!row) cache.set(a, (row = new Map()));
+  if (!row) cache.set(a, (row = new BoundedMap()));
   if (row.has(b)) return row.get(b)!;
   const value = compute();
   row.set(b, value);

@@ -2823,7 +2823,7 @@ function auditReadOr(p, dflt) { const b = auditReadRegular(p); return b === null
 function auditGlobalExcludes(ctx) {
   let p = "";
   // the repository's own setting wins; git reads the user's, which the audit's git does not (runtime-io.ts)
-  try { p = auditGit(ctx, ["config", "--path", "core.excludesFile"]).trim(); } catch (e) { p = ""; }
+  try { p = auditConfigLast(ctx, "core.excludesFile"); } catch (e) { p = ""; }
   if (!p) for (const [k, v] of auditUserConfig()) if (k === "core.excludesfile") p = v.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, v.slice(2)) : v;
   if (!p) {
     const xdg = process.env.XDG_CONFIG_HOME || (process.env.HOME ? path.join(process.env.HOME, ".config") : "");
@@ -3050,7 +3050,7 @@ function auditStop(key, roleHint) {
   // the end of this stage is the next boundary: what changes after it belongs to no stage
   if (state.session) auditChainSave(ctx, state.session, r.tree, kept, ctx.excludesFile, state.guarded);
   fs.rmSync(kept, { force: true });
-  return { role: state.role, allowed: allowed, violations: violations.concat(r.violations), saved: r.saved || (state.before || []).map((v) => v.saved).find(Boolean) || null };
+  return { ctx: ctx, role: state.role, allowed: allowed, violations: violations.concat(r.violations), saved: r.saved || (state.before || []).map((v) => v.saved).find(Boolean) || null };
 }
 
 function auditFinishState(ctx, key) {
@@ -3062,15 +3062,18 @@ function auditFinishState(ctx, key) {
 
 /** Audit one stage and record its verdict; never throws (an error is a failed verdict). */
 function auditStopAndRecord(key, roleHint) {
-  let verdict;
+  let verdict, ctx = null;
   try {
     const r = auditStop(key, roleHint);
+    // the stop's own context: the verdict and the state live in its git folder, which nothing after
+    // auditContextRestoring moves (a moved folder was put back before it); asking git again cost a process
+    ctx = r.ctx;
     verdict = { key: key, role: r.role, ok: r.violations.length === 0, violations: r.violations, saved: r.saved };
   } catch (e) {
     verdict = { key: key, role: roleHint || null, ok: false, error: auditOneLine(e && e.message ? e.message : String(e), 600), violations: [] };
   }
   try {
-    const ctx = auditContext(auditProjectRoot());
+    if (!ctx) ctx = auditContext(auditProjectRoot());
     auditWriteJson(auditFile(ctx, key, "verdict"), verdict);
     if (!verdict.error) auditFinishState(ctx, key);
     // r7: whatever the verdict, the stage is no longer running: a stage whose audit could not run kept its
@@ -3127,7 +3130,7 @@ function auditGit(ctx, args, opts) {
   const r = cp.spawnSync("git", pre.concat(args), { cwd: (ctx && ctx.top) || o.cwd, env: env, input: o.input, maxBuffer: 1 << 30, encoding: o.buffer ? "buffer" : o.latin1 ? "latin1" : "utf8", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
   if (r.error && r.error.code === "ETIMEDOUT") throw auditGitTimedOut(ctx, args);
   if (r.error) throw new Error("git " + args[0] + ": " + (r.error.code || r.error.message));
-  if (r.status !== 0) { const e = new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300)); e.stderr = String(r.stderr); throw e; }
+  if (r.status !== 0) { const e = new Error("git " + args[0] + " failed (exit " + r.status + "): " + auditOneLine(r.stderr, 300)); e.status = r.status; e.stderr = String(r.stderr); throw e; }
   if (o.warnings) o.warnings.push(String(r.stderr));
   return r.stdout;
 }
@@ -3433,6 +3436,49 @@ function auditUserConfigArgs() {
   const out = [];
   for (const [k, v] of auditUserConfig()) if (k === "safe.directory") out.push("-c", "safe.directory=" + v);
   return out;
+}
+
+/**
+ * core.hooksPath, core.excludesFile and core.attributesFile as git reads them ({ key: [[scope, value]] },
+ * lower-case keys, git's order; the audit's own -c among them as scope "command"): one git process for
+ * the three, not one per key (a stage's start ran four, and every git a hook starts delays the host's
+ * tool call). null when that git fails otherwise than with exit 1 (none set): each key is then asked
+ * alone, as before. Kept on the context: only a stage's start asks, before anything it does changes them.
+ */
+function auditCoreFiles(ctx) {
+  if (ctx.coreFiles !== undefined) return ctx.coreFiles;
+  let raw;
+  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-regexp", "^core\\.(hookspath|excludesfile|attributesfile)$"]); }
+  catch (e) { ctx.coreFiles = e && e.status === 1 ? {} : null; return ctx.coreFiles; } // exit 1: none set
+  const out = {};
+  const f = raw.split("\u0000");
+  for (let i = 0; i + 1 < f.length; i += 2) {
+    const nl = f[i + 1].indexOf("\n");
+    if (nl < 0) { ctx.coreFiles = null; return null; } // a key without a value: as git answers that key alone
+    const k = f[i + 1].slice(0, nl);
+    (out[k] = out[k] || []).push([f[i], f[i + 1].slice(nl + 1)]);
+  }
+  ctx.coreFiles = out;
+  return out;
+}
+
+/** [[scope, value]] of one of those keys, as "git config --show-scope -z --path --get-all" gives them; throws when it is unset (git's exit 1). */
+function auditConfigAll(ctx, key) {
+  const all = auditCoreFiles(ctx);
+  if (all) { const e = all[key.toLowerCase()]; if (!e) throw new Error("git config: " + key + " is unset"); return e; }
+  const f = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", key]).split("\u0000");
+  const out = [];
+  for (let i = 0; i + 1 < f.length; i += 2) out.push([f[i], f[i + 1]]);
+  return out;
+}
+
+/** The value "git config --path <key>" prints, trimmed (the last one; the audit's own -c is not yet set for this key); throws when unset. */
+function auditConfigLast(ctx, key) {
+  const all = auditCoreFiles(ctx);
+  if (!all) return auditGit(ctx, ["config", "--path", key]).trim();
+  const e = (all[key.toLowerCase()] || []).filter((x) => x[0] !== "command");
+  if (!e.length) throw new Error("git config: " + key + " is unset");
+  return e[e.length - 1][1].trim();
 }
 
 /**
@@ -4149,11 +4195,10 @@ function auditFoundGitFiles(commonDir) {
 
 /** The folder git runs hooks from when core.hooksPath is set (absolute; null when unset): the last value outside the audit's own -c. */
 function auditHooksPath(ctx) {
-  let raw = "";
-  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", "core.hooksPath"]); } catch (e) { return null; } // exit 1: unset
-  const f = raw.split("\u0000");
+  let f = [];
+  try { f = auditConfigAll(ctx, "core.hooksPath"); } catch (e) { return null; } // exit 1: unset
   let v = null;
-  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  for (const [scope, x] of f) if (scope !== "command" && x !== "") v = x;
   // the audit's git reads no user configuration (runtime-io.ts): the user's own setting, from regular files
   if (v === null) for (const [k, x] of auditUserConfig()) if (k === "core.hookspath" && x !== "") v = x.startsWith("~/") && process.env.HOME ? path.join(process.env.HOME, x.slice(2)) : x;
   return v === null ? null : path.resolve(ctx.top, v);
@@ -4162,12 +4207,11 @@ function auditHooksPath(ctx) {
 /** The file core.excludesFile (or another core.* file key) names (the repository's setting, else the user's, from regular files), absolute, or null. */
 function auditExcludesPath(ctx, key) {
   key = key || "core.excludesFile";
-  let raw = "";
-  try { raw = auditGit(ctx, ["config", "--show-scope", "-z", "--path", "--get-all", key]); } catch (e) { raw = ""; } // exit 1: unset
-  const f = raw.split("\u0000");
+  let f = [];
+  try { f = auditConfigAll(ctx, key); } catch (e) { f = []; } // exit 1: unset
   let v = "";
   // "command": the audit's own -c (its stage-start copy of the excludes, /dev/null for the attributes), not the user's file
-  for (let i = 0; i + 1 < f.length; i += 2) if (f[i] !== "command" && f[i + 1] !== "") v = f[i + 1];
+  for (const [scope, x] of f) if (scope !== "command" && x !== "") v = x;
   if (!v) for (const [k, x] of auditUserConfig()) if (k === key.toLowerCase()) v = x;
   if (!v) return null;
   if (v.startsWith("~/") && process.env.HOME) v = path.join(process.env.HOME, v.slice(2));
