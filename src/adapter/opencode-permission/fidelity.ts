@@ -44,7 +44,7 @@ export function v1Fidelity(
         ? role.shell
           ? "edit: deny; the shell is the only way to write"
           : "no file-writing tool (edit and bash denied)"
-        : `permission.edit: "*" deny, then ${Object.values(edit as object).filter((a) => a === "allow").length} allow patterns, then denies (paths relative to the git worktree; outside a git repository ${host.name} matches from "/" and the scope does not hold)`;
+        : `permission.edit: "*" deny, then ${Object.values(edit as object).filter((a) => a === "allow").length} allow patterns, then denies (paths relative to the git worktree; outside a git repository ${host.name} matches from "/" and the scope does not hold); apply_patch, which ${host.name} offers instead of edit and write to a model whose id holds "gpt-", asks permission.edit for each file's source path only, so a "*** Move to:" target is written unchecked: such a role can move a file it may edit onto any path in the project (host limit, read in OpenCode 1.18.33's and Kilo 7.7.7's apply_patch; measured on OpenCode)`;
     const scopeNarrowed = texts(narrowed, "write-scope");
     if (role.shell) {
       rec({ constraint: "write-scope", level: "native", how: `${editHow}; shell commands can still write files (redirections, interpreters), which bash patterns cannot see`, loss: "L_SHELL_WRITE_GAP", field: "permissions.write" });

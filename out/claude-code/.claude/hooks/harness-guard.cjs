@@ -1136,7 +1136,11 @@ function ccCall(raw, env, as, scriptProject) {
   if (Object.prototype.hasOwnProperty.call(CC_WRITE, tool)) {
     call.kind = "write";
     for (const k of CC_WRITE[tool]) if (typeof ti[k] === "string") { call.path = ti[k]; break; }
-  } else if (tool === "Bash") { call.kind = "shell"; call.command = ti.command; }
+  } else if (tool === "Bash") {
+    // an array or any other non-string would be read by its String() form, not the words it holds
+    if (typeof ti.command !== "string") return "Bash without a command string";
+    call.kind = "shell"; call.command = ti.command;
+  }
   else if (tool === "Agent" || tool === "Task") { call.kind = "spawn"; call.target = ti.subagent_type; }
   else if (CC_READ.has(tool)) call.kind = "read";
   else if (tool === "Skill") call.kind = "skill";
