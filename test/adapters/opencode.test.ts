@@ -387,3 +387,26 @@ describe("OpenCode V2 drift", () => {
     }
   });
 });
+
+// r8g: OpenCode gives a "gpt-" model apply_patch in place of edit and write, and apply_patch asks
+// permission.edit for the source path only ("*** Move to:" is unchecked; test/hosts/redteam-r8-opencode-move.test.ts)
+describe("apply_patch's unchecked Move to target is a loss where the role's model may get apply_patch", () => {
+  const pipeline = read("roles");
+  const jade = pipeline.roles.find((r) => r.id === "jade")!;
+  const lossesOf = (modelId: string | undefined) => {
+    const role: RoleIR = { ...jade, hostModels: { ...jade.hostModels, opencode: modelId ?? "inherit" } };
+    const p: PipelineIR = { ...pipeline, roles: pipeline.roles.map((r) => (r.id === "jade" ? role : r)) };
+    return compileHost(p, OpenCodeAdapter).fidelity.filter((r) => r.role === "jade" && r.loss === "L_PATCH_MOVE_UNCHECKED").map((r) => r.constraint).sort();
+  };
+  it("a gpt- model, or the user's default, gets the loss on write-scope and never-write", () => {
+    expect(lossesOf("openai/gpt-5")).toEqual(["never-write", "write-scope"]);
+    expect(lossesOf("openai/gpt-5.1-codex")).toEqual(["never-write", "write-scope"]);
+    expect(lossesOf(undefined)).toEqual(["never-write", "write-scope"]);
+  });
+  it("a model the host gives edit and write does not", () => {
+    expect(lossesOf("anthropic/claude-sonnet-4-5")).toEqual([]);
+    expect(lossesOf("openai/gpt-4o")).toEqual([]);
+    expect(lossesOf("openai/gpt-oss-120b")).toEqual([]);
+    expect(compileHost(pipeline, OpenCodeAdapter).fidelity.some((r) => r.loss === "L_PATCH_MOVE_UNCHECKED")).toBe(false);
+  });
+});

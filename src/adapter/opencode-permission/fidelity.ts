@@ -17,6 +17,17 @@ export interface V1Host {
   noController: string;
 }
 
+/**
+ * Whether the host may give the role apply_patch instead of edit and write: its model's id (after the
+ * provider) holds "gpt-" but neither "oss" nor "gpt-4" (OpenCode 1.18.33's tool filter), or no model is
+ * pinned and the user's default decides.
+ */
+export function mayGetApplyPatch(model: string | undefined): boolean {
+  if (!model) return true;
+  const id = model.slice(model.indexOf("/") + 1);
+  return id.includes("gpt-") && !id.includes("oss") && !id.includes("gpt-4");
+}
+
 const texts = (ns: readonly Narrowing[], c: Narrowing["constraint"]) => ns.filter((n) => n.constraint === c).map((n) => n.text);
 
 export function v1Fidelity(
@@ -44,12 +55,21 @@ export function v1Fidelity(
         ? role.shell
           ? "edit: deny; the shell is the only way to write"
           : "no file-writing tool (edit and bash denied)"
-        : `permission.edit: "*" deny, then ${Object.values(edit as object).filter((a) => a === "allow").length} allow patterns, then denies (paths relative to the git worktree; outside a git repository ${host.name} matches from "/" and the scope does not hold); apply_patch, which ${host.name} offers instead of edit and write to a model whose id holds "gpt-", asks permission.edit for each file's source path only, so a "*** Move to:" target is written unchecked: such a role can move a file it may edit onto any path in the project (host limit, read in OpenCode 1.18.33's and Kilo 7.7.7's apply_patch; measured on OpenCode)`;
+        : `permission.edit: "*" deny, then ${Object.values(edit as object).filter((a) => a === "allow").length} allow patterns, then denies (paths relative to the git worktree; outside a git repository ${host.name} matches from "/" and the scope does not hold)`;
     const scopeNarrowed = texts(narrowed, "write-scope");
     if (role.shell) {
       rec({ constraint: "write-scope", level: "native", how: `${editHow}; shell commands can still write files (redirections, interpreters), which bash patterns cannot see`, loss: "L_SHELL_WRITE_GAP", field: "permissions.write" });
       if (scopeNarrowed.length) rec({ constraint: "write-scope", level: "native", how: scopeNarrowed.join("; "), loss: "L_GLOB_NARROWED", field: "permissions.write" });
     } else rec({ constraint: "write-scope", level: "native", how: [editHow, ...scopeNarrowed].join("; "), ...(scopeNarrowed.length ? { loss: "L_GLOB_NARROWED" as const } : {}), field: "permissions.write" });
+
+    // r8: apply_patch (what the host offers a "gpt-" model instead of edit and write) asks permission.edit
+    // for each file's source path only; read in OpenCode 1.18.33's and Kilo 7.7.7's apply_patch, measured
+    // on OpenCode (test/hosts/redteam-r8-opencode-move.test.ts)
+    const moveHow = `apply_patch, which ${host.name} offers instead of edit and write to a model whose id holds "gpt-" (not "gpt-4", not "oss"), asks permission.edit for each file's source path only: a "*** Move to:" target is written unchecked, so the role can move a file it may edit onto any path in the project`;
+    if (typeof edit !== "string" && mayGetApplyPatch(modelFor(pipeline, role))) {
+      rec({ constraint: "write-scope", level: "native", how: moveHow, loss: "L_PATCH_MOVE_UNCHECKED", field: "permissions.write" });
+      rec({ constraint: "never-write", level: "native", how: moveHow, loss: "L_PATCH_MOVE_UNCHECKED", field: "permissions.never_write" });
+    }
 
     const neverNarrowed = texts(narrowed, "never-write");
     rec({
