@@ -28,6 +28,8 @@ export function guardSharedGaps(o: SharedGapOptions): string[] {
     `a hard link or a symbolic link made, or swapped in, between the guard's check and the write is not detected; a file that already has more than one hard link is refused (${files})`,
     `cd is read both as bash's logical cd (from the folder the host reports, as spelled and resolved) and physically, and refused where the two land apart; a $PWD the host's own shell holds that names the folder through some other symbolic link is not seen (${files})`,
     `a role whose shell default is allow runs any program the guard does not read: its deny and ask rules bind the command as written, its forms without leading options and every command its later words start (taskset 1 git push), not what a program does with one word (awk 'BEGIN{system(…)}', a script file) (${files}; a push or a network call: no layer)`,
+    // r8g: the guard answers nothing for these, by design: the author gave the role every tool
+    `a role given every tool (tools: [all], as an agent imported without a tools line is) leaves each tool the guard does not model (Claude Code's Monitor and PowerShell, Factory Droid's Script, Qwen Code's exec, a new tool of a later host version) to the host's own permission flow, so the host's default for that tool decides, not the role's scope (${files}); a role that names its tools gets every other tool refused`,
   ];
   if ((o.runs ?? "hook") === "hook")
     gaps.push(
