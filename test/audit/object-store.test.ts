@@ -101,6 +101,22 @@ describe("audit: git's object store (r7)", () => {
       expect(r.read("tests/a.test.ts")).toBe("t\n");
     }));
 
+  // r8: the check read each object back through git, which takes an object from the newest pack that
+  // holds it: a lying pack dated before the true one was read as true and stayed (a Known gap)
+  it("a pack that repeats HEAD's blob, already packed, with other content is removed, whatever its date", () =>
+    withRepo(BASE, (r) => {
+      fs.writeFileSync(path.join(r.dir, "../forge.py"), FORGE_IDX);
+      sh(r, "git gc -q");
+      r.start("o5b", "jade");
+      sh(r, `B=$(git rev-parse HEAD:tests/a.test.ts); E=$(echo EVIL | git hash-object -w --stdin); P=$(echo $E | git pack-objects .git/objects/pack/pack); python3 ../forge.py .git/objects/pack/pack-$P.idx $E $B; rm -f .git/objects/pack/pack-$P.rev; touch -d 2000-01-01 .git/objects/pack/pack-$P.*`);
+      r.stop("o5b", "jade");
+      const rep = r.report("o5b");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toMatch(/\.git\/objects\/pack\/pack-[0-9a-f]+\.idx \(written with objects that are not what their names say; removed\)/);
+      expect(sh(r, "ls .git/objects/pack/*.idx | wc -l").trim()).toBe("1");
+      expect(sh(r, "git cat-file -p HEAD:tests/a.test.ts")).toBe("t\n");
+    }));
+
   it("between stages: the last boundary's tree object rewritten by a leftover process is caught at the orchestrator's next command", () =>
     withRepo(BASE, (r) => {
       r.start("o6", "jade", "S");

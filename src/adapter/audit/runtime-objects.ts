@@ -131,24 +131,17 @@ function auditCheckObjects(ctx, since, tree, indexFile) {
   return out;
 }
 
-/** Does every object a pack's index names hash to its name, as git reads it? */
+/**
+ * Does every object a pack's index names hash to its name, in that pack? git's verify-pack (index-pack
+ * --verify) hashes each object from the pack's own bytes and compares the index it would write with
+ * this one (r8: the objects read back through cat-file were buffered whole in the audit, so a fetch or
+ * gc writing a pack of over 1 GB of content failed the stage with ENOBUFS; and cat-file may read an
+ * object from an older pack, so a pack repeating one with other content was trusted). A verdict of
+ * git's is the answer; a git that did not finish (the time limit) throws.
+ */
 function auditPackHolds(ctx, idxPath) {
-  let list;
-  try { list = auditGit(ctx, ["show-index"], { input: auditReadRegular(idxPath) }); } catch (e) { return false; }
-  const oids = list.split("\n").map((l) => l.split(" ")[1]).filter((x) => x && /^[0-9a-f]{40,64}$/.test(x));
-  if (!oids.length) return true;
-  const r = auditGit(ctx, ["cat-file", "--batch"], { input: Buffer.from(oids.join("\n") + "\n"), buffer: true });
-  let at = 0;
-  for (const oid of oids) {
-    const nl = r.indexOf(10, at);
-    if (nl < 0) return false;
-    const m = /^([0-9a-f]+) (blob|tree|commit|tag) (\d+)$/.exec(r.subarray(at, nl).toString("latin1"));
-    if (!m || m[1] !== oid) return false;
-    const body = r.subarray(nl + 1, nl + 1 + Number(m[3]));
-    if (!auditObjectMatches(oid, m[2], body)) return false;
-    at = nl + 1 + Number(m[3]) + 1;
-  }
-  return true;
+  try { auditGit(ctx, ["verify-pack", idxPath]); return true; }
+  catch (e) { if (typeof e.status === "number") return false; throw e; }
 }
 
 /**

@@ -20,7 +20,7 @@
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
 //   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info's exclude, attributes, sparse-checkout and grafts, .git/objects/info/alternates, a rebase, cherry-pick or am left in progress in .git (its todo's exec lines), what the human's next git commit starts (the editor's start-up files ~/.vimrc, ~/.exrc, ~/.vim/vimrc and plugin, ~/.config/nvim, ~/.emacs and init.el; gpg's gpg.conf and gpg-agent.conf; gitk's settings), gradle's init scripts and gradle.properties, bun's ~/.bunfig.toml, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch, what is staged in the index and the replace refs (refs/replace, which every git reads in place of the objects they name; the audit's git never does) are put back at the end of the stage that changed them
-//   - git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted, and so is a pack that repeats an object an older pack holds truly. A pack written during the stage is read in full at its end; a loose object too large to inflate in memory (over 2 GB) counts as rewritten, which fails the stage (its file stays in the work tree). Replace refs made between stages are not put back (the audit's own git never reads them)
+//   - git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted. A pack written during the stage is verified in full by git (verify-pack) at its end; a loose object too large to inflate in memory (over 2 GB) counts as rewritten, which fails the stage (its file stays in the work tree). Replace refs made between stages are not put back (the audit's own git never reads them)
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. A work tree whose unignored files git cannot hash within that limit fails every stage the same way, loudly (the message says so): the audit has no partial mode. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
@@ -4504,24 +4504,17 @@ function auditCheckObjects(ctx, since, tree, indexFile) {
   return out;
 }
 
-/** Does every object a pack's index names hash to its name, as git reads it? */
+/**
+ * Does every object a pack's index names hash to its name, in that pack? git's verify-pack (index-pack
+ * --verify) hashes each object from the pack's own bytes and compares the index it would write with
+ * this one (r8: the objects read back through cat-file were buffered whole in the audit, so a fetch or
+ * gc writing a pack of over 1 GB of content failed the stage with ENOBUFS; and cat-file may read an
+ * object from an older pack, so a pack repeating one with other content was trusted). A verdict of
+ * git's is the answer; a git that did not finish (the time limit) throws.
+ */
 function auditPackHolds(ctx, idxPath) {
-  let list;
-  try { list = auditGit(ctx, ["show-index"], { input: auditReadRegular(idxPath) }); } catch (e) { return false; }
-  const oids = list.split("\n").map((l) => l.split(" ")[1]).filter((x) => x && /^[0-9a-f]{40,64}$/.test(x));
-  if (!oids.length) return true;
-  const r = auditGit(ctx, ["cat-file", "--batch"], { input: Buffer.from(oids.join("\n") + "\n"), buffer: true });
-  let at = 0;
-  for (const oid of oids) {
-    const nl = r.indexOf(10, at);
-    if (nl < 0) return false;
-    const m = /^([0-9a-f]+) (blob|tree|commit|tag) (\d+)$/.exec(r.subarray(at, nl).toString("latin1"));
-    if (!m || m[1] !== oid) return false;
-    const body = r.subarray(nl + 1, nl + 1 + Number(m[3]));
-    if (!auditObjectMatches(oid, m[2], body)) return false;
-    at = nl + 1 + Number(m[3]) + 1;
-  }
-  return true;
+  try { auditGit(ctx, ["verify-pack", idxPath]); return true; }
+  catch (e) { if (typeof e.status === "number") return false; throw e; }
 }
 
 /**
