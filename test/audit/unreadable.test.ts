@@ -63,6 +63,31 @@ describe("audit: folders and files their owner can no longer read (r7)", () => {
       fs.chmodSync(path.join(r.dir, "vendor/locked"), 0o755);
       expect(fs.readFileSync(path.join(r.dir, "vendor/locked/x.txt"), "utf8")).toBe("x\n");
     }));
+
+  // r8: opening one again was itself a violation, whoever's scope held it: jade's own test of a
+  // permission error, leaving src/fixtures/locked (chmod 000) and src/secret.ts (chmod 000), failed the stage
+  it.skipIf(!canDrop)("a folder and a file shut inside the stage's own scope are opened and judged, and the stage passes", () =>
+    withOwnedRepo((r) => {
+      expect(hook(r, "start", "u3").code).toBe(0);
+      code(r, "mkdir -p src/fixtures/locked && echo f > src/fixtures/locked/f.ts && chmod 000 src/fixtures/locked && echo s > src/secret.ts && chmod 000 src/secret.ts");
+      hook(r, "stop", "u3");
+      const rep = hook(r, "report", "u3");
+      expect(rep.stderr).toBe("");
+      expect(rep.code).toBe(0);
+      expect(fs.readFileSync(path.join(r.dir, "src/fixtures/locked/f.ts"), "utf8")).toBe("f\n");
+      expect(fs.readFileSync(path.join(r.dir, "src/secret.ts"), "utf8")).toBe("s\n");
+    }));
+
+  it.skipIf(!canDrop)("a test folder shut by jade's code still fails jade's stage beside a shut folder in its scope", () =>
+    withOwnedRepo((r) => {
+      expect(hook(r, "start", "u4").code).toBe(0);
+      code(r, "mkdir -p src/locked && chmod 000 src/locked && chmod 311 tests/keep");
+      hook(r, "stop", "u4");
+      const rep = hook(r, "report", "u4");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("tests/keep (folder made unreadable (opened for its owner again); restored)");
+      expect(rep.stderr).not.toContain("src/locked");
+    }));
 });
 
 describe("audit: a folder deeper than the path limit (r7)", () => {

@@ -173,7 +173,7 @@ function auditOpenShut(ctx, text) {
       if (!st.isDirectory() && !st.isFile()) continue;
       fs.chmodSync(abs, (st.mode & 0o7777) | bits);
       const rel = auditRel(ctx, p);
-      (ctx.opened = ctx.opened || []).push({ path: auditShown(rel === null ? p : rel), kind: (st.isDirectory() ? "folder" : "file") + " made unreadable (opened for its owner again)", restored: true });
+      (ctx.opened = ctx.opened || []).push({ path: auditShown(rel === null ? p : rel), kind: (st.isDirectory() ? "folder" : "file") + " made unreadable (opened for its owner again)", restored: true, top: p });
       n++;
     } catch (e) { /* not the owner's: git fails on it, loudly */ }
   }
