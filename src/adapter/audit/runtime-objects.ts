@@ -88,6 +88,10 @@ function auditVerifyObjects(ctx, since) {
     for (const idx of packs) {
       const p = path.join(packDir, idx);
       if (!fresh(p) && !fresh(p.replace(/\.idx$/, ".pack"))) continue;
+      // r8: git touches a pack that holds an object it is asked to write again (a stash, a checkout, the
+      // audit's own add), and each such stop read a large old pack in full: an index untouched since the
+      // boundary with a pack whose bytes still hash to its name is the pack it was
+      if (!fresh(p) && auditPackNamed(p.replace(/\.idx$/, ".pack"))) continue;
       if (!auditPackHolds(ctx, p)) for (const ext of [".pack", ".idx", ".rev", ".keep", ".bitmap", ".mtimes", ".promisor"]) { const f = p.replace(/\.idx$/, ext); if (fs.existsSync(f)) drop(f, shown + "/pack/" + path.basename(f), "written with objects that are not what their names say"); }
     }
     // what git reads in place of the objects: checked by git itself, and removed when it fails (git works without)
@@ -129,6 +133,34 @@ function auditCheckObjects(ctx, since, tree, indexFile) {
     if (again !== tree) throw new Error("the snapshot's tree could not be written again (" + again + " for " + tree + ")");
   } finally { fs.rmSync(tmp, { force: true }); }
   return out;
+}
+
+/** Do a pack's bytes hash to its trailer, and the trailer to its name (pack-<trailer>.pack, as git names one)? */
+function auditPackNamed(packPath) {
+  const m = /^pack-([0-9a-f]{40}|[0-9a-f]{64})\.pack$/.exec(path.basename(packPath));
+  if (!m) return false;
+  const n = m[1].length / 2;
+  let fd = null;
+  try {
+    fd = fs.openSync(packPath, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0) | (fs.constants.O_NOFOLLOW || 0));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size < 12 + n) return false;
+    const h = crypto.createHash(n === 32 ? "sha256" : "sha1");
+    const buf = Buffer.alloc(1 << 22);
+    const body = st.size - n;
+    for (let at = 0; at < body; ) {
+      if (Date.now() > AUDIT_T0 + AUDIT_BUDGET_MS) throw new Error("a pack of git's could not be read within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s)");
+      const k = fs.readSync(fd, buf, 0, Math.min(buf.length, body - at), at);
+      if (k <= 0) return false;
+      h.update(buf.subarray(0, k));
+      at += k;
+    }
+    const tail = Buffer.alloc(n);
+    if (fs.readSync(fd, tail, 0, n, body) !== n) return false;
+    const d = h.digest("hex");
+    return d === tail.toString("hex") && d === m[1];
+  } catch (e) { if (/time limit/.test(String(e && e.message))) throw e; return false; }
+  finally { if (fd !== null) fs.closeSync(fd); }
 }
 
 /**

@@ -20,7 +20,7 @@
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
 //   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info's exclude, attributes, sparse-checkout and grafts, .git/objects/info/alternates, a rebase, cherry-pick or am left in progress in .git (its todo's exec lines), what the human's next git commit starts (the editor's start-up files ~/.vimrc, ~/.exrc, ~/.vim/vimrc and plugin, ~/.config/nvim, ~/.emacs and init.el; gpg's gpg.conf and gpg-agent.conf; gitk's settings), gradle's init scripts and gradle.properties, bun's ~/.bunfig.toml, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch, what is staged in the index and the replace refs (refs/replace, which every git reads in place of the objects they name; the audit's git never does) are put back at the end of the stage that changed them
-//   - git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted. A pack written during the stage is verified in full by git (verify-pack) at its end; a loose object too large to inflate in memory (over 2 GB) counts as rewritten, which fails the stage (its file stays in the work tree). Replace refs made between stages are not put back (the audit's own git never reads them)
+//   - git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted. A pack written during the stage is verified in full by git (verify-pack) at its end (an older one git only freshened, its index untouched, by its bytes' hash against its name); a loose object too large to inflate in memory (over 2 GB) counts as rewritten, which fails the stage (its file stays in the work tree). Replace refs made between stages are not put back (the audit's own git never reads them)
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. A work tree whose unignored files git cannot hash within that limit fails every stage the same way, loudly (the message says so): the audit has no partial mode. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
@@ -3247,6 +3247,10 @@ function auditVerifyObjects(ctx, since) {
     for (const idx of packs) {
       const p = path.join(packDir, idx);
       if (!fresh(p) && !fresh(p.replace(/\.idx$/, ".pack"))) continue;
+      // r8: git touches a pack that holds an object it is asked to write again (a stash, a checkout, the
+      // audit's own add), and each such stop read a large old pack in full: an index untouched since the
+      // boundary with a pack whose bytes still hash to its name is the pack it was
+      if (!fresh(p) && auditPackNamed(p.replace(/\.idx$/, ".pack"))) continue;
       if (!auditPackHolds(ctx, p)) for (const ext of [".pack", ".idx", ".rev", ".keep", ".bitmap", ".mtimes", ".promisor"]) { const f = p.replace(/\.idx$/, ext); if (fs.existsSync(f)) drop(f, shown + "/pack/" + path.basename(f), "written with objects that are not what their names say"); }
     }
     // what git reads in place of the objects: checked by git itself, and removed when it fails (git works without)
@@ -3288,6 +3292,34 @@ function auditCheckObjects(ctx, since, tree, indexFile) {
     if (again !== tree) throw new Error("the snapshot's tree could not be written again (" + again + " for " + tree + ")");
   } finally { fs.rmSync(tmp, { force: true }); }
   return out;
+}
+
+/** Do a pack's bytes hash to its trailer, and the trailer to its name (pack-<trailer>.pack, as git names one)? */
+function auditPackNamed(packPath) {
+  const m = /^pack-([0-9a-f]{40}|[0-9a-f]{64})\.pack$/.exec(path.basename(packPath));
+  if (!m) return false;
+  const n = m[1].length / 2;
+  let fd = null;
+  try {
+    fd = fs.openSync(packPath, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0) | (fs.constants.O_NOFOLLOW || 0));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size < 12 + n) return false;
+    const h = crypto.createHash(n === 32 ? "sha256" : "sha1");
+    const buf = Buffer.alloc(1 << 22);
+    const body = st.size - n;
+    for (let at = 0; at < body; ) {
+      if (Date.now() > AUDIT_T0 + AUDIT_BUDGET_MS) throw new Error("a pack of git's could not be read within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s)");
+      const k = fs.readSync(fd, buf, 0, Math.min(buf.length, body - at), at);
+      if (k <= 0) return false;
+      h.update(buf.subarray(0, k));
+      at += k;
+    }
+    const tail = Buffer.alloc(n);
+    if (fs.readSync(fd, tail, 0, n, body) !== n) return false;
+    const d = h.digest("hex");
+    return d === tail.toString("hex") && d === m[1];
+  } catch (e) { if (/time limit/.test(String(e && e.message))) throw e; return false; }
+  finally { if (fd !== null) fs.closeSync(fd); }
 }
 
 /**
