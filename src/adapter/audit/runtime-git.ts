@@ -101,8 +101,12 @@ function auditBlockers(ctx, indexFile, changes) {
     return out;
   }
   // without --directory, git names a repository inside an untracked folder as "path/"
-  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--exclude-standard"], { env: env, latin1: true }).split("\0"))
+  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--exclude-standard"], { env: env, latin1: true }).split("\0")) {
     if (p.endsWith("/") && isRepo(p.slice(0, -1)) && !exempt(p.slice(0, -1))) out.push({ path: p + ".git", kind: "created", remove: p + ".git" });
+    // r8: a name git refuses to add on any disk (.GIT, .Git: "invalid path"), which failed every audit until a human removed it
+    const base = p.replace(/\/$/, "").split("/").pop();
+    if (base !== ".git" && /^\.git$/i.test(base) && !exempt(p.replace(/\/$/, ""))) out.push({ path: p.replace(/\/$/, ""), kind: "created", remove: p.replace(/\/$/, "") });
+  }
   for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\0")) {
     if (!p) continue;
     let st = null;

@@ -108,7 +108,16 @@ function auditContext(root) {
 
 /** Does the file system at the top level fold case (its .git found as .GIT, the same file)? git's core.ignoreCase as the disk has it. */
 function auditFoldsCase(top) {
-  try { const a = fs.lstatSync(path.join(top, ".git")), b = fs.lstatSync(path.join(top, ".GIT")); return a.ino === b.ino && a.dev === b.dev; } catch (e) { return false; }
+  // r8: by a name no stage can have planted: a hard link .GIT beside a linked worktree's .git file made
+  // a case-sensitive disk read as folding, and the audit's git took a new Tests/a.test.ts for tests/'s
+  // (an empty folder: another hook's git, running beside this one, never adds it to a snapshot)
+  const n = ".harness-case-" + process.pid + "-" + crypto.randomBytes(6).toString("hex");
+  const lower = path.join(top, n);
+  try { fs.mkdirSync(lower); }
+  catch (e) { try { const a = fs.lstatSync(path.join(top, ".git")), b = fs.lstatSync(path.join(top, ".GIT")); return a.ino === b.ino && a.dev === b.dev && a.isDirectory(); } catch (e2) { return false; } }
+  try { const a = fs.lstatSync(lower), b = fs.lstatSync(path.join(top, n.toUpperCase())); return a.ino === b.ino && a.dev === b.dev; }
+  catch (e) { return false; }
+  finally { try { fs.rmdirSync(lower); } catch (e) { /* gone */ } }
 }
 
 function auditFile(ctx, key, ext) { return path.join(ctx.dir, key + "." + ext); }

@@ -2816,7 +2816,16 @@ function auditContext(root) {
 
 /** Does the file system at the top level fold case (its .git found as .GIT, the same file)? git's core.ignoreCase as the disk has it. */
 function auditFoldsCase(top) {
-  try { const a = fs.lstatSync(path.join(top, ".git")), b = fs.lstatSync(path.join(top, ".GIT")); return a.ino === b.ino && a.dev === b.dev; } catch (e) { return false; }
+  // r8: by a name no stage can have planted: a hard link .GIT beside a linked worktree's .git file made
+  // a case-sensitive disk read as folding, and the audit's git took a new Tests/a.test.ts for tests/'s
+  // (an empty folder: another hook's git, running beside this one, never adds it to a snapshot)
+  const n = ".harness-case-" + process.pid + "-" + crypto.randomBytes(6).toString("hex");
+  const lower = path.join(top, n);
+  try { fs.mkdirSync(lower); }
+  catch (e) { try { const a = fs.lstatSync(path.join(top, ".git")), b = fs.lstatSync(path.join(top, ".GIT")); return a.ino === b.ino && a.dev === b.dev && a.isDirectory(); } catch (e2) { return false; } }
+  try { const a = fs.lstatSync(lower), b = fs.lstatSync(path.join(top, n.toUpperCase())); return a.ino === b.ino && a.dev === b.dev; }
+  catch (e) { return false; }
+  finally { try { fs.rmdirSync(lower); } catch (e) { /* gone */ } }
 }
 
 function auditFile(ctx, key, ext) { return path.join(ctx.dir, key + "." + ext); }
@@ -3214,8 +3223,12 @@ function auditBlockers(ctx, indexFile, changes) {
     return out;
   }
   // without --directory, git names a repository inside an untracked folder as "path/"
-  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--exclude-standard"], { env: env, latin1: true }).split("\0"))
+  for (const p of auditGit(ctx, ["ls-files", "-z", "-o", "--exclude-standard"], { env: env, latin1: true }).split("\0")) {
     if (p.endsWith("/") && isRepo(p.slice(0, -1)) && !exempt(p.slice(0, -1))) out.push({ path: p + ".git", kind: "created", remove: p + ".git" });
+    // r8: a name git refuses to add on any disk (.GIT, .Git: "invalid path"), which failed every audit until a human removed it
+    const base = p.replace(/\/$/, "").split("/").pop();
+    if (base !== ".git" && /^\.git$/i.test(base) && !exempt(p.replace(/\/$/, ""))) out.push({ path: p.replace(/\/$/, ""), kind: "created", remove: p.replace(/\/$/, "") });
+  }
   for (const p of auditGit(ctx, ["ls-files", "-z"], { env: env, latin1: true }).split("\0")) {
     if (!p) continue;
     let st = null;
