@@ -270,3 +270,30 @@ describe("audit: the filter programs the repository's configuration names (r7)",
       expect(r.report("fl3").code).toBe(0);
     }));
 });
+
+describe("audit: a filter driver whose name git's -c cannot spell (review)", () => {
+  // before the fix, -c filter.a=b.clean=cat set filter.a and left this program to run in every audit git call
+  // (the start case shows it; a planting during the stage was already undone by the restore of .git/config first)
+  const FILES = { "src/a.ts": "a\n", "tests/a.test.ts": "t\n", ".gitattributes": "tests/** filter=a=b\n" };
+  const evil = (mark: string) => `sh -c 'touch ${mark}; cat >/dev/null; echo t'`;
+  it("filter \"a=b\" planted during the stage: its program never runs in the audit, and the stage fails loudly", () =>
+    withRepo(FILES, (r) => {
+      const mark = path.join(r.home, "ran");
+      r.start("fe1", "jade");
+      r.git("config", "filter.a=b.clean", evil(mark));
+      r.put("tests/a.test.ts", "EVIL\n");
+      r.stop("fe1", "jade");
+      const rep = r.report("fe1");
+      expect(rep.code).toBe(2);
+      expect(fs.existsSync(mark)).toBe(false);
+    }));
+  it("one there before the stage: the start refuses, naming it, and the program never runs", () =>
+    withRepo(FILES, (r) => {
+      const mark = path.join(r.home, "ran");
+      r.git("config", "filter.a=b.clean", evil(mark));
+      const res = r.run("start", { hook_event_name: "SubagentStart", agent_id: "fe2", agent_type: "jade" });
+      expect(res.code).not.toBe(0);
+      expect(res.stderr).toContain("cannot keep it from running");
+      expect(fs.existsSync(mark)).toBe(false);
+    }));
+});

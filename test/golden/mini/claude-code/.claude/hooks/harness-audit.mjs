@@ -1866,6 +1866,8 @@ let auditFilterCache = null;
 function auditFilterArgs(ctx, env) {
   if (auditFilterCache && auditFilterCache.top === ctx.top) return auditFilterCache.args;
   const r = cp.spawnSync("git", ["-c", "core.hooksPath=/dev/null", "config", "-z", "--get-regexp", "^filter\\."], { cwd: ctx.top, env: env, encoding: "latin1", timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
+  // exit 1 is "none set"; anything else leaves the drivers unknown, and they would run
+  if (r.error || (r.status !== 0 && r.status !== 1)) throw new Error("git config: the repository's filter drivers could not be read (" + (r.error ? r.error.code || r.error.message : "exit " + r.status) + "), so the audit cannot keep them from running");
   const out = [], names = new Set(), proc = new Set();
   for (const rec of String(r.stdout || "").split("\u0000")) {
     const key = rec.split("\n")[0];
@@ -1873,6 +1875,8 @@ function auditFilterArgs(ctx, env) {
     if (m) names.add(m[1]);
     if (m && m[2] === "process") proc.add(m[1]);
   }
+  // git splits a -c at its first "=": filter.a=b.clean=cat sets filter.a, and a=b's clean still runs
+  for (const n of names) if (n.includes("=")) throw new Error("the filter driver " + JSON.stringify(n) + " in the repository's git configuration has a name git's -c cannot spell (it holds \"=\"), so the audit cannot keep it from running; rename it");
   for (const n of names) out.push("-c", "filter." + n + ".clean=cat", "-c", "filter." + n + ".smudge=cat", "-c", "filter." + n + ".required=false");
   for (const n of proc) out.push("-c", "filter." + n + ".process=");
   auditFilterCache = { top: ctx.top, args: out };
