@@ -10,7 +10,7 @@
 // Off switch: HARNESS_GUARD_OFF=1 in the environment Claude Code is started with. Nothing an agent can write turns it off.
 // Not covered:
 //   - a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does. For subagent roles the stage-end audit restores such writes and fails the stage (its real-host test in MAPPING.md above); main-session roles have no audit
-//   - aliases and functions from the user's shell profile (Claude Code's shell snapshot loads them) are invisible to a hook; the guard matches the words as written (file effects: the stage-end audit)
+//   - aliases and functions from the user's shell profile (Claude Code's shell snapshot loads them), and the options it sets (zsh's EXTENDED_GLOB, bash's extglob), are invisible to a hook; the guard matches the words as written, read as bash, zsh and sh with their default options read them alike (Claude Code runs bash or zsh, whichever SHELL or CLAUDE_CODE_SHELL names, zsh first otherwise) (file effects: the stage-end audit)
 //   - Claude Code's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may
 //   - scope pipeline: the orchestrator's limits bind the session from /<pipeline> on (command front-matter hooks stay active for the rest of the session); stages run without that command are bound only by their roles' own limits
 //   - options are read by allow list for the programs the guard models (read-only utilities, git's read-only subcommands, npm/npx/pnpm/yarn, tsc, vitest, jest, pytest, go, cargo); for any other program a rule allows (actionlint, hadolint, docker compose config, terraform, helm, playwright, cypress) only its positional words pass and each option is asked (refused for default-deny roles). Positional words are that program's operands: what a role's own test file, package script, build file or tool configuration (vitest.config, conftest.py, a .cargo/config.toml or .npmrc in a folder the role writes and then runs the tool from) does when the allowed runner loads it is code (file effects: the stage-end audit)
@@ -68,6 +68,8 @@ function guardWord(src, i) {
     // bash expands ~ at the start of a word and after = or : (assignments); HEAD~1 stays as written
     if (c === "~" && (i === start || src[i - 1] === "=" || src[i - 1] === ":")) throw guardUnmodelled("it has an unquoted ~ the shell expands");
     if ((c === "#" || c === "!") && i === start) throw guardUnmodelled(c === "#" ? "it has a comment" : "it uses !");
+    // zsh (Claude Code's and Codex's shell where the user's is zsh) expands =name to name's path on PATH
+    if (c === "=" && i === start) throw guardUnmodelled("it has a word starting with =, which zsh expands to a program's path");
     if (c.charCodeAt(0) < 32) throw guardUnmodelled("it has a control character");
     text += c; i++;
   }
@@ -110,12 +112,19 @@ function guardParse(src) {
     if (m && (m[1] === "" || fdWord)) {
       const op = m[2];
       if (op === "<<" || op === "<<<" || op === "<>" || op === "<&") throw guardUnmodelled("it uses a here-document or the redirection " + op);
+      // sh (dash: Codex runs the shell the model names) reads &> as & then >: the command before it runs
+      // in the background and the words after it as a second command
+      if (op === "&>" || op === "&>>") throw guardUnmodelled("it uses " + op + ", which sh reads as a background & and a second command");
+      // dash takes one digit as a file descriptor: 10>f is the word 10 and >f there
+      if (m[1].length > 1) throw guardUnmodelled("it redirects a file descriptor above 9, which sh reads as a word and a redirection");
       i += m[0].length;
       if (src[i] === "(") throw guardUnmodelled("it uses process substitution");
       while (src[i] === " " || src[i] === "\t") i++;
       if (i >= n || GUARD_STOP.includes(src[i])) throw guardUnmodelled("a redirection has no target");
       const w = guardWord(src, i);
       i = w.end;
+      // >&file (bash and zsh: stdout and stderr to file) is a bad descriptor to sh; >&2 and >&- are read alike
+      if (op === ">&" && !/^(\d|-)$/.test(w.raw)) throw guardUnmodelled("it uses " + op + " with a file, which sh does not read");
       cur.redirs.push({ op, fd: m[1] || null, target: w.text });
       continue;
     }

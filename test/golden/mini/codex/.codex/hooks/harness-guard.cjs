@@ -13,6 +13,7 @@
 //   - Codex runs the hook only once it is trusted (/hooks, or codex exec --dangerously-bypass-hook-trust); an untrusted hook does not run and nothing says so
 //   - a hook that times out or crashes lets the call through (Codex 0.171.0, measured): the hook command turns a crash of the script into a refusal, and the guard, which answers in milliseconds, is given 30 s
 //   - write_stdin (input to a command still running) fires no PreToolUse hook in Codex 0.171.0 (measured): what a role types into a program it was allowed to start is not checked (file effects: the stage-end audit). MCP tools, if hooked, are refused for guarded roles: the hook input does not show what they do
+//   - exec_command runs in the shell the model names (its shell field, which the hook input does not carry) or else the user's: the guard allows only what bash, zsh and sh (dash) read alike (test/guard/shells-real.slow.test.ts runs the three on what it allows). PowerShell (Codex's shell on Windows, or a pwsh the model names where one is installed) and fish read other syntax, which the guard does not model (file effects: the stage-end audit; a push or a network call: no layer)
 //   - a role with no shell tool may still run read-only commands (cat, rg, ls, read-only git): Codex has no other way to read a file
 //   - the orchestrator's session, main-session roles (skills in it) and agents of no pipeline role are not guarded: Codex names no role for the session's own calls, so nothing tells a pipeline run from an ordinary session. An agent the orchestrator starts with a built-in type (default, worker, explorer) is bound by neither the guard nor the audit
 //   - the hook runs (node, a few tens of milliseconds) before every tool call of every Codex session in the project, and answers nothing for calls it does not bind
@@ -71,6 +72,8 @@ function guardWord(src, i) {
     // bash expands ~ at the start of a word and after = or : (assignments); HEAD~1 stays as written
     if (c === "~" && (i === start || src[i - 1] === "=" || src[i - 1] === ":")) throw guardUnmodelled("it has an unquoted ~ the shell expands");
     if ((c === "#" || c === "!") && i === start) throw guardUnmodelled(c === "#" ? "it has a comment" : "it uses !");
+    // zsh (Claude Code's and Codex's shell where the user's is zsh) expands =name to name's path on PATH
+    if (c === "=" && i === start) throw guardUnmodelled("it has a word starting with =, which zsh expands to a program's path");
     if (c.charCodeAt(0) < 32) throw guardUnmodelled("it has a control character");
     text += c; i++;
   }
@@ -113,12 +116,19 @@ function guardParse(src) {
     if (m && (m[1] === "" || fdWord)) {
       const op = m[2];
       if (op === "<<" || op === "<<<" || op === "<>" || op === "<&") throw guardUnmodelled("it uses a here-document or the redirection " + op);
+      // sh (dash: Codex runs the shell the model names) reads &> as & then >: the command before it runs
+      // in the background and the words after it as a second command
+      if (op === "&>" || op === "&>>") throw guardUnmodelled("it uses " + op + ", which sh reads as a background & and a second command");
+      // dash takes one digit as a file descriptor: 10>f is the word 10 and >f there
+      if (m[1].length > 1) throw guardUnmodelled("it redirects a file descriptor above 9, which sh reads as a word and a redirection");
       i += m[0].length;
       if (src[i] === "(") throw guardUnmodelled("it uses process substitution");
       while (src[i] === " " || src[i] === "\t") i++;
       if (i >= n || GUARD_STOP.includes(src[i])) throw guardUnmodelled("a redirection has no target");
       const w = guardWord(src, i);
       i = w.end;
+      // >&file (bash and zsh: stdout and stderr to file) is a bad descriptor to sh; >&2 and >&- are read alike
+      if (op === ">&" && !/^(\d|-)$/.test(w.raw)) throw guardUnmodelled("it uses " + op + " with a file, which sh does not read");
       cur.redirs.push({ op, fd: m[1] || null, target: w.text });
       continue;
     }

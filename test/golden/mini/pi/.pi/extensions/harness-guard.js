@@ -74,6 +74,8 @@ function guardWord(src, i) {
     // bash expands ~ at the start of a word and after = or : (assignments); HEAD~1 stays as written
     if (c === "~" && (i === start || src[i - 1] === "=" || src[i - 1] === ":")) throw guardUnmodelled("it has an unquoted ~ the shell expands");
     if ((c === "#" || c === "!") && i === start) throw guardUnmodelled(c === "#" ? "it has a comment" : "it uses !");
+    // zsh (Claude Code's and Codex's shell where the user's is zsh) expands =name to name's path on PATH
+    if (c === "=" && i === start) throw guardUnmodelled("it has a word starting with =, which zsh expands to a program's path");
     if (c.charCodeAt(0) < 32) throw guardUnmodelled("it has a control character");
     text += c; i++;
   }
@@ -116,12 +118,19 @@ function guardParse(src) {
     if (m && (m[1] === "" || fdWord)) {
       const op = m[2];
       if (op === "<<" || op === "<<<" || op === "<>" || op === "<&") throw guardUnmodelled("it uses a here-document or the redirection " + op);
+      // sh (dash: Codex runs the shell the model names) reads &> as & then >: the command before it runs
+      // in the background and the words after it as a second command
+      if (op === "&>" || op === "&>>") throw guardUnmodelled("it uses " + op + ", which sh reads as a background & and a second command");
+      // dash takes one digit as a file descriptor: 10>f is the word 10 and >f there
+      if (m[1].length > 1) throw guardUnmodelled("it redirects a file descriptor above 9, which sh reads as a word and a redirection");
       i += m[0].length;
       if (src[i] === "(") throw guardUnmodelled("it uses process substitution");
       while (src[i] === " " || src[i] === "\t") i++;
       if (i >= n || GUARD_STOP.includes(src[i])) throw guardUnmodelled("a redirection has no target");
       const w = guardWord(src, i);
       i = w.end;
+      // >&file (bash and zsh: stdout and stderr to file) is a bad descriptor to sh; >&2 and >&- are read alike
+      if (op === ">&" && !/^(\d|-)$/.test(w.raw)) throw guardUnmodelled("it uses " + op + " with a file, which sh does not read");
       cur.redirs.push({ op, fd: m[1] || null, target: w.text });
       continue;
     }
