@@ -71,7 +71,8 @@ function guardWord(src, i) {
     // bash expands ~ at the start of a word and after = or : (assignments); HEAD~1 stays as written
     if (c === "~" && (i === start || src[i - 1] === "=" || src[i - 1] === ":")) throw guardUnmodelled("it has an unquoted ~ the shell expands");
     if ((c === "#" || c === "!") && i === start) throw guardUnmodelled(c === "#" ? "it has a comment" : "it uses !");
-    // zsh (Claude Code's and Codex's shell where the user's is zsh) expands =name to name's path on PATH
+    // zsh with its default options expands =name to name's path on PATH (Claude Code turns EQUALS off;
+    // Codex runs the zsh the model names, or the user's, as it is)
     if (c === "=" && i === start) throw guardUnmodelled("it has a word starting with =, which zsh expands to a program's path");
     if (c.charCodeAt(0) < 32) throw guardUnmodelled("it has a control character");
     text += c; i++;

@@ -10,7 +10,7 @@
 // Off switch: HARNESS_GUARD_OFF=1 in the environment Claude Code is started with. Nothing an agent can write turns it off.
 // Not covered:
 //   - a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does. For subagent roles the stage-end audit restores such writes and fails the stage (its real-host test in MAPPING.md above); main-session roles have no audit
-//   - aliases and functions from the user's shell profile (Claude Code's shell snapshot loads them), and the options it sets (zsh's EXTENDED_GLOB, bash's extglob), are invisible to a hook; the guard matches the words as written, read as bash, zsh and sh with their default options read them alike (Claude Code runs bash or zsh, whichever SHELL or CLAUDE_CODE_SHELL names, zsh first otherwise) (file effects: the stage-end audit)
+//   - aliases and functions from the user's shell profile (Claude Code's shell snapshot loads them), and the options it sets (zsh's EXTENDED_GLOB, bash's extglob), are invisible to a hook; the guard matches the words as written (file effects: the stage-end audit). Claude Code 2.1.332 runs Bash in bash or zsh (CLAUDE_CODE_SHELL, else SHELL where it names one, else zsh before bash) and turns off extglob, and zsh's EQUALS, EXTENDED_GLOB and bare glob qualifiers, itself (measured)
 //   - Claude Code's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may
 //   - scope pipeline: the orchestrator's limits bind the session from /<pipeline> on (command front-matter hooks stay active for the rest of the session); stages run without that command are bound only by their roles' own limits
 //   - options are read by allow list for the programs the guard models (read-only utilities, git's read-only subcommands, npm/npx/pnpm/yarn, tsc, vitest, jest, pytest, go, cargo); for any other program a rule allows (actionlint, hadolint, docker compose config, terraform, helm, playwright, cypress) only its positional words pass and each option is asked (refused for default-deny roles). Positional words are that program's operands: what a role's own test file, package script, build file or tool configuration (vitest.config, conftest.py, a .cargo/config.toml or .npmrc in a folder the role writes and then runs the tool from) does when the allowed runner loads it is code (file effects: the stage-end audit)
@@ -69,7 +69,8 @@ function guardWord(src, i) {
     // bash expands ~ at the start of a word and after = or : (assignments); HEAD~1 stays as written
     if (c === "~" && (i === start || src[i - 1] === "=" || src[i - 1] === ":")) throw guardUnmodelled("it has an unquoted ~ the shell expands");
     if ((c === "#" || c === "!") && i === start) throw guardUnmodelled(c === "#" ? "it has a comment" : "it uses !");
-    // zsh (Claude Code's and Codex's shell where the user's is zsh) expands =name to name's path on PATH
+    // zsh with its default options expands =name to name's path on PATH (Claude Code turns EQUALS off;
+    // Codex runs the zsh the model names, or the user's, as it is)
     if (c === "=" && i === start) throw guardUnmodelled("it has a word starting with =, which zsh expands to a program's path");
     if (c.charCodeAt(0) < 32) throw guardUnmodelled("it has a control character");
     text += c; i++;
