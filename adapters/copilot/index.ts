@@ -28,7 +28,7 @@ import { AUDIT_RULE_GLOBS, withInstalledEnforcement } from "../../src/adapter/au
 import { copilotFidelity } from "./fidelity.js";
 import { GUARD_PROTECTED_PATHS, GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks, mkdirCommand, renderGuard, scopeFolders } from "./guard.js";
 import { pipelineLauncher, roleLauncher } from "./launcher.js";
-import { lazyMarkdownFile, lazyTextFile } from "../../src/adapter/lazy.js";
+import { lazyAgentFile, lazyTextFile } from "../../src/adapter/lazy.js";
 import { COPILOT_TOOLS } from "./tools.js";
 import { COPILOT_CONTROLLER_PATH, COPILOT_CONTROLLER_PROOFS, controllerHooks, withCopilotController } from "./controller.js";
 
@@ -111,7 +111,7 @@ export function homeAgentOverrides(paths: readonly string[], env: Readonly<Recor
 
 function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): HostFile {
   const model = modelFor(pipeline, role);
-  const frontmatter: Record<string, unknown> = {
+  const frontmatter = (): Record<string, unknown> => ({
     name: role.id,
     description: role.description,
     tools: toolsOf(role),
@@ -123,8 +123,8 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
     ...(role.isolation === "main" ? { "disable-model-invocation": true } : {}),
     // the role's limits travel with its agent: Copilot runs this hook for the agent's own calls only
     hooks: guardHooks(role.id),
-  };
-  return lazyMarkdownFile(`.github/agents/${role.id}.agent.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
+  });
+  return lazyAgentFile(`.github/agents/${role.id}.agent.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
 }
 
 function orchestratorFile(pipeline: PipelineIR, vocab: HostVocabulary): HostFile {
