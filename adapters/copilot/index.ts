@@ -127,7 +127,7 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
   return lazyAgentFile(`.github/agents/${role.id}.agent.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
 }
 
-function orchestratorFile(pipeline: PipelineIR, vocab: HostVocabulary): HostFile {
+function orchestratorFile(pipeline: PipelineIR, body: string): HostFile {
   const subs = pipeline.roles.filter((r) => r.isolation === "subagent").map((r) => r.id);
   return {
     path: `.github/agents/${orchestratorName(pipeline)}.agent.md`,
@@ -142,7 +142,7 @@ function orchestratorFile(pipeline: PipelineIR, vocab: HostVocabulary): HostFile
       // the run controller answers first (its refusal names the stage that must come first), then the guard
       hooks: orchestratorHooks(),
     },
-    body: renderOrchestrator(pipeline, vocab),
+    body,
   };
 }
 
@@ -193,16 +193,18 @@ export const CopilotAdapter: Adapter = {
     const vocab = vocabulary(pipeline);
     const orch = orchestratorName(pipeline);
     const pl = pipelineLauncher(pipeline, orch);
+    // the orchestrator agent and the pipeline skill hold the same text: made once (at 1,000 roles ~0.6 MB)
+    const orchestrator = renderOrchestrator(pipeline, vocab);
     const files: HostFile[] = [
       agentsMd(pipeline),
       ...pipeline.roles.map((r) => agentFile(pipeline, r, vocab)),
-      orchestratorFile(pipeline, vocab),
+      orchestratorFile(pipeline, orchestrator),
       {
         path: `.github/skills/${pipeline.name}/SKILL.md`,
         kind: "markdown",
         // the CLI refuses a skill description over 1024 characters
         frontmatter: { name: pipeline.name, description: `Run the ${pipeline.title} pipeline on a request (${pipeline.argumentHint}).`.replace(/\s+/g, " ").slice(0, 1024) },
-        body: renderOrchestrator(pipeline, vocab),
+        body: orchestrator,
       },
       {
         path: `.github/prompts/${pipeline.name}.prompt.md`,
