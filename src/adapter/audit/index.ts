@@ -9,7 +9,7 @@
 // write globs minus its never-write globs, picomatch with dot files, compiled to RegExp here).
 import { globRegExp } from "../../glob.js";
 import type { FidelityRecord } from "../fidelity.js";
-import type { HostFile, Lowered } from "../types.js";
+import type { Lowered } from "../types.js";
 import type { PipelineIR, RoleIR } from "../../ir/types.js";
 import { sortKeys } from "../../emit/render.js";
 import { AUDIT_MAIN_SOURCE, AUDIT_RUNTIME_SOURCE } from "./runtime.js";
@@ -132,7 +132,20 @@ export function withInstalledEnforcement(lowered: Lowered, auditPath: string, re
   const at = lowered.files.findIndex((f) => f.path === auditPath);
   if (at < 0) return lowered;
   const files = [...lowered.files];
-  files[at] = { ...files[at]!, kind: "text", text: render(files.map((f) => f.path)) } as HostFile;
+  const emitted = files.map((f) => f.path);
+  const { path, install } = files[at]!;
+  const executable = files[at]!.kind === "text" && files[at]!.executable === true;
+  // Made when rendered, like src/adapter/lazy.ts's files; a spread of the file it replaces would
+  // make that one's text too (a getter, when lazy), only to drop it.
+  files[at] = {
+    path,
+    kind: "text",
+    ...(executable ? { executable: true } : {}),
+    ...(install ? { install } : {}),
+    get text() {
+      return render(emitted);
+    },
+  };
   return { ...lowered, files };
 }
 
