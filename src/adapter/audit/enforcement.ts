@@ -290,6 +290,23 @@ const LISTED: readonly GuardedFile[] = [
   home(".gradle/init.gradle.kts", "GRADLE_USER_HOME", "init.gradle.kts"),
   home(".gradle/gradle.properties", "GRADLE_USER_HOME", "gradle.properties"),
   home(".bunfig.toml"),
+  // r9: the hosts' user-level agent definitions: each carries its own tools, permissions and hooks, and
+  // Copilot CLI loads ~/.copilot/agents/<name>.agent.md in place of the project's agent of that name
+  // (W_HOST_HOME_OVERRIDE): a role's code that planted mica.agent.md there ran the next mica with every
+  // tool and no guard hook. OpenCode and Kilo merge a global agent into the project's of the same name.
+  home(".copilot/agents", "COPILOT_HOME", "agents", { tree: true }),
+  home(".codex/agents", "CODEX_HOME", "agents", { tree: true }),
+  home(".gemini/agents", undefined, undefined, { tree: true }),
+  home(".gemini/agents", "GEMINI_CLI_HOME", ".gemini/agents", { tree: true }),
+  home(".qwen/agents", "QWEN_HOME", "agents", { tree: true }),
+  home(".config/opencode/agent", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/opencode/agents", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/opencode/agent", "OPENCODE_CONFIG_DIR", "agent", { tree: true }),
+  home(".config/opencode/agents", "OPENCODE_CONFIG_DIR", "agents", { tree: true }),
+  home(".config/kilo/agent", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/kilo/agents", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".factory/droids", undefined, undefined, { tree: true }),
+  home(".cursor/agents", undefined, undefined, { tree: true }),
 ];
 
 // Every host settings and hook file the guard refuses in the project (HOST_SETTINGS_FILES) is guarded
