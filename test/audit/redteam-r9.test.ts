@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { withRepo, type Repo } from "./helpers.js";
+import { gitEnv, makeRepo, withRepo, type Repo } from "./helpers.js";
 
 const BASE = { "src/a.ts": "a\n", "tests/a.test.ts": "t\n", ".gitignore": "node_modules/\n" };
 
@@ -104,5 +104,71 @@ describe("audit r9: the hosts' user-level agents are enforcement files", () => {
       r.stop("g2", "jade");
       expect(r.report("g2").code).toBe(0);
       expect(fs.readFileSync(own, "utf8")).toContain("Review.");
+    }));
+});
+
+describe("audit r9: the project's .env that Gemini CLI and Qwen Code load", () => {
+  it("a .env the ignore rules hide, written by a stage's code, is removed and fails the stage; one from before is put back", () =>
+    withRepo({ ...BASE, ".gitignore": "node_modules/\n.env\n" }, (r) => {
+      r.start("e1", "jade");
+      r.put(".env", "NODE_OPTIONS=--require=./src/evil.cjs\n");
+      r.put(".qwen/.env", "NODE_OPTIONS=--require=./src/evil.cjs\n");
+      r.put("src/evil.cjs", "process.exit(0)\n");
+      r.stop("e1", "jade");
+      const rep = r.report("e1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain(".env (created; removed)");
+      expect(rep.stderr).toContain(".qwen/.env (created; removed)");
+      expect(r.exists(".env")).toBe(false);
+      expect(r.exists("src/evil.cjs")).toBe(true);
+      r.put(".env", "API_URL=http://localhost\n");
+      r.start("e2", "jade");
+      r.put(".env", "API_URL=http://localhost\nNODE_OPTIONS=--require=./src/evil.cjs\n");
+      r.stop("e2", "jade");
+      expect(r.report("e2").code).toBe(2);
+      expect(r.read(".env")).toBe("API_URL=http://localhost\n");
+    }));
+});
+
+describe("audit r9: files the user's core.autocrlf converted", () => {
+  // the human's git (core.autocrlf = true in ~/.gitconfig) keeps CRLF on disk and LF in the blob; the
+  // audit's git reads no user configuration: the stage-start copy of the index held the blob's id with
+  // the CRLF file's stat, so a byte-identical rewrite compared as modified and came back with LF endings
+  function withCrlf(body: (r: Repo, sh: (c: string) => string) => void): void {
+    const r = makeRepo({ ...BASE, "docs/x.txt": "one\r\ntwo\r\n", "tests/b.test.ts": "x\r\n" }, { git: false });
+    const sh = (c: string) => execFileSync("/bin/sh", ["-c", c], { cwd: r.dir, env: { ...gitEnv, HOME: r.home }, encoding: "utf8" });
+    try {
+      fs.writeFileSync(path.join(r.home, ".gitconfig"), "[core]\n\tautocrlf = true\n");
+      // the sleep: the index's entries stat-clean, not racy
+      sh("git init -q && git add -A && git commit -qm i && sleep 1.1 && git status --short >/dev/null");
+      expect(sh("git cat-file -p HEAD:docs/x.txt")).toBe("one\ntwo\n");
+      body(r, sh);
+    } finally {
+      r.cleanup();
+    }
+  }
+
+  it("a byte-identical rewrite of such a file outside the scope passes, and the file keeps its CRLF", () =>
+    withCrlf((r, sh) => {
+      r.start("c1", "jade");
+      sh("cp docs/x.txt ../y && cp ../y docs/x.txt");
+      r.stop("c1", "jade");
+      const rep = r.report("c1");
+      expect(rep.stderr).toBe("");
+      expect(rep.code).toBe(0);
+      expect(fs.readFileSync(path.join(r.dir, "docs/x.txt"), "utf8")).toBe("one\r\ntwo\r\n");
+      expect(sh("git status --short")).toBe("");
+    }));
+
+  it("a real rewrite of one is restored with the bytes it had", () =>
+    withCrlf((r, sh) => {
+      r.start("c2", "jade");
+      sh("printf 'x\\r\\nexpect(1).toBe(1)\\r\\n' > tests/b.test.ts");
+      r.stop("c2", "jade");
+      const rep = r.report("c2");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain("tests/b.test.ts (modified; restored)");
+      expect(fs.readFileSync(path.join(r.dir, "tests/b.test.ts"), "utf8")).toBe("x\r\n");
+      expect(sh("git status --short")).toBe("");
     }));
 });

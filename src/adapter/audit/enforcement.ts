@@ -146,6 +146,12 @@ const LISTED: readonly GuardedFile[] = [
   home(".gemini/.env"),
   home(".env"),
   project(".gemini/.env"),
+  // r9: Gemini CLI and Qwen Code load the workspace's .env (after .gemini/.env, .qwen/.env) into their
+  // own environment when the folder is trusted, which every hook and shell command they start inherits:
+  // a role's code that wrote NODE_OPTIONS=--require=<its file> into an ignored .env ran that file inside
+  // every later guard hook. Often ignored, so the tree audit never saw it.
+  project(".env"),
+  project(".qwen/.env"),
   // GEMINI_CLI_HOME moves the folder that holds .gemini/
   home(".gemini/settings.json", "GEMINI_CLI_HOME", ".gemini/settings.json"),
   home(".gemini/extensions", "GEMINI_CLI_HOME", ".gemini/extensions", { tree: true }),

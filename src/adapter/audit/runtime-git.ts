@@ -160,8 +160,32 @@ function auditPrivateIndex(ctx, index) {
     const filtered = [];
     const f = auditGit(ctx, ["check-attr", "-z", "--stdin", "filter"], { env: env, latin1: true, input: Buffer.from(all.join("\0") + "\0", "latin1") }).split("\0");
     for (let i = 0; i + 2 < f.length; i += 3) if (f[i + 2] !== "unspecified" && f[i + 2] !== "unset") filtered.push(f[i]);
-    clear("--force-remove", filtered);
+    const converted = auditConvertedEntries(ctx, env);
+    if (converted === null) { fs.rmSync(index, { force: true }); return; }
+    clear("--force-remove", filtered.concat(converted));
   }
+}
+
+/**
+ * r9: the entries of the human's index whose recorded file size is not their blob's size: git converted
+ * the file when it was added (core.autocrlf or core.eol from the user's configuration, which the audit's
+ * git never reads: CRLF on disk, LF in the blob; ident; an encoding) or the entry lies. Its stat-clean
+ * entry would make a byte-identical rewrite compare as modified, and the restore wrote the blob's line
+ * endings into the work tree; left out, the audit hashes the file itself. One ls-files and one cat-file
+ * for the whole index, at a session's first start only.
+ */
+function auditConvertedEntries(ctx, env) {
+  const text = auditGit(ctx, ["ls-files", "-s", "--debug", "-z"], { env: env, latin1: true });
+  const re = /(\d{6}) ([0-9a-f]+) \d\t([^\0]*)\0(?:  [a-z]+: [^\n]*\n)*?  size: (\d+)\tflags: [0-9a-f]+\n/gy;
+  const files = [];
+  let end = 0;
+  for (let m; (m = re.exec(text)); end = re.lastIndex) if (m[1] !== "160000") files.push({ id: m[2], path: m[3], size: Number(m[4]) });
+  // an output this parse does not know (another git's --debug): no entry is trusted, all are hashed again
+  if (end !== text.length) return null;
+  if (!files.length) return [];
+  const sizes = auditGit(ctx, ["cat-file", "--batch-check=%(objectsize)"], { input: files.map((f) => f.id).join("\n") + "\n" }).split("\n");
+  // the index keeps the low 32 bits of a file's size
+  return files.filter((f, i) => !/^\d+$/.test(sizes[i] || "") || Number(sizes[i]) % 4294967296 !== f.size).map((f) => f.path);
 }
 
 /**
