@@ -172,3 +172,21 @@ describe("audit r9: files the user's core.autocrlf converted", () => {
       expect(sh("git status --short")).toBe("");
     }));
 });
+
+describe("audit r9: npm's global configuration", () => {
+  it("node-options planted in the global npmrc (NPM_CONFIG_GLOBALCONFIG; <node's prefix>/etc/npmrc under nvm or Homebrew) is put back and fails the stage", () =>
+    withRepo(BASE, (r) => {
+      const npmrc = path.join(r.home, "nvm/etc/npmrc");
+      fs.mkdirSync(path.dirname(npmrc), { recursive: true });
+      fs.writeFileSync(npmrc, "fund=false\n");
+      const env = { NPM_CONFIG_GLOBALCONFIG: npmrc };
+      r.run("start", { hook_event_name: "SubagentStart", agent_id: "n1", agent_type: "jade" }, [], env);
+      fs.appendFileSync(npmrc, "node-options=--require=" + path.join(r.dir, "src/pass.cjs") + "\n");
+      r.put("src/pass.cjs", "// every expect passes\n");
+      r.run("stop", { hook_event_name: "SubagentStop", agent_id: "n1", agent_type: "jade", stop_hook_active: false }, [], env);
+      const rep = r.report("n1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain(`${npmrc} (modified; restored)`);
+      expect(fs.readFileSync(npmrc, "utf8")).toBe("fund=false\n");
+    }));
+});
