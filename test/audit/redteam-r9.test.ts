@@ -190,3 +190,27 @@ describe("audit r9: npm's global configuration", () => {
       expect(fs.readFileSync(npmrc, "utf8")).toBe("fund=false\n");
     }));
 });
+
+describe("audit r9: OpenCode's and Kilo's plugin, tool, agent and mode folders", () => {
+  it("a plugin planted in an ignored .opencode/ (and Kilo's folders, and the config folders the environment names) is removed and fails the stage", () =>
+    withRepo({ ...BASE, ".gitignore": "node_modules/\n.opencode/\n.kilo/\n" }, (r) => {
+      const kilo = path.join(r.home, "kilo-config");
+      const oc = path.join(r.home, "oc-config");
+      const env = { KILO_CONFIG_DIR: kilo, OPENCODE_CONFIG_DIR: oc };
+      r.run("start", { hook_event_name: "SubagentStart", agent_id: "o1", agent_type: "jade" }, [], env);
+      const planted = [".opencode/plugins/x.ts", ".opencode/agent/jade.md", ".kilo/plugin/x.js", ".kilocode/modes/m.md"];
+      for (const f of planted) r.put(f, "export const X = async () => ({})\n");
+      const homeFiles = [path.join(kilo, "plugins/x.ts"), path.join(kilo, "kilo.json"), path.join(oc, "tools/t.ts"), path.join(oc, "modes/m.md"), path.join(r.home, ".config/opencode/mode/m.md")];
+      for (const f of homeFiles) {
+        fs.mkdirSync(path.dirname(f), { recursive: true });
+        fs.writeFileSync(f, "{}\n");
+      }
+      r.run("stop", { hook_event_name: "SubagentStop", agent_id: "o1", agent_type: "jade", stop_hook_active: false }, [], env);
+      const rep = r.report("o1");
+      expect(rep.code).toBe(2);
+      for (const f of planted) expect(r.exists(f), f).toBe(false);
+      for (const f of homeFiles) expect(fs.existsSync(f), f).toBe(false);
+      for (const shown of [".opencode/plugins", ".opencode/agent", ".kilo/plugin", ".kilocode/modes", "$KILO_CONFIG_DIR/plugins", "$KILO_CONFIG_DIR/kilo.json", "$OPENCODE_CONFIG_DIR/tools", "$OPENCODE_CONFIG_DIR/modes", "~/.config/opencode/mode"])
+        expect(rep.stderr).toContain(`${shown} (created; removed)`);
+    }));
+});

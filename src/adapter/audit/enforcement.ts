@@ -89,6 +89,9 @@ const CLAUDE_JSON_VOLATILE = [
 /** What Claude Code 2.1.332 writes into an installed plugin's cache folder itself (the binary's names). */
 const CLAUDE_PLUGIN_MARKERS = [".in_use", ".orphaned_at", ".gcs-sha", ".links_materialized"];
 
+/** The folders OpenCode and Kilo load code and agents from in each of their config folders (r9). */
+const OPENCODE_FOLDERS = ["plugin", "plugins", "tool", "tools", "agent", "agents", "mode", "modes"];
+
 const LISTED: readonly GuardedFile[] = [
   // Claude Code
   home(".claude/settings.json", "CLAUDE_CONFIG_DIR"),
@@ -313,6 +316,15 @@ const LISTED: readonly GuardedFile[] = [
   home(".config/kilo/agents", "XDG_CONFIG_HOME", undefined, { tree: true }),
   home(".factory/droids", undefined, undefined, { tree: true }),
   home(".cursor/agents", undefined, undefined, { tree: true }),
+  // r9: OpenCode and Kilo load {plugin,plugins}/*.{ts,js} (code in the host's own process, before any
+  // permission), {tool,tools}, {agent,agents}/**/*.md and {mode,modes}/*.md from every config folder:
+  // the global one, the one OPENCODE_CONFIG_DIR or KILO_CONFIG_DIR names, and the project's .opencode,
+  // .kilo and .kilocode (a project that ignores .opencode/ hid a planted plugin from the tree audit)
+  ...["mode", "modes"].flatMap((d) => [home(".config/opencode/" + d, "XDG_CONFIG_HOME", undefined, { tree: true }), home(".config/opencode/" + d, "OPENCODE_CONFIG_DIR", d, { tree: true }), home(".config/kilo/" + d, "XDG_CONFIG_HOME", undefined, { tree: true })]),
+  home(".config/opencode/tools", "OPENCODE_CONFIG_DIR", "tools", { tree: true }),
+  ...["kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"].map((f) => home(".config/kilo/" + f, "KILO_CONFIG_DIR", f)),
+  ...OPENCODE_FOLDERS.map((d) => home(".config/kilo/" + d, "KILO_CONFIG_DIR", d, { tree: true })),
+  ...[".opencode", ".kilo", ".kilocode"].flatMap((p) => OPENCODE_FOLDERS.map((d) => project(p + "/" + d, { tree: true }))),
 ];
 
 // Every host settings and hook file the guard refuses in the project (HOST_SETTINGS_FILES) is guarded

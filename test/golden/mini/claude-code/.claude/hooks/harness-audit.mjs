@@ -18,7 +18,7 @@
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for; a stage whose stop and report never ran (the host was killed) counts as running, beside every later stage, until its record is a week old
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, every other host's user-level agents (Copilot CLI's, which it loads in place of the project's, Codex's, Gemini CLI's, Qwen Code's, OpenCode's and Kilo's, Factory Droid's droids, Cursor's), OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, the project's .env, .gemini/.env and .qwen/.env, which Gemini CLI and Qwen Code load into the environment of every hook and command they start, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info's exclude, attributes, sparse-checkout and grafts, .git/objects/info/alternates, a rebase, cherry-pick or am left in progress in .git (its todo's exec lines), what the human's next git commit starts (the editor's start-up files ~/.vimrc, ~/.exrc, ~/.vim/vimrc and plugin, ~/.config/nvim, ~/.emacs and init.el; gpg's gpg.conf and gpg-agent.conf; gitk's settings), gradle's init scripts and gradle.properties, bun's ~/.bunfig.toml, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc) and npm's global npmrc (<node's prefix>/etc/npmrc, or NPM_CONFIG_GLOBALCONFIG): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, every other host's user-level agents (Copilot CLI's, which it loads in place of the project's, Codex's, Gemini CLI's, Qwen Code's, OpenCode's and Kilo's, Factory Droid's droids, Cursor's), OpenCode and Kilo plugins, tools, agents and modes in each of their config folders (the global one, OPENCODE_CONFIG_DIR's, KILO_CONFIG_DIR's, and the project's .opencode, .kilo and .kilocode, wherever the ignore rules hide them), Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, the project's .env, .gemini/.env and .qwen/.env, which Gemini CLI and Qwen Code load into the environment of every hook and command they start, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info's exclude, attributes, sparse-checkout and grafts, .git/objects/info/alternates, a rebase, cherry-pick or am left in progress in .git (its todo's exec lines), what the human's next git commit starts (the editor's start-up files ~/.vimrc, ~/.exrc, ~/.vim/vimrc and plugin, ~/.config/nvim, ~/.emacs and init.el; gpg's gpg.conf and gpg-agent.conf; gitk's settings), gradle's init scripts and gradle.properties, bun's ~/.bunfig.toml, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc) and npm's global npmrc (<node's prefix>/etc/npmrc, or NPM_CONFIG_GLOBALCONFIG): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch, what is staged in the index and the replace refs (refs/replace, which every git reads in place of the objects they name; the audit's git never does) are put back at the end of the stage that changed them
 //   - git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted. A pack written during the stage is verified in full by git (verify-pack) at its end (an older one git only freshened, its index untouched, by its bytes' hash against its name); a loose object too large to inflate in memory (over 2 GB) counts as rewritten, which fails the stage (its file stays in the work tree). Replace refs made between stages are not put back (the audit's own git never reads them)
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. A work tree whose unignored files git cannot hash within that limit fails every stage the same way, loudly (the message says so): the audit has no partial mode. Such a FIFO stays until a human removes it, and every boundary fails until then
@@ -1040,6 +1040,255 @@ const POLICY = {
     {
       "base": "home",
       "path": ".cursor/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/mode",
+      "path": ".config/opencode/mode",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "mode",
+      "path": ".config/opencode/mode",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/mode",
+      "path": ".config/kilo/mode",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/modes",
+      "path": ".config/opencode/modes",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "modes",
+      "path": ".config/opencode/modes",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/modes",
+      "path": ".config/kilo/modes",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "tools",
+      "path": ".config/opencode/tools",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "kilo.json",
+      "path": ".config/kilo/kilo.json"
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "kilo.jsonc",
+      "path": ".config/kilo/kilo.jsonc"
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "opencode.json",
+      "path": ".config/kilo/opencode.json"
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "opencode.jsonc",
+      "path": ".config/kilo/opencode.jsonc"
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "plugin",
+      "path": ".config/kilo/plugin",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "plugins",
+      "path": ".config/kilo/plugins",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "tool",
+      "path": ".config/kilo/tool",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "tools",
+      "path": ".config/kilo/tools",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "agent",
+      "path": ".config/kilo/agent",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "agents",
+      "path": ".config/kilo/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "mode",
+      "path": ".config/kilo/mode",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "modes",
+      "path": ".config/kilo/modes",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/plugin",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/plugins",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/tool",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/tools",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/agent",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/agents",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/mode",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/modes",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/plugin",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/plugins",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/tool",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/tools",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/agent",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/agents",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/mode",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/modes",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/plugin",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/plugins",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/tool",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/tools",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/agent",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/agents",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/mode",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/modes",
       "tree": true
     },
     {
