@@ -1,5 +1,6 @@
 // r9 red team of the stage-end audit: what rounds r1-r8 left open.
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -212,5 +213,39 @@ describe("audit r9: OpenCode's and Kilo's plugin, tool, agent and mode folders",
       for (const f of homeFiles) expect(fs.existsSync(f), f).toBe(false);
       for (const shown of [".opencode/plugins", ".opencode/agent", ".kilo/plugin", ".kilocode/modes", "$KILO_CONFIG_DIR/plugins", "$KILO_CONFIG_DIR/kilo.json", "$OPENCODE_CONFIG_DIR/tools", "$OPENCODE_CONFIG_DIR/modes", "~/.config/opencode/mode"])
         expect(rep.stderr).toContain(`${shown} (created; removed)`);
+    }));
+});
+
+describe("audit r9: Git LFS's object store", () => {
+  it("an LFS object rewritten under its name during the stage is removed and fails it; one git lfs fetched (its content) stays", () =>
+    withRepo(BASE, (r) => {
+      const put = (content: string, name = createHash("sha256").update(content).digest("hex")) => {
+        const p = path.join(r.dir, ".git/lfs/objects", name.slice(0, 2), name.slice(2, 4), name);
+        fs.mkdirSync(path.dirname(p), { recursive: true });
+        fs.writeFileSync(p, content);
+        return { p, name };
+      };
+      const fixture = put("the test's fixture\n");
+      r.start("l1", "jade");
+      fs.writeFileSync(fixture.p, "a fixture that makes every test pass\n");
+      const fetched = put("a fixture git lfs pull fetched\n");
+      r.stop("l1", "jade");
+      const rep = r.report("l1");
+      expect(rep.code).toBe(2);
+      expect(rep.stderr).toContain(`.git/lfs/objects/${fixture.name.slice(0, 2)}/${fixture.name.slice(2, 4)}/${fixture.name} (rewritten: it does not hold the Git LFS object it names; removed)`);
+      expect(fs.existsSync(fixture.p)).toBe(false);
+      expect(fs.readFileSync(fetched.p, "utf8")).toBe("a fixture git lfs pull fetched\n");
+    }));
+
+  it("a stage that only fetches LFS objects passes", () =>
+    withRepo(BASE, (r) => {
+      r.start("l2", "jade");
+      const content = "fetched\n";
+      const name = createHash("sha256").update(content).digest("hex");
+      const p = path.join(r.dir, ".git/lfs/objects", name.slice(0, 2), name.slice(2, 4), name);
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      fs.writeFileSync(p, content);
+      r.stop("l2", "jade");
+      expect(r.report("l2").code).toBe(0);
     }));
 });
