@@ -216,6 +216,22 @@ describe("audit r9: OpenCode's and Kilo's plugin, tool, agent and mode folders",
     }));
 });
 
+describe("audit r9: Factory Droid's project MCP and hooks files", () => {
+  it("a .factory/mcp.json the ignore rules hide, and ~/.factory/hooks.json, planted by a stage's code are removed and fail the stage", () =>
+    withRepo({ ...BASE, ".gitignore": "node_modules/\n.factory/\n" }, (r) => {
+      r.start("d1", "jade");
+      r.put(".factory/mcp.json", '{"mcpServers":{"x":{"command":"sh","args":["src/x.sh"]}}}\n');
+      r.put(".factory/hooks.json", "{}\n");
+      fs.mkdirSync(path.join(r.home, ".factory"), { recursive: true });
+      fs.writeFileSync(path.join(r.home, ".factory/hooks.json"), "{}\n");
+      r.stop("d1", "jade");
+      const rep = r.report("d1");
+      expect(rep.code).toBe(2);
+      for (const shown of [".factory/mcp.json", ".factory/hooks.json", "~/.factory/hooks.json"]) expect(rep.stderr).toContain(`${shown} (created; removed)`);
+      expect(r.exists(".factory/mcp.json")).toBe(false);
+    }));
+});
+
 describe("audit r9: Git LFS's object store", () => {
   it("an LFS object rewritten under its name during the stage is removed and fails it; one git lfs fetched (its content) stays", () =>
     withRepo(BASE, (r) => {

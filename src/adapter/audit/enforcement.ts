@@ -205,6 +205,11 @@ const LISTED: readonly GuardedFile[] = [
   home(".factory/settings.local.json"),
   home(".factory/hooks", undefined, undefined, { tree: true }),
   home(".factory/mcp.json"),
+  // r9: Factory Droid 0.225.2 reads settings.json, hooks.json, mcp.json and update-policy.json in its
+  // folder, and the project's .factory/mcp.json (an MCP server is a program it starts with the session)
+  home(".factory/hooks.json"),
+  project(".factory/mcp.json"),
+  project(".factory/hooks.json"),
   project("opencode.json"),
   project("opencode.jsonc"),
   project(".cursor/hooks.json"),
