@@ -232,6 +232,49 @@ describe("audit r9: Factory Droid's project MCP and hooks files", () => {
     }));
 });
 
+describe("audit r9: a folder deeper than the system's path limit", () => {
+  const deep = (r: Repo, under: string) => {
+    const seg = "d".repeat(200);
+    execFileSync("/bin/bash", ["-c", `mkdir -p ${under} && cd ${under} && for i in $(seq 1 25); do mkdir ${seg} && cd ${seg}; done && echo EVIL > x.test.ts`], { cwd: r.dir });
+  };
+  // the scratch folder's own removal cannot reach such a path either
+  const rmDeep = (r: Repo, rel: string) => execFileSync("rm", ["-rf", path.join(r.dir, rel)]);
+
+  it("created outside the scope by relative steps (tests/new/d/d/…/x.test.ts) is removed, not left in place with a failed audit", () =>
+    withRepo(BASE, (r) => {
+      try {
+        r.start("p1", "jade");
+        deep(r, "tests/new");
+        r.put("src/b.ts", "b\n");
+        r.stop("p1", "jade");
+        const rep = r.report("p1");
+        expect(rep.code).toBe(2);
+        // old code: "the stage-end scope audit could not run (git cannot read a folder …; remove it by hand)"
+        expect(rep.stderr).toContain("tests/new (created (deeper than the system's path limit); removed)");
+        expect(r.exists("tests/new")).toBe(false);
+        expect(r.read("tests/a.test.ts")).toBe("t\n");
+        expect(r.read("src/b.ts")).toBe("b\n");
+      } finally {
+        rmDeep(r, "tests/new");
+      }
+    }));
+
+  it("one in the role's own scope still fails the stage loudly and is left to a human", () =>
+    withRepo(BASE, (r) => {
+      try {
+        r.start("p2", "jade");
+        deep(r, "src/deep");
+        r.stop("p2", "jade");
+        const rep = r.report("p2");
+        expect(rep.code).toBe(2);
+        expect(rep.stderr).toContain("the stage-end scope audit could not run (git cannot read a folder");
+        expect(r.exists("src/deep")).toBe(true);
+      } finally {
+        rmDeep(r, "src/deep");
+      }
+    }));
+});
+
 describe("audit r9: Git LFS's object store", () => {
   it("an LFS object rewritten under its name during the stage is removed and fails it; one git lfs fetched (its content) stays", () =>
     withRepo(BASE, (r) => {

@@ -279,6 +279,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   const seen = new Set();
   let now = tree, changed = null;
   ctx.opening = true;
+  ctx.base = { tree: tree, keep: keep };
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });

@@ -12,7 +12,7 @@
 //   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, programs a guarded JSON settings file names past its first 64, or by a relative path or through a variable other than $HOME; files a command in a guarded TOML or JSONC file names (Codex's notify and mcp_servers), or a manifest inside a guarded folder (an extension's, an agent's front matter), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; Python's user site-packages (a .pth file or usercustomize.py there runs in every later python, pytest included) and node's global modules; the editors' plugin folders other than ~/.vim/plugin and ~/.config/nvim (~/.vim/pack, ~/.local/share/nvim, ~/.emacs.d's packages); the start-up files of tools the list does not name (R's .Rprofile, Julia's startup.jl, IPython's startup folder, irb's .irbrc, sbt's plugins, direnv's direnvrc); a job a stage's code schedules (crontab, at, a systemd timer or transient unit: no process of the stage's is left, and what it writes before the session's next boundary is restored there, after the last one by no layer); the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file between stages (the stop of the stage that moved it moves it back and fails the stage; the orchestrator's own commands are not followed there)
 //   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored, and so is every host's settings or hook file below the root that the rules hide (one they list, or in an ignored folder named like a host's, .vscode/, or one level inside an ignored folder)
 //   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it. The filter programs the repository's configuration defines never run in the audit (each is taken as cat: a clean script in a role's scope could make any file hash as the original), so a changed file such a filter handles is hashed as it is on disk, and the one the audit restores comes back as the index holds it (cleaned)
-//   - a folder or file its owner could not read at the start of the stage (mode 311, 000) is not audited inside, as git cannot read it; one a stage shuts is opened for its owner again at the stage's end and judged, and the stage fails; one owned by another account fails the stage loudly
+//   - a folder or file its owner could not read at the start of the stage (mode 311, 000) is not audited inside, as git cannot read it; one a stage shuts is opened for its owner again at the stage's end and judged, and the stage fails; one owned by another account fails the stage loudly; so does a folder deeper than the system's path limit in the stage's own scope (one created outside it is removed)
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
 //   - submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file, a git worktree add inside the project) is undone by removing its .git whatever the scope, so a role that makes one fails its stage; a linked worktree it adds outside the project (git worktree add ../x) fails the stage too, and the commondir the audit removes from its .git/worktrees entry leaves that worktree broken, and the files it hid are then judged one by one; so is a path named .git that is no repository (a plain folder or file, whose contents git never reads), in a folder git lists
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for; a stage whose stop and report never ran (the host was killed) counts as running, beside every later stage, until its record is a week old
@@ -3306,6 +3306,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   const seen = new Set();
   let now = tree, changed = null;
   ctx.opening = true;
+  ctx.base = { tree: tree, keep: keep };
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
@@ -3654,6 +3655,7 @@ function auditOpenShut(ctx, text) {
   let n = 0;
   for (const [p, bits] of shut) {
     if ((ctx.unlisted || []).includes(p)) continue;
+    if (!bits && auditRemoveTooDeep(ctx, p)) { n++; continue; }
     if (!bits) throw new Error("git cannot read a folder (" + auditOneLine(auditShown(p), 200) + "), so what it holds cannot be audited; remove it by hand");
     const abs = auditAbs(ctx, p);
     try {
@@ -3666,6 +3668,36 @@ function auditOpenShut(ctx, text) {
     } catch (e) { /* not the owner's: git fails on it, loudly */ }
   }
   return n;
+}
+
+/**
+ * r9: a folder deeper than the system's path limit, created during the stage outside its scope (code
+ * that made tests/d/d/…/x.test.ts by relative steps): git cannot open it and the audit's own removal
+ * by absolute path cannot reach it, so the stage failed with the files left in place. The shallowest
+ * folder of its path the boundary's tree does not hold is removed by rm -rf, which walks any depth.
+ * In the scope (the role's own folder), or anywhere without rm, it still fails the stage loudly.
+ */
+function auditRemoveTooDeep(ctx, line) {
+  // git cuts a message at 4 KB: a line cut before its reason names a path that long, its last folder cut too
+  const m = /^warning: could not open directory '(.*)\/': File name too long$/s.exec(line) || (line.length >= 4000 && !/': [A-Za-z ]+$/.test(line) ? /^warning: could not open directory '(.*)\/[^/]*$/s.exec(line) : null);
+  if (!m || !ctx.base || process.platform === "win32") return false;
+  const parts = m[1].split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const a = parts.slice(0, i).join("/");
+    // as text for git's arguments and rm's: a name that is not UTF-8 fails the stage loudly, as before
+    const t = auditText(a);
+    if (Buffer.from(t, "utf8").toString("latin1") !== a) return false;
+    let held = true;
+    try { auditGit(ctx, ["cat-file", "-e", ctx.base.tree + ":" + t]); } catch (e) { held = false; }
+    if (held) continue;
+    const rel = auditRel(ctx, a);
+    if (rel === null || ctx.base.keep(auditText(rel), { path: a, status: "A" })) return false;
+    const r = cp.spawnSync("rm", ["-rf", "--", ctx.top + "/" + t], { timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
+    if (r.status !== 0 || fs.existsSync(auditAbs(ctx, a))) return false;
+    (ctx.opened = ctx.opened || []).push({ path: auditShown(rel), kind: "created (deeper than the system's path limit)", restored: true, removed: true, top: a });
+    return true;
+  }
+  return false;
 }
 
 /**
