@@ -259,6 +259,22 @@ describe("audit r9: a folder deeper than the system's path limit", () => {
       }
     }));
 
+  it("one below a folder that also holds what the ignore rules hide is left to a human (no restore brings those back)", () =>
+    withRepo({ ...BASE, ".gitignore": "node_modules/\n*.csv\n" }, (r) => {
+      try {
+        r.put("data/big.csv", "the human's data\n");
+        r.start("p3", "jade");
+        deep(r, "data");
+        r.stop("p3", "jade");
+        const rep = r.report("p3");
+        expect(rep.code).toBe(2);
+        expect(rep.stderr).toContain("the stage-end scope audit could not run (git cannot read a folder");
+        expect(r.read("data/big.csv")).toBe("the human's data\n");
+      } finally {
+        rmDeep(r, "data");
+      }
+    }));
+
   it("one in the role's own scope still fails the stage loudly and is left to a human", () =>
     withRepo(BASE, (r) => {
       try {

@@ -246,6 +246,13 @@ function auditRemoveTooDeep(ctx, line) {
     if (held) continue;
     const rel = auditRel(ctx, a);
     if (rel === null || ctx.base.keep(auditText(rel), { path: a, status: "A" })) return false;
+    // only a bare chain of folders down to the deep one: a folder the tree does not hold may still hold
+    // what the ignore rules hide (a human's data/*.csv), which no restore brings back; that fails loudly
+    for (let j = i; j < parts.length; j++) {
+      let es = [];
+      try { es = fs.readdirSync(auditAbs(ctx, parts.slice(0, j).join("/")), { encoding: "latin1" }); } catch (e) { return false; }
+      if (es.length !== 1 || es[0] !== parts[j]) return false;
+    }
     const r = cp.spawnSync("rm", ["-rf", "--", ctx.top + "/" + t], { timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
     if (r.status !== 0 || fs.existsSync(auditAbs(ctx, a))) return false;
     (ctx.opened = ctx.opened || []).push({ path: auditShown(rel), kind: "created (deeper than the system's path limit)", restored: true, removed: true, top: a });
