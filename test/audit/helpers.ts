@@ -22,6 +22,9 @@ export const ROLES = [
 export const MAIN = role("flint", [".pebble/spec.md"], NEVER, "main");
 const pipeline = { name: "pebble", policies: { neverWrite: NEVER }, roles: [...ROLES, MAIN] } as unknown as PipelineIR;
 
+/** where the tests' audit scripts keep their key and witnesses (the account's home in real use) */
+export const AUDIT_KEY_HOME = path.join(SCRATCH, "audit-key-home");
+
 export function script(over: Partial<AuditOptions> = {}): string {
   return renderAuditScript(pipeline, {
     host: "test",
@@ -31,6 +34,8 @@ export function script(over: Partial<AuditOptions> = {}): string {
     protect: [".claude/hooks/**", ".claude/settings.json"],
     roles: ROLES,
     betweenEverySession: true,
+    // the audit's key and witnesses (issue 22) in one scratch home shared by the tests, not the account's
+    auditHome: AUDIT_KEY_HOME,
     ...over,
   });
 }

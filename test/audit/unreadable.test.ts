@@ -7,7 +7,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { gitEnv, makeRepo, SCRIPT, type Repo } from "./helpers.js";
+import { gitEnv, makeRepo, script, SCRIPT, type Repo } from "./helpers.js";
+import { SCRATCH } from "../helpers/scratch.js";
 
 const BASE = { "src/a.ts": "a\n", "tests/a.test.ts": "t\n", "tests/keep/k.test.ts": "k\n", "docs/guide.md": "g\n", ".gitignore": "node_modules/\n" };
 const root = process.getuid?.() === 0;
@@ -24,13 +25,16 @@ const hook = (r: Repo, mode: string, id: string) => as(r, "node", [path.join(r.d
 const code = (r: Repo, cmd: string) => as(r, "sh", ["-c", cmd]);
 
 function withOwnedRepo(body: (r: Repo) => void): void {
-  const r = makeRepo(BASE);
+  // the audit's key and witnesses (issue 22) in a home the owning account can write, as its own would be
+  const keyHome = fs.mkdtempSync(path.join(SCRATCH, "audit-key-nobody-"));
+  const r = makeRepo(BASE, { scriptText: script({ auditHome: keyHome }) });
   try {
-    if (root) spawnSync("chown", ["-R", "65534:65534", path.dirname(r.dir)]);
+    if (root) spawnSync("chown", ["-R", "65534:65534", path.dirname(r.dir), keyHome]);
     body(r);
   } finally {
     spawnSync("chmod", ["-R", "u+rwx", path.dirname(r.dir)]);
     r.cleanup();
+    fs.rmSync(keyHome, { recursive: true, force: true });
   }
 }
 

@@ -21,6 +21,8 @@ import { AUDIT_BLOBS_SOURCE } from "./runtime-blobs.js";
 import { AUDIT_SNAPSHOT_SOURCE } from "./runtime-snapshot.js";
 import { AUDIT_OBJECTS_SOURCE } from "./runtime-objects.js";
 import { AUDIT_GIT_SOURCE } from "./runtime-git.js";
+import { AUDIT_SIGNED_SOURCE } from "./runtime-signed.js";
+import { STATE_KEY_SOURCE } from "../state-key.js";
 import { CONTROLLER_STATE_SOURCE } from "../controller/runtime-state.js";
 import { byCodeUnit } from "../../compare.js";
 import { HOST_SETTINGS_FILES, anyDepth } from "../guard/policy.js";
@@ -83,6 +85,8 @@ export interface AuditOptions {
   controller?: { stateDir: string };
   /** a fixed home for the controller's key and records instead of the account's (tests only) */
   controllerHome?: string;
+  /** a fixed home for the audit's key and witnesses instead of the account's (tests only) */
+  auditHome?: string;
   /** a shorter time limit for the audit's git than the one under the hosts' hook timeouts (tests only) */
   timeLimitMs?: number;
   /** Project paths of the enforcement files harness installs for this host (installedEnforcement): guarded byte for byte, wherever the ignore rules hide them. */
@@ -118,7 +122,7 @@ export const AUDIT_GAPS: readonly string[] = [
   "git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed, and so is a file of Git LFS's store (.git/lfs/objects; not one lfs.storage moves elsewhere) that does not hash to its name (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted. A pack written during the stage is verified in full by git (verify-pack) at its end (an older one git only freshened, its index untouched, by its bytes' hash against its name); a loose object too large to inflate in memory (over 2 GB) counts as rewritten, which fails the stage (its file stays in the work tree). Replace refs made between stages are not put back (the audit's own git never reads them)",
   "the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. A work tree whose unignored files git cannot hash within that limit fails every stage the same way, loudly (the message says so): the audit has no partial mode. Such a FIFO stays until a human removes it, and every boundary fails until then",
   "the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again",
-  "the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it",
+  "the audit's state under .git/harness-audit/ that grants something (the records of running stages that lend their write scopes, each stage's start snapshot with the hashes of its index, excludes and .git/index copies, the verdicts, the record of each session's last boundary) is signed with a key kept outside the project (~/.local/state/harness/audit.key in the account's home from the passwd database, never $HOME), bound to the project and the record's name, and the last signature of each stage and boundary is kept there too: a record a program rewrote, copied from another project, session or stage, replayed or deleted lends no scope and fails the stage or the boundary; a program that reads that key (code run by an allowed command runs as the same user) could forge them, or one that deletes the records outside the project along with the project's could make a stage look never started: tamper-evident, not tamper-proof. The audit script itself is an enforcement file (restored at the end of the stage that changed it), but a copy a stage's code rewrote runs at that stage's own stop, and the snapshot blobs and git's object store are trusted as far as their hashes go",
   "changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it",
   "processes a stage leaves behind are found only on Linux (/proc) and only when they work in the repository (their folder or an open file there); the stop waits 3 s for them, then fails the stage by name; what they write later is restored at the next boundary of the session",
   "between stages: what changes after a stage's end is restored at the session's next boundary (the next stage's start, which then fails); a write after the session's last boundary, and what is staged or committed between stages, is found by no hook, and the next session's first stage takes the tree as it finds it",
@@ -234,7 +238,12 @@ export function renderAuditScript(pipeline: PipelineIR, o: AuditOptions): string
     "",
     "const POLICY = " + JSON.stringify(sortKeys(policy), null, 2) + ";",
     ...(o.timeLimitMs === undefined ? [] : [`const AUDIT_TIME_LIMIT_MS = ${JSON.stringify(o.timeLimitMs)};`]),
+    `const AUDIT_KEY_HOME = ${o.auditHome === undefined ? "null" : JSON.stringify(o.auditHome)};`,
     AUDIT_RUNTIME_SOURCE.trim(),
+    "",
+    STATE_KEY_SOURCE.trim(),
+    "",
+    AUDIT_SIGNED_SOURCE.trim(),
     "",
     AUDIT_GIT_SOURCE.trim(),
     "",

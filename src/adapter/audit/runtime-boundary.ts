@@ -159,13 +159,21 @@ function auditChainFiles(ctx, session) {
 }
 
 /** Is this session one whose main thread is the orchestrator? Every session (scope repository), or one whose orchestrator's commands were audited. */
-function auditIsRun(ctx, session) { return POLICY.betweenEverySession || fs.existsSync(auditChainFiles(ctx, session).run); }
+// (its witness outside the project too: a deleted .run file does not end the checks between stages)
+function auditIsRun(ctx, session) { return POLICY.betweenEverySession || fs.existsSync(auditChainFiles(ctx, session).run) || auditWitnessRead(ctx.dir, "run-" + auditKey(session)) !== null; }
 
 function auditChainLoad(ctx, session) {
   const f = auditChainFiles(ctx, session);
-  let c;
-  try { c = auditReadJson(f.json); } catch (e) { if (e.code === "ENOENT") return null; throw new Error("the record of the last stage's end is unreadable (" + (e.code || e.message) + ")"); }
+  const name = auditKey(session);
+  // issue 22: signed for this project and session, the copy the last boundary wrote (its mac is kept
+  // outside the project), and its index and excludes copies as it hashed them; a deleted one fails
+  const c = auditSignedRead(ctx.dir, f.json, "chain", name, "the record of the last stage's end");
+  const w = auditWitnessRead(ctx.dir, "chain-" + name);
+  if (c === null) { if (w !== null) throw new Error("the record of the last stage's end was deleted"); return null; }
+  if (w !== c.mac) throw new Error("the record of the last stage's end is not the one the audit last wrote (replaced by another copy, or its record outside the project is gone)");
   if (!c || c.format !== 1 || typeof c.tree !== "string" || !fs.existsSync(f.index) || !fs.existsSync(f.excludes)) throw new Error("the record of the last stage's end is incomplete");
+  auditCheckHash(f.index, c.hashes && c.hashes.index, "the last boundary's index");
+  auditCheckHash(f.excludes, c.hashes && c.hashes.excludes, "the last boundary's excludes copy");
   return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes, t: c.t, unlisted: c.unlisted, dotgits: c.dotgits };
 }
 
@@ -175,7 +183,9 @@ function auditChainSave(ctx, session, tree, index, excludes, guarded) {
   const tmp = (p) => p + ".tmp" + process.pid;
   auditCopy(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
   if (excludes !== f.excludes) { auditCopy(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
-  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded, t: Date.now(), unlisted: ctx.unlisted || [], dotgits: ctx.dotgits || null });
+  const hashes = { index: auditCopyHash(f.index), excludes: auditCopyHash(f.excludes) };
+  const mac = auditSignedWrite(ctx.dir, f.json, "chain", auditKey(session), { format: 1, tree: tree, guarded: guarded, t: Date.now(), unlisted: ctx.unlisted || [], dotgits: ctx.dotgits || null, hashes: hashes });
+  auditWitnessWrite(ctx.dir, "chain-" + auditKey(session), mac);
 }
 
 /** Paths the index file holds differently from HEAD (null when there is no HEAD). */
@@ -198,13 +208,14 @@ function auditBetween(session, command) {
   let ctx;
   const early = [];
   // no repository: no stage has ended here; a repository configuration that is no regular file is put back from the last boundary, or fails loudly
-  try { ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, "chain", auditKey(session) + ".json")).guarded, early); }
+  try { ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditSignedRead(path.join(gd, AUDIT_DIR_NAME), path.join(gd, AUDIT_DIR_NAME, "chain", auditKey(session) + ".json"), "chain", auditKey(session), "the record of the last stage's end").guarded, early); }
   catch (e) { if (e && e.notRegular) throw e; return null; }
-  if (!fs.existsSync(path.join(ctx.dir, "chain"))) return null;
+  // (a removed chain folder is no reason to skip: auditChainLoad asks the witness)
+  if (!fs.existsSync(path.join(ctx.dir, "chain")) && auditWitnessRead(ctx.dir, "chain-" + auditKey(session)) === null) return null;
   const chain = auditChainLoad(ctx, session);
   if (!chain) return null;
   // only the pipeline's own command carries this hook (scope pipeline): this session is a pipeline run
-  if (!POLICY.betweenEverySession) fs.writeFileSync(auditChainFiles(ctx, session).run, "");
+  if (!POLICY.betweenEverySession) { fs.writeFileSync(auditChainFiles(ctx, session).run, ""); if (auditWitnessRead(ctx.dir, "run-" + auditKey(session)) === null) auditWitnessWrite(ctx.dir, "run-" + auditKey(session), "run"); }
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
   ctx.unlisted = chain.unlisted;

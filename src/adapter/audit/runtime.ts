@@ -163,7 +163,13 @@ function auditActiveRoles(ctx, except) {
     if (other === except) continue;
     let b = null;
     try { b = auditReadRegular(path.join(activeDir, other)); } catch (e) { throw new Error("the audit's record of a running stage is damaged (" + auditOneLine(e.message, 200) + ")"); }
-    if (b !== null) out.push(b.toString("utf8")); // null: ended meanwhile
+    if (b === null) continue; // ended meanwhile
+    // issue 22: only a record the audit signed for this project and stage, whose start its witness
+    // outside the project still names as running, lends a scope (a forged, copied or replayed one: none)
+    const line = auditSignedLineRead(ctx.dir, "active", other, b);
+    const tab = line === null ? -1 : line.indexOf("\t");
+    if (tab < 0 || auditWitnessRead(ctx.dir, "stage-" + other) !== "run " + line.slice(tab + 1)) continue;
+    out.push(line.slice(0, tab));
   }
   return out;
 }
@@ -208,13 +214,16 @@ function auditStart(key, role, session) {
     if (other === key) continue;
     const pd = path.join(ctx.dir, "peers", other);
     fs.mkdirSync(pd, { recursive: true });
-    fs.writeFileSync(path.join(pd, key), role);
+    fs.writeFileSync(path.join(pd, key), auditSignedLine(ctx.dir, "peer", other + "/" + key, role));
   }
   auditSaveRealIndex(ctx, key);
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, dotgits: dotgits, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  // the copies the stop trusts (the stat cache git hashes with, the ignore rules, the real index) by hash, in the signed state
+  const hashes = { index: auditCopyHash(index), excludes: auditCopyHash(excludes), realIndex: auditCopyHash(auditFile(ctx, key, "real-index")) };
+  const mac = auditSignedWrite(ctx.dir, auditFile(ctx, key, "state"), "state", key, { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, dotgits: dotgits, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before, hashes: hashes });
   auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
-  fs.writeFileSync(path.join(activeDir, key), role);
+  auditWitnessWrite(ctx.dir, "stage-" + key, "run " + mac);
+  fs.writeFileSync(path.join(activeDir, key), auditSignedLine(ctx.dir, "active", key, role + "\t" + mac));
 }
 
 /** Remove state files of stages that never ended, after a week, and the snapshot blobs nothing names. */
@@ -225,9 +234,16 @@ function auditSweep(ctx) {
     try { names = fs.readdirSync(path.join(ctx.dir, sub)); } catch (e) { names = []; }
     for (const f of names) {
       const p = path.join(ctx.dir, sub, f);
-      try { if (fs.statSync(p).isFile() && now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) fs.rmSync(p, { force: true }); } catch (e) { /* raced */ }
+      try {
+        if (fs.statSync(p).isFile() && now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) {
+          fs.rmSync(p, { force: true });
+          // its witness goes with it (a week-old chain is no deleted one)
+          if (sub === "chain" && f.endsWith(".json")) auditWitnessRemove(ctx.dir, "chain-" + f.slice(0, -5));
+        }
+      } catch (e) { /* raced */ }
     }
   }
+  auditWitnessSweep(ctx.dir, now);
   auditBlobPrune(ctx.dir);
 }
 
@@ -340,20 +356,28 @@ function auditStop(key, roleHint) {
   // a repository configuration replaced by a FIFO is put back from this stage's snapshot before git runs
   const early = [];
   auditUndoGitMove(auditProjectRoot(), key, early);
-  const ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, key + ".state")).guarded, early);
+  const ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditSignedRead(path.join(gd, AUDIT_DIR_NAME), path.join(gd, AUDIT_DIR_NAME, key + ".state"), "state", key, "the stage-start snapshot").guarded, early);
   const statePath = auditFile(ctx, key, "state");
+  // issue 22: signed for this project and stage, and the one the start's witness outside the project names
   let state;
-  try { state = auditReadJson(statePath); } catch (e) { throw new Error("no stage-start snapshot for this stage (" + (e.code || e.message) + ")"); }
+  try { state = auditSignedRead(ctx.dir, statePath, "state", key, "the file"); } catch (e) { throw new Error("no stage-start snapshot for this stage (" + e.message + ")"); }
+  if (state === null) throw new Error("no stage-start snapshot for this stage (ENOENT)");
+  if (auditWitnessRead(ctx.dir, "stage-" + key) !== "run " + state.mac) throw new Error("the stage-start snapshot is not the one this stage's start wrote (replaced, or its record outside the project is gone)");
   if (state.format !== 2) throw new Error("the stage-start snapshot has an unknown format (" + state.format + ")");
   if (roleHint && state.role !== roleHint) throw new Error("the stage-start snapshot belongs to " + state.role + ", not " + roleHint);
   ctx.excludesFile = auditFile(ctx, key, "excludes");
   ctx.unlisted = state.unlisted;
   ctx.dotgits = state.dotgits;
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
+  const hashes = state.hashes || {};
+  auditCheckHash(ctx.excludesFile, hashes.excludes, "the stage-start excludes copy");
+  auditCheckHash(auditFile(ctx, key, "index"), hashes.index, "the stage-start index");
+  auditCheckHash(auditFile(ctx, key, "real-index"), hashes.realIndex, "the stage-start copy of .git/index");
   const peersDir = path.join(ctx.dir, "peers", key);
   let late = [];
   try { late = fs.readdirSync(peersDir); } catch (e) { late = []; }
-  late = late.map((f) => auditReadText(path.join(peersDir, f)));
+  // a record the audit did not sign for this stage and that peer lends nothing
+  late = late.map((f) => auditSignedLineRead(ctx.dir, "peer", key + "/" + f, Buffer.from(auditReadText(path.join(peersDir, f)), "utf8"))).filter((x) => x !== null);
   const allowed = [state.role].concat(state.peers || [], late);
   // processes the stage left behind first (beside other stages, whose processes look the same, this is skipped)
   const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
@@ -392,7 +416,9 @@ function auditStopAndRecord(key, roleHint) {
   }
   try {
     if (!ctx) ctx = auditContext(auditProjectRoot());
-    auditWriteJson(auditFile(ctx, key, "verdict"), verdict);
+    // signed, and its mac kept outside the project: a rewritten, replayed or deleted verdict fails the report
+    const mac = auditSignedWrite(ctx.dir, auditFile(ctx, key, "verdict"), "verdict", key, verdict);
+    auditWitnessWrite(ctx.dir, "stage-" + key, "done " + mac);
     if (!verdict.error) auditFinishState(ctx, key);
     // r7: whatever the verdict, the stage is no longer running: a stage whose audit could not run kept its
     // record here, and every later stage's audit allowed its write scope (and looked for no leftover process)
@@ -509,12 +535,21 @@ function auditMain() {
           const sp = auditFile(ctx, key, "state");
           let v = null;
           const done = auditCompleted(resp, raw);
-          if (fs.existsSync(vp)) v = auditReadJson(vp);
+          let w = null;
+          try { w = auditWitnessRead(ctx.dir, "stage-" + key); } catch (e) { w = "unreadable"; }
+          if (fs.existsSync(vp)) {
+            try {
+              v = auditSignedRead(ctx.dir, vp, "verdict", key, "the stage's verdict");
+              if (w !== "done " + v.mac) throw new Error("the stage's verdict is not the one its stop wrote (replaced by another copy)");
+            } catch (e) { v = { key: key, role: (v && v.role) || spawned.subagent_type || null, ok: false, error: auditOneLine(e.message || String(e), 300), violations: [] }; }
+          }
           else if (fs.existsSync(sp)) { if (done) v = auditStopAndRecord(key, ""); }
+          // issue 22: the audit's records of a stage it saw start were deleted
+          else if (w !== null && done) v = { key: key, role: spawned.subagent_type || null, ok: false, error: "the audit's records of this stage (its verdict and its start snapshot) were deleted", violations: [] };
           else if (done && POLICY.roles[spawned.subagent_type])
             v = { key: key, role: spawned.subagent_type, ok: false, error: "no record of this stage's start (the SubagentStart hook did not run)", violations: [] };
           if (v && !v.ok) failed.push(v);
-          if (v) fs.rmSync(vp, { force: true });
+          if (v) { fs.rmSync(vp, { force: true }); if (v.ok || !fs.existsSync(sp)) try { auditWitnessRemove(ctx.dir, "stage-" + key); } catch (e) { /* swept later */ } }
         }
         if (failed.length) { code = 2; msg = failed.map(auditDescribe).join("\n\n"); }
       } else throw new Error("unknown mode " + JSON.stringify(mode) + " (expected start, stop, report, between, run-start or run-stop)");

@@ -6,9 +6,10 @@ import { CONTROLLER_ORDER_SOURCE } from "./runtime-order.js";
 import { CONTROLLER_STAGE_SOURCE } from "./runtime-stage.js";
 import { CONTROLLER_STATE_SOURCE } from "./runtime-state.js";
 import type { ControllerModel } from "./model.js";
+import { STATE_KEY_SOURCE } from "../state-key.js";
 
 /** The host-neutral runtime: defines ctlDecide(M, env, call, loaded) and its helpers; no side effects. */
-export const CONTROLLER_RUNTIME = [CONTROLLER_STATE_SOURCE, CONTROLLER_ORDER_SOURCE, CONTROLLER_STAGE_SOURCE, CONTROLLER_DECIDE_SOURCE].map((s) => s.trim()).join("\n\n");
+export const CONTROLLER_RUNTIME = [STATE_KEY_SOURCE, CONTROLLER_STATE_SOURCE, CONTROLLER_ORDER_SOURCE, CONTROLLER_STAGE_SOURCE, CONTROLLER_DECIDE_SOURCE].map((s) => s.trim()).join("\n\n");
 
 export interface ControllerScript {
   header: readonly string[];

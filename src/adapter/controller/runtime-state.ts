@@ -1,6 +1,7 @@
 // The run controller's state: one run per host session, under a lock, signed. JavaScript source text
 // pasted into the generated script (rules in src/adapter/guard/render.ts: no imports, no side effects
-// at the top level, no backticks, no dollar-brace). Needs `fs`, `path`, `crypto` in scope.
+// at the top level, no backticks, no dollar-brace). Needs `fs`, `path`, `os`, `crypto` in scope, and
+// src/adapter/state-key.ts's source pasted before it (hsHome, hsKey, hsRead).
 //
 // Where things live:
 //   <project>/.harness/controller/<session>.json   the state { mac, data } (data.record = the run record)
@@ -15,14 +16,11 @@
 export const CONTROLLER_STATE_SOURCE = String.raw`
 const CTL_TAMPERED = "tampered: ";
 /** the account's home by uid (getpwuid), or null when the account has none; CTL_HOME: a fixed one (tests) */
-function ctlHome() {
-  if (typeof CTL_HOME === "string") return CTL_HOME;
-  try { const h = os.userInfo().homedir; return typeof h === "string" && path.isAbsolute(h) ? h : null; } catch (e) { return null; }
-}
+function ctlHome() { return hsHome(typeof CTL_HOME === "string" ? CTL_HOME : null); }
 function ctlSafe(id) { return String(id).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128); }
 function ctlPaths(M, root, home, sid) {
   const dir = path.join(root, M.stateDir);
-  const priv = path.join(home, ".local", "state", "harness");
+  const priv = hsDir(home);
   return {
     dir: dir,
     state: path.join(dir, "controller", ctlSafe(sid) + ".json"),
@@ -38,23 +36,8 @@ function ctlWriteAtomic(file, text, mode) {
   fs.writeFileSync(tmp, text, mode ? { mode: mode } : undefined);
   fs.renameSync(tmp, file);
 }
-function ctlKey(P) {
-  try { const k = ctlRead(P.key).toString("utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
-  const k = crypto.randomBytes(32).toString("hex");
-  fs.mkdirSync(path.dirname(P.key), { recursive: true, mode: 0o700 });
-  try { fs.writeFileSync(P.key, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) { return ctlRead(P.key).toString("utf8").trim(); }
-}
-/** A regular file's text (following a link), never opened blocking: a FIFO a stage's code put in place of a state
- *  file would hold the hook until the host's timeout. Missing: ENOENT, as readFileSync throws; anything else throws too. */
-function ctlRead(f) {
-  const st = fs.statSync(f);
-  if (!st.isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
-  const fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0));
-  try {
-    if (!fs.fstatSync(fd).isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
-    return fs.readFileSync(fd);
-  } finally { fs.closeSync(fd); }
-}
+function ctlKey(P) { return hsKey(P.key); }
+function ctlRead(f) { return hsRead(f); }
 function ctlMac(key, body) { return crypto.createHmac("sha256", key).update(body).digest("hex"); }
 function ctlExists(f) { try { fs.statSync(f); return true; } catch (e) { return false; } }
 /** Hooks of one session run at the same time (Codex: a child's start beside the parent's post), so
