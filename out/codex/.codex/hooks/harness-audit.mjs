@@ -23,7 +23,7 @@
 //   - git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed, and so is a file of Git LFS's store (.git/lfs/objects; not one lfs.storage moves elsewhere) that does not hash to its name (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted. A pack written during the stage is verified in full by git (verify-pack) at its end (an older one git only freshened, its index untouched, by its bytes' hash against its name); a loose object too large to inflate in memory (over 2 GB) counts as rewritten, which fails the stage (its file stays in the work tree). Replace refs made between stages are not put back (the audit's own git never reads them)
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. A work tree whose unignored files git cannot hash within that limit fails every stage the same way, loudly (the message says so): the audit has no partial mode. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
-//   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
+//   - the audit's state under .git/harness-audit/ that grants something (the records of running stages that lend their write scopes, each stage's start snapshot with the hashes of its index, excludes and .git/index copies, the verdicts, the record of each session's last boundary) is signed with a key kept outside the project (~/.local/state/harness/audit.key in the account's home from the passwd database, never $HOME), bound to the project and the record's name, and the last signature of each stage and boundary is kept there too: a record a program rewrote, copied from another project, session or stage, replayed or deleted lends no scope and fails the stage or the boundary; a program that reads that key (code run by an allowed command runs as the same user) could forge them, or one that deletes the records outside the project along with the project's could make a stage look never started: tamper-evident, not tamper-proof. The audit script itself is an enforcement file (restored at the end of the stage that changed it), but a copy a stage's code rewrote runs at that stage's own stop, and the snapshot blobs and git's object store are trusted as far as their hashes go
 //   - changes are found when the stage ends, not when they happen: until then an out-of-scope file exists and later commands of the same stage can read it
 //   - processes a stage leaves behind are found only on Linux (/proc) and only when they work in the repository (their folder or an open file there); the stop waits 3 s for them, then fails the stage by name; what they write later is restored at the next boundary of the session
 //   - between stages: what changes after a stage's end is restored at the session's next boundary (the next stage's start, which then fails); a write after the session's last boundary, and what is staged or committed between stages, is found by no hook, and the next session's first stage takes the tree as it finds it
@@ -3082,6 +3082,7 @@ const POLICY = {
   "scriptPath": ".codex/hooks/harness-audit.mjs",
   "stopBlocks": false
 };
+const AUDIT_KEY_HOME = null;
 const AUDIT_DIR_NAME = "harness-audit";
 const AUDIT_MAX_PASSES = 3;
 const AUDIT_STALE_MS = 7 * 24 * 3600 * 1000;
@@ -3220,7 +3221,13 @@ function auditActiveRoles(ctx, except) {
     if (other === except) continue;
     let b = null;
     try { b = auditReadRegular(path.join(activeDir, other)); } catch (e) { throw new Error("the audit's record of a running stage is damaged (" + auditOneLine(e.message, 200) + ")"); }
-    if (b !== null) out.push(b.toString("utf8")); // null: ended meanwhile
+    if (b === null) continue; // ended meanwhile
+    // issue 22: only a record the audit signed for this project and stage, whose start its witness
+    // outside the project still names as running, lends a scope (a forged, copied or replayed one: none)
+    const line = auditSignedLineRead(ctx.dir, "active", other, b);
+    const tab = line === null ? -1 : line.indexOf("\t");
+    if (tab < 0 || auditWitnessRead(ctx.dir, "stage-" + other) !== "run " + line.slice(tab + 1)) continue;
+    out.push(line.slice(0, tab));
   }
   return out;
 }
@@ -3265,13 +3272,16 @@ function auditStart(key, role, session) {
     if (other === key) continue;
     const pd = path.join(ctx.dir, "peers", other);
     fs.mkdirSync(pd, { recursive: true });
-    fs.writeFileSync(path.join(pd, key), role);
+    fs.writeFileSync(path.join(pd, key), auditSignedLine(ctx.dir, "peer", other + "/" + key, role));
   }
   auditSaveRealIndex(ctx, key);
-  auditWriteJson(auditFile(ctx, key, "state"), { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, dotgits: dotgits, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before });
+  // the copies the stop trusts (the stat cache git hashes with, the ignore rules, the real index) by hash, in the signed state
+  const hashes = { index: auditCopyHash(index), excludes: auditCopyHash(excludes), realIndex: auditCopyHash(auditFile(ctx, key, "real-index")) };
+  const mac = auditSignedWrite(ctx.dir, auditFile(ctx, key, "state"), "state", key, { format: 2, key: key, role: role, session: session || null, gitDir: ctx.gitDir, ticks: auditTicks(), objects: Date.now(), unlisted: unlisted, dotgits: dotgits, tree: tree, peers: peers, guarded: guarded, repo: auditRepoState(ctx), before: before, hashes: hashes });
   auditBlobEnd(mark);
   fs.rmSync(auditFile(ctx, key, "verdict"), { force: true });
-  fs.writeFileSync(path.join(activeDir, key), role);
+  auditWitnessWrite(ctx.dir, "stage-" + key, "run " + mac);
+  fs.writeFileSync(path.join(activeDir, key), auditSignedLine(ctx.dir, "active", key, role + "\t" + mac));
 }
 
 /** Remove state files of stages that never ended, after a week, and the snapshot blobs nothing names. */
@@ -3282,9 +3292,16 @@ function auditSweep(ctx) {
     try { names = fs.readdirSync(path.join(ctx.dir, sub)); } catch (e) { names = []; }
     for (const f of names) {
       const p = path.join(ctx.dir, sub, f);
-      try { if (fs.statSync(p).isFile() && now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) fs.rmSync(p, { force: true }); } catch (e) { /* raced */ }
+      try {
+        if (fs.statSync(p).isFile() && now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) {
+          fs.rmSync(p, { force: true });
+          // its witness goes with it (a week-old chain is no deleted one)
+          if (sub === "chain" && f.endsWith(".json")) auditWitnessRemove(ctx.dir, "chain-" + f.slice(0, -5));
+        }
+      } catch (e) { /* raced */ }
     }
   }
+  auditWitnessSweep(ctx.dir, now);
   auditBlobPrune(ctx.dir);
 }
 
@@ -3397,20 +3414,28 @@ function auditStop(key, roleHint) {
   // a repository configuration replaced by a FIFO is put back from this stage's snapshot before git runs
   const early = [];
   auditUndoGitMove(auditProjectRoot(), key, early);
-  const ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, key + ".state")).guarded, early);
+  const ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditSignedRead(path.join(gd, AUDIT_DIR_NAME), path.join(gd, AUDIT_DIR_NAME, key + ".state"), "state", key, "the stage-start snapshot").guarded, early);
   const statePath = auditFile(ctx, key, "state");
+  // issue 22: signed for this project and stage, and the one the start's witness outside the project names
   let state;
-  try { state = auditReadJson(statePath); } catch (e) { throw new Error("no stage-start snapshot for this stage (" + (e.code || e.message) + ")"); }
+  try { state = auditSignedRead(ctx.dir, statePath, "state", key, "the file"); } catch (e) { throw new Error("no stage-start snapshot for this stage (" + e.message + ")"); }
+  if (state === null) throw new Error("no stage-start snapshot for this stage (ENOENT)");
+  if (auditWitnessRead(ctx.dir, "stage-" + key) !== "run " + state.mac) throw new Error("the stage-start snapshot is not the one this stage's start wrote (replaced, or its record outside the project is gone)");
   if (state.format !== 2) throw new Error("the stage-start snapshot has an unknown format (" + state.format + ")");
   if (roleHint && state.role !== roleHint) throw new Error("the stage-start snapshot belongs to " + state.role + ", not " + roleHint);
   ctx.excludesFile = auditFile(ctx, key, "excludes");
   ctx.unlisted = state.unlisted;
   ctx.dotgits = state.dotgits;
   if (!fs.existsSync(ctx.excludesFile)) throw new Error("the stage-start excludes copy is missing");
+  const hashes = state.hashes || {};
+  auditCheckHash(ctx.excludesFile, hashes.excludes, "the stage-start excludes copy");
+  auditCheckHash(auditFile(ctx, key, "index"), hashes.index, "the stage-start index");
+  auditCheckHash(auditFile(ctx, key, "real-index"), hashes.realIndex, "the stage-start copy of .git/index");
   const peersDir = path.join(ctx.dir, "peers", key);
   let late = [];
   try { late = fs.readdirSync(peersDir); } catch (e) { late = []; }
-  late = late.map((f) => auditReadText(path.join(peersDir, f)));
+  // a record the audit did not sign for this stage and that peer lends nothing
+  late = late.map((f) => auditSignedLineRead(ctx.dir, "peer", key + "/" + f, Buffer.from(auditReadText(path.join(peersDir, f)), "utf8"))).filter((x) => x !== null);
   const allowed = [state.role].concat(state.peers || [], late);
   // processes the stage left behind first (beside other stages, whose processes look the same, this is skipped)
   const alone = allowed.length === 1 && auditActiveRoles(ctx, key).length === 0;
@@ -3449,7 +3474,9 @@ function auditStopAndRecord(key, roleHint) {
   }
   try {
     if (!ctx) ctx = auditContext(auditProjectRoot());
-    auditWriteJson(auditFile(ctx, key, "verdict"), verdict);
+    // signed, and its mac kept outside the project: a rewritten, replayed or deleted verdict fails the report
+    const mac = auditSignedWrite(ctx.dir, auditFile(ctx, key, "verdict"), "verdict", key, verdict);
+    auditWitnessWrite(ctx.dir, "stage-" + key, "done " + mac);
     if (!verdict.error) auditFinishState(ctx, key);
     // r7: whatever the verdict, the stage is no longer running: a stage whose audit could not run kept its
     // record here, and every later stage's audit allowed its write scope (and looked for no leftover process)
@@ -3479,6 +3506,104 @@ function auditDescribe(v) {
   if (v.saved) lines.push(auditSavedLine(v.saved));
   lines.push("Treat this stage as failed: its other changes are kept; do not retry the same way. Report the paths above.");
   return lines.join("\n");
+}
+
+/** the account's home by uid (getpwuid), or null when it has none; fixed: a given one (tests) */
+function hsHome(fixed) {
+  if (typeof fixed === "string") return fixed;
+  try { const h = os.userInfo().homedir; return typeof h === "string" && path.isAbsolute(h) ? h : null; } catch (e) { return null; }
+}
+/** <home>/.local/state/harness */
+function hsDir(home) { return path.join(home, ".local", "state", "harness"); }
+/** A regular file's bytes (following a link), never opened blocking: a FIFO a stage's code put in place of a state
+ *  file would hold the hook until the host's timeout. Missing: ENOENT, as readFileSync throws; anything else throws too. */
+function hsRead(f) {
+  const st = fs.statSync(f);
+  if (!st.isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
+  const fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0));
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
+    return fs.readFileSync(fd);
+  } finally { fs.closeSync(fd); }
+}
+/** The key in this file, made (0600, in a 0700 folder) when there is none: a missing key never means "unsigned". */
+function hsKey(file) {
+  try { const k = hsRead(file).toString("utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
+  const k = crypto.randomBytes(32).toString("hex");
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try { fs.writeFileSync(file, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) {
+    const had = hsRead(file).toString("utf8").trim();
+    if (had.length < 32) throw new Error("the key " + file + " is too short (replace it or remove it)");
+    return had;
+  }
+}
+
+const auditSign = { dir: null, key: null, witness: null };
+
+function auditSignUse(dir) {
+  if (auditSign.dir === dir) return;
+  const home = hsHome(typeof AUDIT_KEY_HOME === "string" ? AUDIT_KEY_HOME : null);
+  // no home: no key; never an unsigned (trusted) record
+  if (!home) throw new Error("the account has no home folder for the audit's key (~/.local/state/harness)");
+  auditSign.key = hsKey(path.join(hsDir(home), "audit.key"));
+  auditSign.witness = path.join(hsDir(home), "audit", crypto.createHash("sha256").update(dir).digest("hex").slice(0, 32));
+  auditSign.dir = dir;
+}
+function auditMac(dir, kind, name, body) {
+  auditSignUse(dir);
+  return crypto.createHmac("sha256", auditSign.key).update(JSON.stringify([dir, kind, name]) + "\n" + body).digest("hex");
+}
+function auditMacOk(a, b) { return typeof a === "string" && a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b)); }
+
+/** Write a JSON record with its mac (a field beside the others); returns the mac. */
+function auditSignedWrite(dir, p, kind, name, rec) {
+  const data = Object.assign({}, rec);
+  delete data.mac;
+  const mac = auditMac(dir, kind, name, JSON.stringify(data));
+  auditWriteJson(p, Object.assign(data, { mac: mac }));
+  return mac;
+}
+/** A signed JSON record: null when missing; throws when unreadable or its mac does not verify. */
+function auditSignedRead(dir, p, kind, name, what) {
+  let v;
+  try { v = auditReadJson(p); } catch (e) { if (e && e.code === "ENOENT") return null; throw new Error(what + " is unreadable (" + (e.code || auditOneLine(e.message, 120)) + ")"); }
+  if (!v || typeof v !== "object") throw new Error(what + " is not the audit's (no signature)");
+  const data = Object.assign({}, v);
+  delete data.mac;
+  if (!auditMacOk(v.mac, auditMac(dir, kind, name, JSON.stringify(data)))) throw new Error(what + " was not written by the audit for this project (its signature does not verify)");
+  return v;
+}
+/** A one-line record (a running stage's role): "<text>\n<mac>"; null when missing or forged. */
+function auditSignedLine(dir, kind, name, text) { return text + "\n" + auditMac(dir, kind, name, text) + "\n"; }
+function auditSignedLineRead(dir, kind, name, b) {
+  const t = b.toString("utf8").split("\n");
+  return t.length >= 2 && auditMacOk(t[1], auditMac(dir, kind, name, t[0])) ? t[0] : null;
+}
+
+function auditWitnessPath(dir, name) { auditSignUse(dir); return path.join(auditSign.witness, name); }
+function auditWitnessRead(dir, name) {
+  try { return hsRead(auditWitnessPath(dir, name)).toString("utf8").trim(); } catch (e) { if (e && e.code === "ENOENT") return null; throw e; }
+}
+function auditWitnessWrite(dir, name, text) {
+  const p = auditWitnessPath(dir, name);
+  fs.mkdirSync(path.dirname(p), { recursive: true, mode: 0o700 });
+  const t = p + ".tmp" + process.pid;
+  fs.writeFileSync(t, text + "\n", { mode: 0o600 });
+  fs.renameSync(t, p);
+}
+function auditWitnessRemove(dir, name) { fs.rmSync(auditWitnessPath(dir, name), { force: true }); }
+/** Witnesses a week old go with the records they stand for (auditSweep). */
+function auditWitnessSweep(dir, now) {
+  auditSignUse(dir);
+  let names = [];
+  try { names = fs.readdirSync(auditSign.witness); } catch (e) { names = []; }
+  for (const f of names) { const p = path.join(auditSign.witness, f); try { if (now - fs.statSync(p).mtimeMs > AUDIT_STALE_MS) fs.rmSync(p, { force: true }); } catch (e) { /* raced */ } }
+}
+/** The SHA-256 of a file the audit copied (an index, an excludes copy), "" when missing. */
+function auditCopyHash(p) { const b = auditReadRegular(p); return b === null ? "" : crypto.createHash("sha256").update(b).digest("hex"); }
+function auditCheckHash(p, want, what) {
+  if (typeof want !== "string") throw new Error(what + " has no recorded hash");
+  if (auditCopyHash(p) !== want) throw new Error(what + " was changed outside the audit (" + path.basename(p) + ")");
 }
 
 // ---------------------------------------------------------------- git plumbing
@@ -4448,14 +4573,11 @@ function auditControllerChange(ctx, rel, change) {
 const CTL_HOME = null;
 const CTL_TAMPERED = "tampered: ";
 /** the account's home by uid (getpwuid), or null when the account has none; CTL_HOME: a fixed one (tests) */
-function ctlHome() {
-  if (typeof CTL_HOME === "string") return CTL_HOME;
-  try { const h = os.userInfo().homedir; return typeof h === "string" && path.isAbsolute(h) ? h : null; } catch (e) { return null; }
-}
+function ctlHome() { return hsHome(typeof CTL_HOME === "string" ? CTL_HOME : null); }
 function ctlSafe(id) { return String(id).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128); }
 function ctlPaths(M, root, home, sid) {
   const dir = path.join(root, M.stateDir);
-  const priv = path.join(home, ".local", "state", "harness");
+  const priv = hsDir(home);
   return {
     dir: dir,
     state: path.join(dir, "controller", ctlSafe(sid) + ".json"),
@@ -4471,23 +4593,8 @@ function ctlWriteAtomic(file, text, mode) {
   fs.writeFileSync(tmp, text, mode ? { mode: mode } : undefined);
   fs.renameSync(tmp, file);
 }
-function ctlKey(P) {
-  try { const k = ctlRead(P.key).toString("utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
-  const k = crypto.randomBytes(32).toString("hex");
-  fs.mkdirSync(path.dirname(P.key), { recursive: true, mode: 0o700 });
-  try { fs.writeFileSync(P.key, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) { return ctlRead(P.key).toString("utf8").trim(); }
-}
-/** A regular file's text (following a link), never opened blocking: a FIFO a stage's code put in place of a state
- *  file would hold the hook until the host's timeout. Missing: ENOENT, as readFileSync throws; anything else throws too. */
-function ctlRead(f) {
-  const st = fs.statSync(f);
-  if (!st.isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
-  const fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0));
-  try {
-    if (!fs.fstatSync(fd).isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
-    return fs.readFileSync(fd);
-  } finally { fs.closeSync(fd); }
-}
+function ctlKey(P) { return hsKey(P.key); }
+function ctlRead(f) { return hsRead(f); }
 function ctlMac(key, body) { return crypto.createHmac("sha256", key).update(body).digest("hex"); }
 function ctlExists(f) { try { fs.statSync(f); return true; } catch (e) { return false; } }
 /** Hooks of one session run at the same time (Codex: a child's start beside the parent's post), so
@@ -4704,13 +4811,21 @@ function auditChainFiles(ctx, session) {
 }
 
 /** Is this session one whose main thread is the orchestrator? Every session (scope repository), or one whose orchestrator's commands were audited. */
-function auditIsRun(ctx, session) { return POLICY.betweenEverySession || fs.existsSync(auditChainFiles(ctx, session).run); }
+// (its witness outside the project too: a deleted .run file does not end the checks between stages)
+function auditIsRun(ctx, session) { return POLICY.betweenEverySession || fs.existsSync(auditChainFiles(ctx, session).run) || auditWitnessRead(ctx.dir, "run-" + auditKey(session)) !== null; }
 
 function auditChainLoad(ctx, session) {
   const f = auditChainFiles(ctx, session);
-  let c;
-  try { c = auditReadJson(f.json); } catch (e) { if (e.code === "ENOENT") return null; throw new Error("the record of the last stage's end is unreadable (" + (e.code || e.message) + ")"); }
+  const name = auditKey(session);
+  // issue 22: signed for this project and session, the copy the last boundary wrote (its mac is kept
+  // outside the project), and its index and excludes copies as it hashed them; a deleted one fails
+  const c = auditSignedRead(ctx.dir, f.json, "chain", name, "the record of the last stage's end");
+  const w = auditWitnessRead(ctx.dir, "chain-" + name);
+  if (c === null) { if (w !== null) throw new Error("the record of the last stage's end was deleted"); return null; }
+  if (w !== c.mac) throw new Error("the record of the last stage's end is not the one the audit last wrote (replaced by another copy, or its record outside the project is gone)");
   if (!c || c.format !== 1 || typeof c.tree !== "string" || !fs.existsSync(f.index) || !fs.existsSync(f.excludes)) throw new Error("the record of the last stage's end is incomplete");
+  auditCheckHash(f.index, c.hashes && c.hashes.index, "the last boundary's index");
+  auditCheckHash(f.excludes, c.hashes && c.hashes.excludes, "the last boundary's excludes copy");
   return { tree: c.tree, guarded: c.guarded, index: f.index, excludes: f.excludes, t: c.t, unlisted: c.unlisted, dotgits: c.dotgits };
 }
 
@@ -4720,7 +4835,9 @@ function auditChainSave(ctx, session, tree, index, excludes, guarded) {
   const tmp = (p) => p + ".tmp" + process.pid;
   auditCopy(index, tmp(f.index)); fs.renameSync(tmp(f.index), f.index);
   if (excludes !== f.excludes) { auditCopy(excludes, tmp(f.excludes)); fs.renameSync(tmp(f.excludes), f.excludes); }
-  auditWriteJson(f.json, { format: 1, tree: tree, guarded: guarded, t: Date.now(), unlisted: ctx.unlisted || [], dotgits: ctx.dotgits || null });
+  const hashes = { index: auditCopyHash(f.index), excludes: auditCopyHash(f.excludes) };
+  const mac = auditSignedWrite(ctx.dir, f.json, "chain", auditKey(session), { format: 1, tree: tree, guarded: guarded, t: Date.now(), unlisted: ctx.unlisted || [], dotgits: ctx.dotgits || null, hashes: hashes });
+  auditWitnessWrite(ctx.dir, "chain-" + auditKey(session), mac);
 }
 
 /** Paths the index file holds differently from HEAD (null when there is no HEAD). */
@@ -4743,13 +4860,14 @@ function auditBetween(session, command) {
   let ctx;
   const early = [];
   // no repository: no stage has ended here; a repository configuration that is no regular file is put back from the last boundary, or fails loudly
-  try { ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditReadJson(path.join(gd, AUDIT_DIR_NAME, "chain", auditKey(session) + ".json")).guarded, early); }
+  try { ctx = auditContextRestoring(auditProjectRoot(), (gd) => auditSignedRead(path.join(gd, AUDIT_DIR_NAME), path.join(gd, AUDIT_DIR_NAME, "chain", auditKey(session) + ".json"), "chain", auditKey(session), "the record of the last stage's end").guarded, early); }
   catch (e) { if (e && e.notRegular) throw e; return null; }
-  if (!fs.existsSync(path.join(ctx.dir, "chain"))) return null;
+  // (a removed chain folder is no reason to skip: auditChainLoad asks the witness)
+  if (!fs.existsSync(path.join(ctx.dir, "chain")) && auditWitnessRead(ctx.dir, "chain-" + auditKey(session)) === null) return null;
   const chain = auditChainLoad(ctx, session);
   if (!chain) return null;
   // only the pipeline's own command carries this hook (scope pipeline): this session is a pipeline run
-  if (!POLICY.betweenEverySession) fs.writeFileSync(auditChainFiles(ctx, session).run, "");
+  if (!POLICY.betweenEverySession) { fs.writeFileSync(auditChainFiles(ctx, session).run, ""); if (auditWitnessRead(ctx.dir, "run-" + auditKey(session)) === null) auditWitnessWrite(ctx.dir, "run-" + auditKey(session), "run"); }
   const key = "between-" + auditKey(session);
   ctx.excludesFile = chain.excludes;
   ctx.unlisted = chain.unlisted;
@@ -5188,12 +5306,21 @@ function auditMain() {
           const sp = auditFile(ctx, key, "state");
           let v = null;
           const done = auditCompleted(resp, raw);
-          if (fs.existsSync(vp)) v = auditReadJson(vp);
+          let w = null;
+          try { w = auditWitnessRead(ctx.dir, "stage-" + key); } catch (e) { w = "unreadable"; }
+          if (fs.existsSync(vp)) {
+            try {
+              v = auditSignedRead(ctx.dir, vp, "verdict", key, "the stage's verdict");
+              if (w !== "done " + v.mac) throw new Error("the stage's verdict is not the one its stop wrote (replaced by another copy)");
+            } catch (e) { v = { key: key, role: (v && v.role) || spawned.subagent_type || null, ok: false, error: auditOneLine(e.message || String(e), 300), violations: [] }; }
+          }
           else if (fs.existsSync(sp)) { if (done) v = auditStopAndRecord(key, ""); }
+          // issue 22: the audit's records of a stage it saw start were deleted
+          else if (w !== null && done) v = { key: key, role: spawned.subagent_type || null, ok: false, error: "the audit's records of this stage (its verdict and its start snapshot) were deleted", violations: [] };
           else if (done && POLICY.roles[spawned.subagent_type])
             v = { key: key, role: spawned.subagent_type, ok: false, error: "no record of this stage's start (the SubagentStart hook did not run)", violations: [] };
           if (v && !v.ok) failed.push(v);
-          if (v) fs.rmSync(vp, { force: true });
+          if (v) { fs.rmSync(vp, { force: true }); if (v.ok || !fs.existsSync(sp)) try { auditWitnessRemove(ctx.dir, "stage-" + key); } catch (e) { /* swept later */ } }
         }
         if (failed.length) { code = 2; msg = failed.map(auditDescribe).join("\n\n"); }
       } else throw new Error("unknown mode " + JSON.stringify(mode) + " (expected start, stop, report, between, run-start or run-stop)");

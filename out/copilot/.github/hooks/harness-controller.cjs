@@ -19,16 +19,43 @@ const cp = require("node:child_process");
 
 const MODEL = JSON.parse("{\"v\":1,\"pipeline\":\"pebble\",\"entry\":\"/pebble\",\"stateDir\":\".harness\",\"stages\":[{\"id\":\"spec\",\"role\":\"flint\",\"main\":1,\"group\":0,\"gate\":{\"name\":\"spec\",\"path\":\".pebble/spec.md\"},\"docs\":[\".pebble/spec.md\"],\"checks\":[],\"steps\":[]},{\"id\":\"blueprint\",\"role\":\"slate\",\"group\":1,\"gate\":{\"name\":\"blueprint\",\"path\":\".pebble/blueprint.md\"},\"docs\":[\".pebble/blueprint.md\"],\"checks\":[],\"steps\":[]},{\"id\":\"tests\",\"role\":\"mica\",\"group\":2,\"docs\":[],\"checks\":[{\"id\":\"new-tests-fail\",\"run\":\"npm run test --if-present\",\"cmd\":\"test\",\"expect\":\"fail\",\"retries\":1,\"onFailure\":\"tests\"},{\"id\":\"tests-fail-for-right-reason\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"tests\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]},{\"id\":\"implement\",\"role\":\"jade\",\"group\":3,\"docs\":[],\"checks\":[{\"id\":\"implementation-not-blocked\",\"expect\":\"pass\",\"retries\":0,\"onFailure\":\"human\"},{\"id\":\"typecheck-clean\",\"run\":\"npm run typecheck --if-present\",\"cmd\":\"typecheck\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"lint-clean\",\"run\":\"npm run lint --if-present\",\"cmd\":\"lint\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"format-clean\",\"run\":\"npm run format:check --if-present\",\"cmd\":\"format-check\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"build-clean\",\"run\":\"npm run build --if-present\",\"cmd\":\"build\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"tests-pass\",\"run\":\"npm run test --if-present\",\"cmd\":\"test\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"pages-render\",\"run\":\"npm run smoke --if-present\",\"cmd\":\"serve-and-request\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]},{\"id\":\"review\",\"role\":\"onyx\",\"main\":1,\"group\":4,\"docs\":[\".pebble/review.md\"],\"verdictDoc\":\".pebble/review.md\",\"checks\":[{\"id\":\"review-approved\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]},{\"id\":\"verify\",\"role\":\"quartz\",\"group\":5,\"docs\":[\".pebble/verification.md\"],\"verdictDoc\":\".pebble/verification.md\",\"checks\":[{\"id\":\"suite-passes-twice\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"no-runtime-errors\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"},{\"id\":\"browser-tests-pass\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"implement\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]},{\"id\":\"infra\",\"role\":\"coral\",\"group\":6,\"when\":\"deploy-relevant\",\"docs\":[],\"checks\":[{\"id\":\"infra-validated\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"infra\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]},{\"id\":\"docs\",\"role\":\"chalk\",\"group\":6,\"docs\":[],\"checks\":[{\"id\":\"docs-format-clean\",\"run\":\"npm run format:check --if-present\",\"cmd\":\"format-check\",\"expect\":\"pass\",\"retries\":1,\"onFailure\":\"docs\"}],\"steps\":[{\"id\":\"changed-files\",\"run\":\"git status --porcelain --untracked-files=all\"}]}],\"kinds\":{\"typo\":[\"implement\",\"review\",\"verify\",\"docs\"],\"refactor\":[\"blueprint\",\"implement\",\"review\",\"verify\",\"docs\"],\"infra\":[\"infra\",\"review\",\"verify\"],\"bug-fix\":[\"tests\",\"implement\",\"review\",\"verify\",\"docs\"],\"feature\":[\"spec\",\"blueprint\",\"tests\",\"implement\",\"review\",\"verify\",\"infra\",\"docs\"]},\"loop\":{\"stages\":[\"implement\",\"review\",\"verify\"],\"max\":2,\"onExhausted\":\"Stop after the second round: the work is not converging. Mark the run as needing a human and hand over the failing tests with their output, the build and check logs, Onyx's open findings, Quartz's report, the list of changed files and the state of the branch (git status and the diff), plus where the human's stashed work is. Do not start a third round, commit, or revert anything.\"},\"maxHops\":22}");
 const CTL_HOME = null;
-const CTL_TAMPERED = "tampered: ";
-/** the account's home by uid (getpwuid), or null when the account has none; CTL_HOME: a fixed one (tests) */
-function ctlHome() {
-  if (typeof CTL_HOME === "string") return CTL_HOME;
+/** the account's home by uid (getpwuid), or null when it has none; fixed: a given one (tests) */
+function hsHome(fixed) {
+  if (typeof fixed === "string") return fixed;
   try { const h = os.userInfo().homedir; return typeof h === "string" && path.isAbsolute(h) ? h : null; } catch (e) { return null; }
 }
+/** <home>/.local/state/harness */
+function hsDir(home) { return path.join(home, ".local", "state", "harness"); }
+/** A regular file's bytes (following a link), never opened blocking: a FIFO a stage's code put in place of a state
+ *  file would hold the hook until the host's timeout. Missing: ENOENT, as readFileSync throws; anything else throws too. */
+function hsRead(f) {
+  const st = fs.statSync(f);
+  if (!st.isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
+  const fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0));
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
+    return fs.readFileSync(fd);
+  } finally { fs.closeSync(fd); }
+}
+/** The key in this file, made (0600, in a 0700 folder) when there is none: a missing key never means "unsigned". */
+function hsKey(file) {
+  try { const k = hsRead(file).toString("utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
+  const k = crypto.randomBytes(32).toString("hex");
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try { fs.writeFileSync(file, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) {
+    const had = hsRead(file).toString("utf8").trim();
+    if (had.length < 32) throw new Error("the key " + file + " is too short (replace it or remove it)");
+    return had;
+  }
+}
+
+const CTL_TAMPERED = "tampered: ";
+/** the account's home by uid (getpwuid), or null when the account has none; CTL_HOME: a fixed one (tests) */
+function ctlHome() { return hsHome(typeof CTL_HOME === "string" ? CTL_HOME : null); }
 function ctlSafe(id) { return String(id).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128); }
 function ctlPaths(M, root, home, sid) {
   const dir = path.join(root, M.stateDir);
-  const priv = path.join(home, ".local", "state", "harness");
+  const priv = hsDir(home);
   return {
     dir: dir,
     state: path.join(dir, "controller", ctlSafe(sid) + ".json"),
@@ -44,23 +71,8 @@ function ctlWriteAtomic(file, text, mode) {
   fs.writeFileSync(tmp, text, mode ? { mode: mode } : undefined);
   fs.renameSync(tmp, file);
 }
-function ctlKey(P) {
-  try { const k = ctlRead(P.key).toString("utf8").trim(); if (k.length >= 32) return k; } catch (e) { if (!e || e.code !== "ENOENT") throw e; }
-  const k = crypto.randomBytes(32).toString("hex");
-  fs.mkdirSync(path.dirname(P.key), { recursive: true, mode: 0o700 });
-  try { fs.writeFileSync(P.key, k + "\n", { flag: "wx", mode: 0o600 }); return k; } catch (e) { return ctlRead(P.key).toString("utf8").trim(); }
-}
-/** A regular file's text (following a link), never opened blocking: a FIFO a stage's code put in place of a state
- *  file would hold the hook until the host's timeout. Missing: ENOENT, as readFileSync throws; anything else throws too. */
-function ctlRead(f) {
-  const st = fs.statSync(f);
-  if (!st.isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
-  const fd = fs.openSync(f, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0));
-  try {
-    if (!fs.fstatSync(fd).isFile()) throw new Error(f + " is not a regular file (code a stage ran replaced it)");
-    return fs.readFileSync(fd);
-  } finally { fs.closeSync(fd); }
-}
+function ctlKey(P) { return hsKey(P.key); }
+function ctlRead(f) { return hsRead(f); }
 function ctlMac(key, body) { return crypto.createHmac("sha256", key).update(body).digest("hex"); }
 function ctlExists(f) { try { fs.statSync(f); return true; } catch (e) { return false; } }
 /** Hooks of one session run at the same time (Codex: a child's start beside the parent's post), so
