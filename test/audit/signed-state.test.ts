@@ -43,6 +43,19 @@ describe("audit: its own state is signed (issue 22)", () => {
       }),
     ));
 
+  it("a genuine active record put back after its stage ended (a replay) lends nothing", () =>
+    withRepo(BASE, (r) => {
+      r.start("m3", "mica");
+      const saved = fs.readFileSync(auditDir(r, "active", "m3"));
+      expect(r.stop("m3", "mica").code).toBe(0);
+      expect(r.report("m3", "mica").code).toBe(0);
+      fs.writeFileSync(auditDir(r, "active", "m3"), saved);
+      r.start("j4", "jade");
+      r.put("tests/a.test.ts", "jade rewrote the test\n");
+      expect(r.stop("j4", "jade").stderr).toContain("tests/a.test.ts (modified; restored)");
+      expect(r.report("j4").code).toBe(2);
+    }));
+
   it("a verdict rewritten to ok fails the report", () =>
     withRepo(BASE, (r) => {
       r.start("v1", "jade");
