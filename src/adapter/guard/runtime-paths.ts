@@ -86,6 +86,28 @@ function guardWorktreeOf(ctx, real) {
   return null;
 }
 
+// Why git may not run in cwd, or null. git finds its repository by walking up from the folder it runs
+// in: the first folder that holds a .git, or that is itself a git directory (a HEAD beside objects/
+// and refs/, a bare repository), wins, and git then runs what that repository's config names
+// (core.fsmonitor on git status, diff.external on git diff --no-index, gpg.program for a signature,
+// a textconv driver). A role that writes a folder can plant one there, and the read-only git of
+// default-deny onyx and the orchestrator ran it on the main thread (r9): git runs only where the
+// repository it finds is the project's own, or a verified linked worktree of it.
+function guardGitRepoWhy(ctx, cwd) {
+  let d;
+  try { d = fs.realpathSync.native(cwd); } catch (e) { return "git's folder cannot be resolved"; }
+  const has = (n) => { try { fs.lstatSync(path.join(d, n)); return true; } catch (e) { return !(e && (e.code === "ENOENT" || e.code === "ENOTDIR")); } };
+  for (let i = 0; i < 256; i++) {
+    const rel = guardPosix(path.relative(ctx.projectReal, d));
+    if (rel === "") return null;
+    if (guardOutside(rel)) return "git runs outside the project, where the repository it finds is not the project's";
+    if (has(".git")) return guardWorktreeOf(ctx, path.join(d, ".git")) === d ? null : "git would use the repository at " + rel + "/.git, not the project's";
+    if (has("HEAD")) return "git could take " + rel + " (it holds a HEAD) for a repository of its own, not the project's";
+    d = path.dirname(d);
+  }
+  return "git's folder is too deep to check";
+}
+
 // Where p lands: { rels, shown } (project-relative, POSIX) or { error, shown }.
 function guardLocate(ctx, base, p) {
   const r = guardPhysical(base, p);

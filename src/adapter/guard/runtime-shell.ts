@@ -57,10 +57,32 @@ function guardWord(src, i) {
 
 const GUARD_REDIR = /^(\d*)(&>>|&>|>>|>\||>&|>|<<<|<<|<>|<&|<)/;
 
+// bash drops every backslash-newline outside single quotes before it reads a single word (its input
+// reader does it, not its word parser), so with one between "a" and "=1 cmd" the command is an
+// assignment, between ">" and "~/x" it writes in the home folder, between "i" and "f" it is the keyword
+// if (r9): the guard reads the text bash reads. A backslash pair stays whole, so a newline after it stays.
+function guardJoinLines(src) {
+  let out = "", sq = false, dq = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (sq) { out += c; if (c === "'") sq = false; continue; }
+    if (c === "\\") {
+      if (src[i + 1] === "\n") { i++; continue; }
+      out += c + (i + 1 < src.length ? src[i + 1] : ""); i++; continue;
+    }
+    if (c === "'" && !dq) sq = true;
+    else if (c === "\"") dq = !dq;
+    out += c;
+  }
+  return out;
+}
+
 // The simple commands of src: [{ argv, redirs: [{ op, fd, target }], join }]; join is the operator
 // before the command (null, "&&", "||", ";", "|"). Throws for anything unmodelled.
 function guardParse(src) {
   if (typeof src !== "string" || src.trim() === "") throw guardUnmodelled("it is empty");
+  src = guardJoinLines(src);
+  if (src.trim() === "") throw guardUnmodelled("it is empty");
   const cmds = [];
   let cur = { argv: [], redirs: [], join: null };
   const flush = (op) => {

@@ -76,10 +76,32 @@ function guardWord(src, i) {
 
 const GUARD_REDIR = /^(\d*)(&>>|&>|>>|>\||>&|>|<<<|<<|<>|<&|<)/;
 
+// bash drops every backslash-newline outside single quotes before it reads a single word (its input
+// reader does it, not its word parser), so with one between "a" and "=1 cmd" the command is an
+// assignment, between ">" and "~/x" it writes in the home folder, between "i" and "f" it is the keyword
+// if (r9): the guard reads the text bash reads. A backslash pair stays whole, so a newline after it stays.
+function guardJoinLines(src) {
+  let out = "", sq = false, dq = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (sq) { out += c; if (c === "'") sq = false; continue; }
+    if (c === "\\") {
+      if (src[i + 1] === "\n") { i++; continue; }
+      out += c + (i + 1 < src.length ? src[i + 1] : ""); i++; continue;
+    }
+    if (c === "'" && !dq) sq = true;
+    else if (c === "\"") dq = !dq;
+    out += c;
+  }
+  return out;
+}
+
 // The simple commands of src: [{ argv, redirs: [{ op, fd, target }], join }]; join is the operator
 // before the command (null, "&&", "||", ";", "|"). Throws for anything unmodelled.
 function guardParse(src) {
   if (typeof src !== "string" || src.trim() === "") throw guardUnmodelled("it is empty");
+  src = guardJoinLines(src);
+  if (src.trim() === "") throw guardUnmodelled("it is empty");
   const cmds = [];
   let cur = { argv: [], redirs: [], join: null };
   const flush = (op) => {
@@ -723,6 +745,28 @@ function guardWorktreeOf(ctx, real) {
   return null;
 }
 
+// Why git may not run in cwd, or null. git finds its repository by walking up from the folder it runs
+// in: the first folder that holds a .git, or that is itself a git directory (a HEAD beside objects/
+// and refs/, a bare repository), wins, and git then runs what that repository's config names
+// (core.fsmonitor on git status, diff.external on git diff --no-index, gpg.program for a signature,
+// a textconv driver). A role that writes a folder can plant one there, and the read-only git of
+// default-deny onyx and the orchestrator ran it on the main thread (r9): git runs only where the
+// repository it finds is the project's own, or a verified linked worktree of it.
+function guardGitRepoWhy(ctx, cwd) {
+  let d;
+  try { d = fs.realpathSync.native(cwd); } catch (e) { return "git's folder cannot be resolved"; }
+  const has = (n) => { try { fs.lstatSync(path.join(d, n)); return true; } catch (e) { return !(e && (e.code === "ENOENT" || e.code === "ENOTDIR")); } };
+  for (let i = 0; i < 256; i++) {
+    const rel = guardPosix(path.relative(ctx.projectReal, d));
+    if (rel === "") return null;
+    if (guardOutside(rel)) return "git runs outside the project, where the repository it finds is not the project's";
+    if (has(".git")) return guardWorktreeOf(ctx, path.join(d, ".git")) === d ? null : "git would use the repository at " + rel + "/.git, not the project's";
+    if (has("HEAD")) return "git could take " + rel + " (it holds a HEAD) for a repository of its own, not the project's";
+    d = path.dirname(d);
+  }
+  return "git's folder is too deep to check";
+}
+
 // Where p lands: { rels, shown } (project-relative, POSIX) or { error, shown }.
 function guardLocate(ctx, base, p) {
   const r = guardPhysical(base, p);
@@ -926,6 +970,9 @@ function guardShell(st, cwd, command) {
       if (why) note(guardOut("deny", why.text));
     }
     if (worst.kind === "deny") break;
+    // git runs the config of the repository it finds from its folder (runtime-paths)
+    const repo = guardBase(c.argv[0]) === "git" ? guardGitRepoWhy(st.ctx, cwd) : null;
+    if (repo) note(guardUnmodelledOut(st, shown, repo));
     note(st.role ? guardRoleCommand(st, c.argv, shown) : guardOrchCommand(st, c.argv, shown));
   }
   return worst;

@@ -1,0 +1,100 @@
+// Ninth red team of the guards (r9). Every command below was allowed before its fix.
+// - bash drops a backslash-newline before it reads words: the guard read "\<newline>~/x" as the
+//   literal path "~/x" in the working folder, where bash writes in the home folder (mica and jade
+//   wrote ~/.bashrc, ~/.gitconfig: outside the project, where no audit looks), and read an
+//   assignment or a keyword split by one as a plain word.
+// - git runs the config of the repository it finds from its folder: a folder a role wrote that holds
+//   a HEAD is a repository to git, and its core.fsmonitor, diff.external, gpg.program ran for the
+//   read-only git of default-deny onyx and the orchestrator on the main thread.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ORCHESTRATOR } from "../../adapters/claude-code/guard.js";
+import { PEBBLE_ROLES } from "../helpers/cli.js";
+import { readRoles } from "../helpers/compile.js";
+import { inProcess, payload } from "./helpers.js";
+
+const pipeline = readRoles(PEBBLE_ROLES);
+const decide = inProcess(pipeline);
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "harness-r9-")));
+const P = path.join(root, "proj");
+for (const d of ["src/evil/objects", "src/evil/refs", "src/plain", "tests", ".pebble"]) fs.mkdirSync(path.join(P, d), { recursive: true });
+fs.writeFileSync(path.join(P, "package.json"), "{}\n");
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const run = (as: string, command: string, cwd = P) =>
+  decide(JSON.stringify(payload({ tool: "Bash", input: { command }, role: as === ORCHESTRATOR ? undefined : as, cwd })), { CLAUDE_PROJECT_DIR: P }, as).kind;
+const CALLERS = ["jade", "mica", "quartz", "onyx", "coral", ORCHESTRATOR];
+
+describe("a backslash-newline is dropped before the guard reads words, as bash does (r9)", () => {
+  const nl = "\\\n";
+  const home = [
+    `cd ./tests && echo x >${nl}~/.bashrc`,
+    `cd ./tests && echo x >>${nl}~/.bashrc`,
+    `cd ./tests && cat a 2>${nl}~/.gitconfig`,
+    `cd ./src && echo x >${nl}~/.gitconfig`,
+    `cd ./src && echo x > ${nl}~/.npmrc`,
+  ];
+  it.each(CALLERS)("a write through ~ split from its redirection, for %s", (as) => {
+    expect(home.filter((c) => run(as, c) === "allow")).toEqual([]);
+  });
+  it("an assignment or a keyword split by one is read as bash reads it", () => {
+    for (const c of [`GIT_CONFIG_COUNT${nl}=1 git status`, `NODE_OPTIONS${nl}=x npm test`, `i${nl}f true; then ls; fi`]) {
+      for (const as of CALLERS) expect(`${as}: ${run(as, c)}`).not.toBe(`${as}: allow`);
+    }
+    // a default-allow role runs a program the guard does not read: the assignment must still be refused
+    const p = readRoles(PEBBLE_ROLES);
+    const coral = p.roles.find((r) => r.id === "coral")!;
+    coral.shell = { ...coral.shell!, default: "allow" };
+    const d = inProcess(p);
+    const k = (command: string) => d(JSON.stringify(payload({ tool: "Bash", input: { command }, role: "coral", cwd: P })), { CLAUDE_PROJECT_DIR: P }, "coral").kind;
+    expect(k(`GIT_CONFIG_COUNT${nl}=1 GIT_CONFIG_KEY_0${nl}=core.fsmonitor GIT_CONFIG_VALUE_0${nl}='touch x' git status`)).not.toBe("allow");
+    expect(k("actionlint")).toBe("allow");
+  });
+  it("while continuations bash keeps (quoted, escaped) and ordinary ones still read the same", () => {
+    expect(run("mica", `cd ./tests && echo x > a.test.ts${nl}`)).toBe("allow"); // bash drops a last one too
+    expect(run("mica", `echo 'a${nl}b' > tests/a.test.ts`)).toBe("allow");
+    expect(run("mica", `git diff ${nl}--stat`)).toBe("allow");
+    expect(run("mica", "echo x\\\\\necho y > tests/a.test.ts")).toBe("allow"); // \\ then a real newline: two commands
+    expect(run("onyx", `git log ${nl}-n 3`)).toBe("allow");
+  });
+  it("bash itself reads them so (real bash)", () => {
+    const dir = fs.mkdtempSync(path.join(root, "bash-"));
+    const out = execFileSync("/bin/bash", ["-c", `HOME=${dir}/home; mkdir -p $HOME; cd ${dir} && echo x >${nl}~/probe; ls $HOME`], { encoding: "utf8" });
+    expect(out.trim()).toBe("probe");
+  });
+});
+
+describe("git runs only where the repository it finds is the project's (r9)", () => {
+  // src/evil: objects/, refs/ and a HEAD, which a role that writes src/ can make; git takes it for a
+  // bare repository and runs its config's diff.external, core.fsmonitor, gpg.program
+  fs.writeFileSync(path.join(P, "src/evil/HEAD"), "ref: refs/heads/main\n");
+  fs.writeFileSync(path.join(P, "src/evil/config"), "[diff]\n\texternal = /bin/false\n");
+  fs.mkdirSync(path.join(P, "src/sub/.git"), { recursive: true });
+  const never = [
+    "cd ./src/evil && git diff --no-index ../a ../b",
+    "cd ./src/evil && git status",
+    "cd ./src/evil/refs && git log --format=%G? -1",
+    "cd ./src/sub && git status",
+  ];
+  it.each(CALLERS)("for %s", (as) => expect(never.filter((c) => run(as, c) === "allow")).toEqual([]));
+  it("and a folder git was asked to run in directly counts too", () => {
+    expect(run("onyx", "git status", path.join(P, "src/evil"))).not.toBe("allow");
+    expect(run("onyx", "git diff", root)).not.toBe("allow");
+  });
+  it("while git in the project and its ordinary folders stays allowed", () => {
+    for (const c of ["git status", "cd ./src/plain && git status", "git diff --stat", "cd ./src && git log -n 1"]) expect(`${c}: ${run("onyx", c)}`).toBe(`${c}: allow`);
+    expect(run(ORCHESTRATOR, "cd ./src/plain && git diff")).toBe("allow");
+  });
+  it("git really takes such a folder for a repository (real git)", () => {
+    const dir = path.join(root, "realgit");
+    fs.mkdirSync(path.join(dir, "objects"), { recursive: true });
+    fs.mkdirSync(path.join(dir, "refs"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "HEAD"), "ref: refs/heads/main\n");
+    fs.writeFileSync(path.join(dir, "config"), "[core]\n\trepositoryformatversion = 0\n[r9]\n\tprobe = planted\n");
+    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CEILING_DIRECTORIES: root };
+    expect(execFileSync("git", ["config", "--get", "r9.probe"], { cwd: dir, env, encoding: "utf8" }).trim()).toBe("planted");
+  });
+});
