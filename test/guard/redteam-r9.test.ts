@@ -98,3 +98,21 @@ describe("git runs only where the repository it finds is the project's (r9)", ()
     expect(execFileSync("git", ["config", "--get", "r9.probe"], { cwd: dir, env, encoding: "utf8" }).trim()).toBe("planted");
   });
 });
+
+describe("the main thread runs a runner only from the project root (r9)", () => {
+  // no stage-end audit there: a runner reads its configuration from the folder it starts in (tsc:
+  // the tsconfig.json in src/, whose outDir jade chose, e.g. ../.claude/hooks; npm: src/package.json's
+  // scripts and src/.npmrc; cargo: .cargo/config.toml), which a role that writes the folder can plant
+  const away = ["cd ./src && npx tsc", "cd ./src && npm test", "cd ./tests && npx vitest run", "cd ./src && cargo build", "cd ./src && npm run build"];
+  it.each([ORCHESTRATOR, "onyx"])("for %s", (as) => expect(away.filter((c) => run(as, c) === "allow")).toEqual([]));
+  it("and a folder the host reports counts too", () => {
+    expect(run(ORCHESTRATOR, "npm test", path.join(P, "src"))).not.toBe("allow");
+    expect(run("onyx", "npm audit", path.join(P, "src"))).not.toBe("allow");
+  });
+  it("while the root, read-only utilities anywhere, and the subagent roles (audited) stay as they were", () => {
+    for (const c of ["npm test", "npx tsc --noEmit", "cd ./src && cd .. && npm test", "cd ./src && ls", "cd ./src/plain && cat x"]) expect(`${c}: ${run(ORCHESTRATOR, c)}`).toBe(`${c}: allow`);
+    expect(run("onyx", "npm audit")).toBe("allow");
+    expect(run("jade", "cd ./src && npm test")).toBe("allow");
+    expect(run("mica", "cd ./tests && npx vitest run")).toBe("allow");
+  });
+});

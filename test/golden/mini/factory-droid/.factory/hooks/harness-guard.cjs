@@ -769,6 +769,21 @@ function guardGitRepoWhy(ctx, cwd) {
   return "git's folder is too deep to check";
 }
 
+// The main thread (the orchestrator, a main-session role) has no stage-end audit. A runner or build
+// tool reads its configuration from the folder it starts in (.npmrc and package.json, tsconfig.json's
+// outDir, vitest.config, conftest.py, .cargo/config.toml, go.mod), and a role that writes a folder can
+// plant one there (r9: cd ./src && npx tsc wrote where jade's src/tsconfig.json said): there it runs
+// only from the project root. Read-only utilities and git (guardGitRepoWhy) read no such file.
+function guardAwayWhy(st, cwd, argv) {
+  if (st.role && !st.role.main) return null;
+  const name = guardBase(argv[0]);
+  if (name === "git" || name === "printf" || GUARD_ANY_ARGS.has(name) || Object.prototype.hasOwnProperty.call(GUARD_SPECS, name)) return null;
+  let real;
+  try { real = fs.realpathSync.native(cwd); } catch (e) { return "its folder cannot be resolved"; }
+  if (real === st.ctx.projectReal) return null;
+  return "it runs " + name + " in " + guardPosix(path.relative(st.ctx.projectReal, real)) + ", not the project root, and there " + name + " may read configuration a role wrote";
+}
+
 // Where p lands: { rels, shown } (project-relative, POSIX) or { error, shown }.
 function guardLocate(ctx, base, p) {
   const r = guardPhysical(base, p);
@@ -975,6 +990,8 @@ function guardShell(st, cwd, command) {
     // git runs the config of the repository it finds from its folder (runtime-paths)
     const repo = guardBase(c.argv[0]) === "git" ? guardGitRepoWhy(st.ctx, cwd) : null;
     if (repo) note(guardUnmodelledOut(st, shown, repo));
+    const away = repo ? null : guardAwayWhy(st, cwd, c.argv);
+    if (away) note(guardUnmodelledOut(st, shown, away));
     note(st.role ? guardRoleCommand(st, c.argv, shown) : guardOrchCommand(st, c.argv, shown));
   }
   return worst;
