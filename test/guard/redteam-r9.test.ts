@@ -116,3 +116,17 @@ describe("the main thread runs a runner only from the project root (r9)", () => 
     expect(run("mica", "cd ./tests && npx vitest run")).toBe("allow");
   });
 });
+
+describe("a NUL byte anywhere in a command is refused (r9)", () => {
+  // bash drops a NUL from what it reads (a script file, its standard input), so the quoted positional
+  // word "<NUL>--output=x" reaches git as the option --output=x. Copilot CLI 1.0.102 itself refuses a
+  // command holding one ("nul byte found in provided data", measured); a host that hands the text to
+  // bash through a file or a pipe would not
+  const never = ["git log '\u0000--output=.claude/settings.json'", "sort '\u0000-o' tests/x a", "cat '\u0000--x'"];
+  it.each(CALLERS)("for %s", (as) => expect(never.filter((c) => run(as, c) === "allow")).toEqual([]));
+  it("bash really drops it from a script file (real bash)", () => {
+    const f = path.join(root, "nul.sh");
+    fs.writeFileSync(f, "printf '[%s]' 'a\u0000--b'\n");
+    expect(execFileSync("/bin/bash", ["-c", `source ${f}`], { encoding: "utf8" })).toBe("[a--b]");
+  });
+});

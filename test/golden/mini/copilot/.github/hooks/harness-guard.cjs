@@ -105,6 +105,9 @@ function guardJoinLines(src) {
 // before the command (null, "&&", "||", ";", "|"). Throws for anything unmodelled.
 function guardParse(src) {
   if (typeof src !== "string" || src.trim() === "") throw guardUnmodelled("it is empty");
+  // bash drops a NUL byte from the text it reads (a script, its standard input, a terminal), so a
+  // quoted "<NUL>--output=x" reaches the program as the option --output=x (r9): refused anywhere
+  if (src.includes("\u0000")) throw guardUnmodelled("it holds a NUL byte, which the shell drops");
   src = guardJoinLines(src);
   if (src.trim() === "") throw guardUnmodelled("it is empty");
   const cmds = [];
