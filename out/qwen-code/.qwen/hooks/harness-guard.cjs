@@ -759,13 +759,14 @@ function guardGitRepoWhy(ctx, cwd) {
   let d;
   try { d = fs.realpathSync.native(cwd); } catch (e) { return "git's folder cannot be resolved"; }
   const has = (n) => { try { fs.lstatSync(path.join(d, n)); return true; } catch (e) { return !(e && (e.code === "ENOENT" || e.code === "ENOTDIR")); } };
+  // up to the project's root, or to the root of a verified linked worktree of it (which may lie outside)
   for (let i = 0; i < 256; i++) {
-    const rel = guardPosix(path.relative(ctx.projectReal, d));
-    if (rel === "") return null;
-    if (guardOutside(rel)) return "git runs outside the project, where the repository it finds is not the project's";
-    if (has(".git")) return guardWorktreeOf(ctx, path.join(d, ".git")) === d ? null : "git would use the repository at " + rel + "/.git, not the project's";
-    if (has("HEAD")) return "git could take " + rel + " (it holds a HEAD) for a repository of its own, not the project's";
-    d = path.dirname(d);
+    if (d === ctx.projectReal) return null;
+    if (has(".git")) return guardWorktreeOf(ctx, path.join(d, ".git")) === d ? null : "git would use the repository at " + d + "/.git, not the project's";
+    if (has("HEAD")) return "git could take " + d + " (it holds a HEAD) for a repository of its own, not the project's";
+    const parent = path.dirname(d);
+    if (parent === d) return "git runs where it finds no repository of the project's";
+    d = parent;
   }
   return "git's folder is too deep to check";
 }
