@@ -130,3 +130,29 @@ describe("a NUL byte anywhere in a command is refused (r9)", () => {
     expect(execFileSync("/bin/bash", ["-c", `source ${f}`], { encoding: "utf8" })).toBe("[a--b]");
   });
 });
+
+describe("the word after >& is a descriptor or nothing (r9)", () => {
+  // bash expands a >& word that is not a number or - a second time: quotes and backslashes come off
+  // again and $(…), backticks, $VAR, ~ and globs inside quotes run. The guard read the word once, so
+  // '$(cmd)'/../.pebble/review.md was onyx's own file (cmd ran on the main thread), and jade's
+  // src/.\"./.cla\"ude/hooks/harness-guard.cjs was a file in src/ (bash wrote the guard itself)
+  const never = [
+    "git status >&'$(touch r9-ran)'/../.pebble/review.md",
+    "echo x >&'`touch r9-ran`'/../.pebble/review.md",
+    'echo x >&src/.\\"./.cla\\"ude/hooks/harness-guard.cjs',
+    "echo x >&'~'/../.pebble/review.md",
+    "cd ./src && echo x >& .\\'./package.json",
+  ];
+  it.each(CALLERS)("for %s", (as) => expect(never.filter((c) => run(as, c) === "allow")).toEqual([]));
+  it("while >&2, 2>&1, >&- and &> stay as they were", () => {
+    for (const c of ["git status >&2", "git status 2>&1", "git status >&-", "git status >& 2"]) expect(`${c}: ${run("onyx", c)}`).toBe(`${c}: allow`);
+    expect(run("jade", "echo x &> src/a.ts")).toBe("allow");
+    expect(run("onyx", "git status &> .pebble/review.md")).toBe("allow");
+  });
+  it("bash really expands it again, and &> not (real bash)", () => {
+    const dir = fs.mkdtempSync(path.join(root, "dup-"));
+    fs.mkdirSync(path.join(dir, "src"));
+    execFileSync("/bin/bash", ["-c", "echo x >&'`echo ran`'; echo y >&src/.\\\"./up.txt; echo z &>'`echo lit`'"], { cwd: dir });
+    expect(fs.readdirSync(dir).sort()).toEqual(["`echo lit`", "ran", "src", "up.txt"]);
+  });
+});

@@ -122,6 +122,10 @@ function guardParse(src) {
       if (i >= n || GUARD_STOP.includes(src[i])) throw guardUnmodelled("a redirection has no target");
       const w = guardWord(src, i);
       i = w.end;
+      // bash expands the word after >& a second time when it is not a descriptor number or -: quotes
+      // and backslashes come off again, and $(…), backticks, $VAR, ~ and globs inside quotes run
+      // ('$(cmd)'/../.pebble/review.md ran cmd for onyx: r9). Only >&N and >&- are read
+      if (op === ">&" && !/^(\d+|-)$/.test(w.raw)) throw guardUnmodelled("it uses >& with a file name, which bash expands a second time (write &> instead)");
       cur.redirs.push({ op, fd: m[1] || null, target: w.text });
       continue;
     }
