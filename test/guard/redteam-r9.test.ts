@@ -6,7 +6,6 @@
 // - git runs the config of the repository it finds from its folder: a folder a role wrote that holds
 //   a HEAD is a repository to git, and its core.fsmonitor, diff.external, gpg.program ran for the
 //   read-only git of default-deny onyx and the orchestrator on the main thread.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -60,11 +59,6 @@ describe("a backslash-newline is dropped before the guard reads words, as bash d
     expect(run("mica", "echo x\\\\\necho y > tests/a.test.ts")).toBe("allow"); // \\ then a real newline: two commands
     expect(run("onyx", `git log ${nl}-n 3`)).toBe("allow");
   });
-  it("bash itself reads them so (real bash)", () => {
-    const dir = fs.mkdtempSync(path.join(root, "bash-"));
-    const out = execFileSync("/bin/bash", ["-c", `HOME=${dir}/home; mkdir -p $HOME; cd ${dir} && echo x >${nl}~/probe; ls $HOME`], { encoding: "utf8" });
-    expect(out.trim()).toBe("probe");
-  });
 });
 
 describe("git runs only where the repository it finds is the project's (r9)", () => {
@@ -87,15 +81,6 @@ describe("git runs only where the repository it finds is the project's (r9)", ()
   it("while git in the project and its ordinary folders stays allowed", () => {
     for (const c of ["git status", "cd ./src/plain && git status", "git diff --stat", "cd ./src && git log -n 1"]) expect(`${c}: ${run("onyx", c)}`).toBe(`${c}: allow`);
     expect(run(ORCHESTRATOR, "cd ./src/plain && git diff")).toBe("allow");
-  });
-  it("git really takes such a folder for a repository (real git)", () => {
-    const dir = path.join(root, "realgit");
-    fs.mkdirSync(path.join(dir, "objects"), { recursive: true });
-    fs.mkdirSync(path.join(dir, "refs"), { recursive: true });
-    fs.writeFileSync(path.join(dir, "HEAD"), "ref: refs/heads/main\n");
-    fs.writeFileSync(path.join(dir, "config"), "[core]\n\trepositoryformatversion = 0\n[r9]\n\tprobe = planted\n");
-    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CEILING_DIRECTORIES: root };
-    expect(execFileSync("git", ["config", "--get", "r9.probe"], { cwd: dir, env, encoding: "utf8" }).trim()).toBe("planted");
   });
 });
 
@@ -124,11 +109,6 @@ describe("a NUL byte anywhere in a command is refused (r9)", () => {
   // bash through a file or a pipe would not
   const never = ["git log '\u0000--output=.claude/settings.json'", "sort '\u0000-o' tests/x a", "cat '\u0000--x'"];
   it.each(CALLERS)("for %s", (as) => expect(never.filter((c) => run(as, c) === "allow")).toEqual([]));
-  it("bash really drops it from a script file (real bash)", () => {
-    const f = path.join(root, "nul.sh");
-    fs.writeFileSync(f, "printf '[%s]' 'a\u0000--b'\n");
-    expect(execFileSync("/bin/bash", ["-c", `source ${f}`], { encoding: "utf8" })).toBe("[a--b]");
-  });
 });
 
 describe("the word after >& is a descriptor or nothing (r9)", () => {
@@ -148,11 +128,5 @@ describe("the word after >& is a descriptor or nothing (r9)", () => {
     for (const c of ["git status >&2", "git status 2>&1", "git status >&-", "git status >& 2"]) expect(`${c}: ${run("onyx", c)}`).toBe(`${c}: allow`);
     expect(run("jade", "echo x &> src/a.ts")).toBe("allow");
     expect(run("onyx", "git status &> .pebble/review.md")).toBe("allow");
-  });
-  it("bash really expands it again, and &> not (real bash)", () => {
-    const dir = fs.mkdtempSync(path.join(root, "dup-"));
-    fs.mkdirSync(path.join(dir, "src"));
-    execFileSync("/bin/bash", ["-c", "echo x >&'`echo ran`'; echo y >&src/.\\\"./up.txt; echo z &>'`echo lit`'"], { cwd: dir });
-    expect(fs.readdirSync(dir).sort()).toEqual(["`echo lit`", "ran", "src", "up.txt"]);
   });
 });
