@@ -36,4 +36,13 @@ describe("r9: what bash and git really do", () => {
     execFileSync("/bin/bash", ["-c", "echo x >&'`echo ran`'; echo y >&src/.\\\"./up.txt; echo z &>'`echo lit`'"], { cwd: dir });
     expect(fs.readdirSync(dir).sort()).toEqual(["`echo lit`", "ran", "src", "up.txt"]);
   });
+  it("bash reads 2&> as the word 2 and &> (real bash and sort)", () => {
+    const dir = fs.mkdtempSync(path.join(root, "amp-"));
+    fs.writeFileSync(path.join(dir, "x"), "{}\n");
+    fs.writeFileSync(path.join(dir, "settings.json"), "{\"hooks\":1}\n");
+    execFileSync("/bin/bash", ["-c", "sort -k 2&>/dev/null -o settings.json x"], { cwd: dir });
+    expect(fs.readFileSync(path.join(dir, "settings.json"), "utf8")).toBe("{}\n");
+    execFileSync("/bin/bash", ["-c", "printf '[%s]' a 2&>out"], { cwd: dir });
+    expect(fs.readFileSync(path.join(dir, "out"), "utf8")).toBe("[a][2]");
+  });
 });

@@ -130,3 +130,14 @@ describe("the word after >& is a descriptor or nothing (r9)", () => {
     expect(run("onyx", "git status &> .pebble/review.md")).toBe("allow");
   });
 });
+
+describe("digits before &> are a word, not a descriptor (r9)", () => {
+  // bash has no N&>: in "sort -k 2&>/dev/null -o FILE" the 2 is -k's value and -o FILE is sort's
+  // output file (onyx and the orchestrator overwrote .claude/settings.json); the guard took 2 for a
+  // descriptor, so -k swallowed -o and FILE read as an input
+  const never = ["sort -k 2&>/dev/null -o .claude/settings.json x", "sort -t 2&>>/dev/null -o .pebble/x x", "uniq -f 2&>/dev/null x .claude/settings.json"];
+  it.each(CALLERS)("for %s", (as) => expect(never.filter((c) => run(as, c) === "allow")).toEqual([]));
+  it("while descriptors before > and < and a plain &> stay as they were", () => {
+    for (const c of ["git status 2>/dev/null", "git log -n 2&>/dev/null", "git status &>/dev/null", "git status 2>&1 | head -n 2"]) expect(`${c}: ${run("onyx", c)}`).toBe(`${c}: allow`);
+  });
+});

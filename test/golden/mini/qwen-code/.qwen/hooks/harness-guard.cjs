@@ -131,7 +131,9 @@ function guardParse(src) {
       flush("|"); i++; continue;
     }
     const m = GUARD_REDIR.exec(src.slice(i, i + 12));
-    const fdWord = m && m[1] !== "" && (i === 0 || " \t\n;&|".includes(src[i - 1]));
+    // digits before > or < at a word's start name a descriptor; before &> they are a word of their
+    // own (bash has no N&>): "sort -k 2&>/dev/null -o FILE" gives sort -k 2 -o FILE (r9)
+    const fdWord = m && m[1] !== "" && m[2][0] !== "&" && (i === 0 || " \t\n;&|".includes(src[i - 1]));
     if (m && (m[1] === "" || fdWord)) {
       const op = m[2];
       if (op === "<<" || op === "<<<" || op === "<>" || op === "<&") throw guardUnmodelled("it uses a here-document or the redirection " + op);
