@@ -3,9 +3,10 @@
 //
 // The guard reads only a subset of bash it can model exactly: words made of literal characters,
 // single quotes, double quotes without expansions and backslash escapes; `&&`, `||`, `;`, `|` and
-// newlines between simple commands; output redirections to a literal path, `N>&M` duplications and
-// `< file`. Anything else (`$`, backticks, globs, braces, `~`, subshells, `&`, here-documents,
-// process substitution, environment assignments, shell keywords) makes the command "unmodelled":
+// newlines between simple commands; output redirections to a literal path, `N>&M` and `>&-`
+// duplications and `< file`, read after bash's own removal of backslash-newlines. Anything else (`$`,
+// backticks, globs, braces, `~`, subshells, `&`, here-documents, process substitution, `>&` with a
+// file name, a NUL byte, environment assignments, shell keywords) makes the command "unmodelled":
 // the guard then asks or refuses, and never allows.
 export const GUARD_SHELL_SOURCE = String.raw`
 function guardUnmodelled(why) { const e = new Error(why); e.guardShell = true; return e; }
