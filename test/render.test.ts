@@ -123,6 +123,9 @@ describe("newline handling", () => {
       fc.property(lines, (body) => {
         expect(renderMarkdown(undefined, body)).toBe(reference(body));
         expect(renderMarkdown({ a: 1 }, body)).toBe(`---\na: 1\n---\n\n${reference(body)}`);
+        // a body made of pieces (a rope), and front matter whose YAML holds a \r or ends the text
+        expect(renderMarkdown({ a: 1 }, `${body}x`.slice(0, -1))).toBe(`---\na: 1\n---\n\n${reference(body)}`);
+        expect(renderMarkdown({ a: "x\ry" }, body)).toBe(`---\na: "x\\ry"\n---\n\n${reference(body)}`);
       }),
       { numRuns: 2000 },
     );

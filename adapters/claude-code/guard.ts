@@ -47,7 +47,7 @@ export const ORCHESTRATOR = "@orchestrator";
 /** What the guard cannot see. Adapters list them as limits of the `guard` level (MAPPING.md). */
 export const GUARD_GAPS: readonly string[] = [
   "a command a role may run (its test runner, its build) runs code that can write any file: the guard checks the command line, not what the program does. For subagent roles the stage-end audit restores such writes and fails the stage (its real-host test in MAPPING.md above); main-session roles have no audit",
-  "aliases and functions from the user's shell profile (Claude Code's shell snapshot loads them) are invisible to a hook; the guard matches the words as written (file effects: the stage-end audit)",
+  "aliases and functions from the user's shell profile (Claude Code's shell snapshot loads them), and the options it sets (zsh's EXTENDED_GLOB, bash's extglob), are invisible to a hook; the guard matches the words as written (file effects: the stage-end audit). Claude Code 2.1.332 runs Bash in bash or zsh (CLAUDE_CODE_SHELL, else SHELL where it names one, else zsh before bash) and turns off extglob, and zsh's EQUALS, EXTENDED_GLOB and bare glob qualifiers, itself (measured)",
   "Claude Code's hook input does not say which main-session role is active: inside a pipeline run the orchestrator may write what any main-session role may",
   "scope pipeline: the orchestrator's limits bind the session from /<pipeline> on (command front-matter hooks stay active for the rest of the session); stages run without that command are bound only by their roles' own limits",
   ...guardSharedGaps({ audit: true, patch: false, off: "settings" }),

@@ -6,7 +6,7 @@ import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import { hostModel } from "../../src/adapter/model.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
-import { lazyMarkdownFile } from "../../src/adapter/lazy.js";
+import { lazyAgentFile } from "../../src/adapter/lazy.js";
 import { roleById } from "../../src/ir/lookup.js";
 import { renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
 import { CLAUDE_TOOLS, SPAWN_TOOL, claudeDisallowed, claudeTools } from "./tools.js";
@@ -47,11 +47,15 @@ function withOwnHooks(guard: Record<string, unknown> | undefined, own: unknown):
 }
 
 function agentFile(pipeline: PipelineIR, role: RoleIR): HostFile {
+  return lazyAgentFile(`.claude/agents/${role.id}.md`, () => agentFrontmatter(pipeline, role), () => rolePrompt(pipeline, role, vocabulary));
+}
+
+function agentFrontmatter(pipeline: PipelineIR, role: RoleIR): Record<string, unknown> {
   const tools = claudeTools(role);
   const disallowed = claudeDisallowed(role, role.canSpawn);
   const { hooks: ownHooks, ...native } = hostFieldsOf(role, HOST_ID);
   const hooks = withOwnHooks(pipeline.policies.scope === "pipeline" ? guardHooks(role.id, pipeline) : undefined, ownHooks);
-  const frontmatter: Record<string, unknown> = {
+  return {
     name: role.id,
     description: role.description,
     ...(tools ? { tools: tools.join(", ") } : {}),
@@ -69,7 +73,6 @@ function agentFile(pipeline: PipelineIR, role: RoleIR): HostFile {
     // scope pipeline: the role's limits travel with the role (subagent or --agent), nowhere else
     ...(hooks ? { hooks } : {}),
   };
-  return lazyMarkdownFile(`.claude/agents/${role.id}.md`, frontmatter, () => rolePrompt(pipeline, role, vocabulary));
 }
 
 function mainRoleCommand(pipeline: PipelineIR, role: RoleIR): HostFile {

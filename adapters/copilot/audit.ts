@@ -8,6 +8,7 @@
 // stays on so a host that honours exit 2 tells the stage itself.
 // Main-session roles are not audited: they run as their own sessions, where no subagent hook fires.
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
+import { lazyTextFile } from "../../src/adapter/lazy.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { HARNESS_STATE_DIR } from "../../src/schema/vocabulary.js";
@@ -60,12 +61,9 @@ export function withCopilotAudit(pipeline: PipelineIR, lowered: Lowered): Lowere
       },
     },
   };
-  const script: HostFile = {
-    path: AUDIT_PATH,
-    kind: "text",
-    executable: true,
-    text: renderCopilotAudit(pipeline, [...lowered.files.map((f) => f.path), AUDIT_HOOKS]),
-  };
+  // made when rendered (withInstalledEnforcement replaces it first: its text was made for nothing)
+  const emitted = [...lowered.files.map((f) => f.path), AUDIT_HOOKS];
+  const script = lazyTextFile(AUDIT_PATH, () => renderCopilotAudit(pipeline, emitted), true);
   const how = (r: RoleIR) =>
     `${AUDIT_PATH} (${AUDIT_HOOKS}): tree recorded at subagentStart (agentType "${r.id}"); at subagentStop every change outside the scope, whatever wrote it, is restored; the failure is printed to the human, not handed to the orchestrator`;
   const records: FidelityRecord[] = auditRecords(roles, how);

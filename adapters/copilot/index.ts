@@ -28,7 +28,7 @@ import { AUDIT_RULE_GLOBS, withInstalledEnforcement } from "../../src/adapter/au
 import { copilotFidelity } from "./fidelity.js";
 import { GUARD_PROTECTED_PATHS, GUARD_GAPS, GUARD_PATH, ORCHESTRATOR, guardHooks, mkdirCommand, renderGuard, scopeFolders } from "./guard.js";
 import { pipelineLauncher, roleLauncher } from "./launcher.js";
-import { lazyMarkdownFile, lazyTextFile } from "../../src/adapter/lazy.js";
+import { lazyAgentFile, lazyTextFile } from "../../src/adapter/lazy.js";
 import { COPILOT_TOOLS } from "./tools.js";
 import { COPILOT_CONTROLLER_PATH, COPILOT_CONTROLLER_PROOFS, controllerHooks, withCopilotController } from "./controller.js";
 
@@ -111,7 +111,7 @@ export function homeAgentOverrides(paths: readonly string[], env: Readonly<Recor
 
 function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): HostFile {
   const model = modelFor(pipeline, role);
-  const frontmatter: Record<string, unknown> = {
+  const frontmatter = (): Record<string, unknown> => ({
     name: role.id,
     description: role.description,
     tools: toolsOf(role),
@@ -123,11 +123,11 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
     ...(role.isolation === "main" ? { "disable-model-invocation": true } : {}),
     // the role's limits travel with its agent: Copilot runs this hook for the agent's own calls only
     hooks: guardHooks(role.id),
-  };
-  return lazyMarkdownFile(`.github/agents/${role.id}.agent.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
+  });
+  return lazyAgentFile(`.github/agents/${role.id}.agent.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
 }
 
-function orchestratorFile(pipeline: PipelineIR, vocab: HostVocabulary): HostFile {
+function orchestratorFile(pipeline: PipelineIR, body: string): HostFile {
   const subs = pipeline.roles.filter((r) => r.isolation === "subagent").map((r) => r.id);
   return {
     path: `.github/agents/${orchestratorName(pipeline)}.agent.md`,
@@ -142,7 +142,7 @@ function orchestratorFile(pipeline: PipelineIR, vocab: HostVocabulary): HostFile
       // the run controller answers first (its refusal names the stage that must come first), then the guard
       hooks: orchestratorHooks(),
     },
-    body: renderOrchestrator(pipeline, vocab),
+    body,
   };
 }
 
@@ -193,16 +193,18 @@ export const CopilotAdapter: Adapter = {
     const vocab = vocabulary(pipeline);
     const orch = orchestratorName(pipeline);
     const pl = pipelineLauncher(pipeline, orch);
+    // the orchestrator agent and the pipeline skill hold the same text: made once (at 1,000 roles ~0.6 MB)
+    const orchestrator = renderOrchestrator(pipeline, vocab);
     const files: HostFile[] = [
       agentsMd(pipeline),
       ...pipeline.roles.map((r) => agentFile(pipeline, r, vocab)),
-      orchestratorFile(pipeline, vocab),
+      orchestratorFile(pipeline, orchestrator),
       {
         path: `.github/skills/${pipeline.name}/SKILL.md`,
         kind: "markdown",
         // the CLI refuses a skill description over 1024 characters
         frontmatter: { name: pipeline.name, description: `Run the ${pipeline.title} pipeline on a request (${pipeline.argumentHint}).`.replace(/\s+/g, " ").slice(0, 1024) },
-        body: renderOrchestrator(pipeline, vocab),
+        body: orchestrator,
       },
       {
         path: `.github/prompts/${pipeline.name}.prompt.md`,

@@ -8,7 +8,7 @@ import { hostModel } from "../../src/adapter/model.js";
 import type { Adapter, HostFile, Lowered } from "../../src/adapter/types.js";
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
-import { lazyMarkdownFile } from "../../src/adapter/lazy.js";
+import { lazyAgentFile } from "../../src/adapter/lazy.js";
 import { roleById } from "../../src/ir/lookup.js";
 import { commentText, shellQuote } from "../../src/adapter/shell.js";
 import { renderOrchestrator, rolePrompt, rolePrompts, type HostVocabulary } from "../../src/emit/process.js";
@@ -39,7 +39,7 @@ const inert = (s: string) => s.replace(/([!@])\{/g, "$1 {");
 function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): HostFile {
   const tools = role.tools.map((t) => QWEN_TOOLS[t]).filter((t): t is string => t !== null);
   const model = modelFor(pipeline, role);
-  const frontmatter: Record<string, unknown> = {
+  const frontmatter = (): Record<string, unknown> => ({
     name: role.id,
     description: role.description,
     tools,
@@ -47,8 +47,8 @@ function agentFile(pipeline: PipelineIR, role: RoleIR, vocab: HostVocabulary): H
     ...(model ? { model } : {}),
     ...(role.maxTurns !== undefined ? { maxTurns: role.maxTurns } : {}),
     hooks: guardHooks(role.id),
-  };
-  return lazyMarkdownFile(`.qwen/agents/${role.id}.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
+  });
+  return lazyAgentFile(`.qwen/agents/${role.id}.md`, frontmatter, () => rolePrompt(pipeline, role, vocab));
 }
 
 function command(path: string, description: string, argumentHint: string, body: string): HostFile {

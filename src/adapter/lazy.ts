@@ -28,6 +28,20 @@ export function lazyMarkdownFile(path: string, frontmatter: Record<string, unkno
   };
 }
 
+/** The same, its front matter made on render too (an agent's hooks: a few KB a role). Nothing may edit it in place. */
+export function lazyAgentFile(path: string, frontmatter: () => Record<string, unknown>, body: () => string): HostFile {
+  return {
+    path,
+    kind: "markdown",
+    get frontmatter() {
+      return frontmatter();
+    },
+    get body() {
+      return body();
+    },
+  };
+}
+
 /** A TOML file whose data holds a role's prompt, made on render. */
 export function lazyTomlFile(path: string, data: () => Record<string, unknown>): HostFile {
   return {

@@ -48,9 +48,16 @@ export function renderToml(data: Record<string, unknown>): string {
 }
 
 export function renderMarkdown(frontmatter: Record<string, unknown> | undefined, body: string): string {
-  const text = ensureTrailingNewline(trimTrailingNewlines(unixNewlines(body)));
-  if (!frontmatter || Object.keys(frontmatter).length === 0) return text;
-  return `---\n${renderYaml(frontmatter)}---\n\n${text}`;
+  const head = frontmatter && Object.keys(frontmatter).length > 0 ? `---\n${renderYaml(frontmatter)}---\n\n` : "";
+  // The body is usually a rope (a role's text and its limits); reading it flattens it into a copy,
+  // and writing the file flattens head + body into another. Read the whole file instead: one copy,
+  // and a body that already ends in one newline is returned as that flat string, not copied again.
+  const whole = head + body;
+  if (whole.includes("\r")) return head + ensureTrailingNewline(trimTrailingNewlines(unixNewlines(body)));
+  let end = whole.length;
+  while (end > head.length && whole.charCodeAt(end - 1) === 10) end--; // the body's trailing newlines
+  if (end === whole.length) return `${whole}\n`;
+  return end + 1 === whole.length ? whole : whole.slice(0, end + 1);
 }
 
 const unixNewlines = (text: string) => (text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text);

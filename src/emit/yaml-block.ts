@@ -58,35 +58,44 @@ function leaf(value: unknown): string | undefined {
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
-function writeMap(map: Record<string, unknown>, indent: string, out: string[]): void {
+// No object holds nothing but undefined (written as {} or not at all); a loop, not Object.values(…).every.
+function allUndefined(map: Record<string, unknown>): boolean {
+  for (const key of Object.keys(map)) if (map[key] !== undefined) return false;
+  return true;
+}
+
+/**
+ * Appends the map's lines to `out` in pieces (joined once at the end: no string per line). `first`
+ * replaces the indent of the first line: a map in a list (hooks in Claude Code front matter) has its
+ * first key on the "- " line.
+ */
+function writeMap(map: Record<string, unknown>, indent: string, out: string[], first = indent): void {
+  let lead = first;
   for (const key of Object.keys(map)) {
     const value = map[key];
     if (value === undefined) continue;
-    const k = `${indent}${scalarText(key, true)}:`;
+    out.push(lead, scalarText(key, true), ":");
+    lead = indent;
     const text = leaf(value);
-    if (text !== undefined) out.push(`${k} ${text}\n`);
+    if (text !== undefined) out.push(" ", text, "\n");
     else if (Array.isArray(value)) {
-      if (value.length === 0) out.push(`${k} []\n`);
+      if (value.length === 0) out.push(" []\n");
       else {
-        out.push(`${k}\n`);
+        out.push("\n");
         for (const item of value) {
           const t = leaf(item);
           if (t !== undefined) {
-            out.push(`${indent}  - ${t}\n`);
+            out.push(indent, "  - ", t, "\n");
             continue;
           }
-          // a map in a list (hooks in Claude Code front matter): its first key on the "- " line
-          if (!isPlainObject(item) || Object.values(item).every((v) => v === undefined)) throw new Unsupported();
-          const inner: string[] = [];
-          writeMap(item, `${indent}    `, inner);
-          inner[0] = `${indent}  - ${inner[0]!.slice(indent.length + 4)}`;
-          out.push(...inner);
+          if (!isPlainObject(item) || allUndefined(item)) throw new Unsupported();
+          writeMap(item, `${indent}    `, out, `${indent}  - `);
         }
       }
     } else if (isPlainObject(value)) {
-      if (Object.values(value).every((v) => v === undefined)) out.push(`${k} {}\n`);
+      if (allUndefined(value)) out.push(" {}\n");
       else {
-        out.push(`${k}\n`);
+        out.push("\n");
         writeMap(value, `${indent}  `, out);
       }
     } else throw new Unsupported();
@@ -95,7 +104,7 @@ function writeMap(map: Record<string, unknown>, indent: string, out: string[]): 
 
 /** The YAML text of a plain object, or null when this writer does not cover it. */
 export function writeBlockYaml(data: unknown): string | null {
-  if (!isPlainObject(data) || Object.values(data).every((v) => v === undefined)) return null;
+  if (!isPlainObject(data) || allUndefined(data)) return null;
   const out: string[] = [];
   try {
     writeMap(data, "", out);

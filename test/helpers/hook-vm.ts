@@ -95,6 +95,7 @@ export function runHook(script: string, args: readonly string[], input: string, 
     argv: [process.execPath, script, ...args],
     env: ownEnv,
     platform: process.platform,
+    execPath: process.execPath,
     // the hook's parent is the process that started it: this one
     ppid: process.pid,
     pid: process.pid,

@@ -4,6 +4,7 @@
 // One real host run per test, loopback only, bounded in time.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emittedTree, hostBin } from "./helpers.js";
@@ -219,6 +220,44 @@ describe.concurrent("codex: issue 22", () => {
       { tool: "spawn_agent", namespace: "multi_agent_v1", input: { message: `Do the ${role} stage.`, agent_type: role, fork_turns: "none" } },
       (req) => ({ tool: "wait_agent", namespace: "multi_agent_v1", input: { targets: [agentId(req)], timeout_ms: 30000 } }),
     ],
+  });
+
+  // exec_command's `shell` is the model's choice and the hook input does not carry it: "sh" runs dash,
+  // which reads `a &>f b` as `a &` and `>f b`. The guard reads only what bash, zsh and dash read alike.
+  it("codex: guard refuses a spawned jade's command that sh reads as a second command (git status &>/dev/null git push, run with shell: \"sh\"), allows its plain git status there", async () => {
+    const tree = await emittedTree("codex");
+    const sh = (p: string, cmd: string) => (req: ModelRequest): Step =>
+      req.tools.includes("exec_command") ? { tool: "exec_command", input: { cmd, workdir: p, shell: "sh" } } : { text: `no exec_command: ${req.tools.join(",")}` };
+    let remote = "";
+    const r = await runCodexScripted({
+      bin: hostBin("codex"),
+      timeoutMs: 90_000,
+      tree,
+      args: ["--dangerously-bypass-hook-trust"],
+      files: { "src/x.ts": "export const x = 1;\n" },
+      setup: (p, env) => {
+        // in /tmp, which Codex's workspace-write sandbox lets a command write (the scratch root it does not)
+        remote = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "harness-cx-remote-")), "remote.git");
+        const git = (cwd: string, ...a: string[]) => spawnSync("git", a, { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: env.home } });
+        git(env.root, "init", "-q", "--bare", remote);
+        for (const a of [["add", "-A"], ["commit", "-qm", "scene"], ["remote", "add", "origin", remote]]) git(p, ...a);
+      },
+      script: (p) => [
+        { name: "jade", when: "You are Jade", steps: [sh(p, "git status &>/dev/null git push origin HEAD:refs/heads/pushed"), sh(p, "git status --short > src/status.txt")] },
+        orchestrate("jade"),
+      ],
+    });
+    try {
+      const why = explain(r);
+      ranToEnd(r, "jade", 2, why);
+      const refs = spawnSync("git", ["for-each-ref", "--format=%(refname)"], { cwd: remote, encoding: "utf8" }).stdout;
+      expect(refs, `sh ran git push\n${why}`).not.toContain("refs/heads/pushed");
+      expect(results(r), why).toMatch(/harness guard: jade wants to run "git status &>\/dev\/null git push[^"]*" as it is: it uses &>, which sh reads as a background & and a second command/);
+      expect(r.exists("src/status.txt"), `jade's plain git status did not run under sh\n${why}`).toBe(true);
+    } finally {
+      r.dispose();
+      fs.rmSync(path.dirname(remote), { recursive: true, force: true });
+    }
   });
 
   it("codex: guard refuses a spawned jade's apply_patch whose header Codex reads after trimming (one leading space), allows its canonical patch", async () => {

@@ -8,16 +8,22 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { emittedTree, hostBin } from "./helpers.js";
-import { runOpenCodeScripted } from "./lib/scripted.js";
+import { runKiloScripted, runOpenCodeScripted } from "./lib/scripted.js";
 import type { Conversation } from "./lib/stubs.js";
 
-it("opencode: known host gap: jade on a GPT model moves src/x.ts onto tests/ with apply_patch's Move to (its source path is the only one checked)", async () => {
-  const base = await emittedTree("opencode");
-  const tree = fs.mkdtempSync(path.join(path.dirname(base), "r8g-oc-"));
+// Kilo 7.7.7 (an OpenCode fork) carries the same apply_patch code and the same loss: run on both.
+const HOSTS = [
+  { host: "opencode", dir: ".opencode", run: runOpenCodeScripted },
+  { host: "kilo", dir: ".kilo", run: runKiloScripted },
+] as const;
+
+it.each(HOSTS)("$host: known host gap: jade on a GPT model moves src/x.ts onto tests/ with apply_patch's Move to (its source path is the only one checked)", async ({ host, dir: hostDir, run }) => {
+  const base = await emittedTree(host);
+  const tree = fs.mkdtempSync(path.join(path.dirname(base), `r8g-${host}-`));
   fs.cpSync(base, tree, { recursive: true });
-  const jade = path.join(tree, ".opencode", "agents", "jade.md");
+  const jade = path.join(tree, hostDir, "agents", "jade.md");
   fs.writeFileSync(jade, fs.readFileSync(jade, "utf8").replace(/^model: .*$/m, "model: openai/gpt-5"));
-  const dir = path.join(tree, ".opencode", "agents");
+  const dir = path.join(tree, hostDir, "agents");
   const orch = fs.readdirSync(dir).find((f) => /^mode: primary$/m.test(fs.readFileSync(path.join(dir, f), "utf8")) && /^description: "?Orchestrator of/m.test(fs.readFileSync(path.join(dir, f), "utf8")))!.replace(/\.md$/, "");
   const patchText = ["*** Begin Patch", "*** Update File: src/x.ts", "*** Move to: tests/x.test.ts", "@@", "-export const x = 'original';", "+export const t = 'moved by jade';", "*** End Patch"].join("\n");
   const direct = ["*** Begin Patch", "*** Update File: tests/x.test.ts", "@@", "-export const t = 'original';", "+export const t = 'direct';", "*** End Patch"].join("\n");
@@ -25,7 +31,7 @@ it("opencode: known host gap: jade on a GPT model moves src/x.ts onto tests/ wit
     { name: "jade", when: "You are Jade", steps: [(req) => (req.tools.includes("apply_patch") ? { tool: "apply_patch", input: { patchText: direct } } : { text: `no apply_patch: ${req.tools.join(",")}` }), (req) => (req.tools.includes("apply_patch") ? { tool: "apply_patch", input: { patchText } } : { text: `no apply_patch: ${req.tools.join(",")}` })] },
     { name: "main", steps: [{ tool: "task", input: { description: "run jade", prompt: "Do the jade stage.", subagent_type: "jade" } }] },
   ];
-  const r = await runOpenCodeScripted({ bin: hostBin("opencode"), timeoutMs: 120_000, args: ["--agent", orch], tree, files: { "tests/x.test.ts": "export const t = 'original';\n", "src/x.ts": "export const x = 'original';\n" }, script });
+  const r = await run({ bin: hostBin(host), timeoutMs: 120_000, args: ["--agent", orch], tree, files: { "tests/x.test.ts": "export const t = 'original';\n", "src/x.ts": "export const x = 'original';\n" }, script });
   try {
     const why = `tool results:\n | ${r.stub.toolResultTexts().map((t) => t.slice(0, 500)).join("\n | ")}\nstderr: ${r.result.stderr.slice(-1500)}`;
     expect(r.stub.log.some((l) => l.conversation === "jade" && l.step === 2), why).toBe(true);

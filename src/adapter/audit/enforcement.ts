@@ -89,6 +89,9 @@ const CLAUDE_JSON_VOLATILE = [
 /** What Claude Code 2.1.332 writes into an installed plugin's cache folder itself (the binary's names). */
 const CLAUDE_PLUGIN_MARKERS = [".in_use", ".orphaned_at", ".gcs-sha", ".links_materialized"];
 
+/** The folders OpenCode and Kilo load code and agents from in each of their config folders (r9). */
+const OPENCODE_FOLDERS = ["plugin", "plugins", "tool", "tools", "agent", "agents", "mode", "modes"];
+
 const LISTED: readonly GuardedFile[] = [
   // Claude Code
   home(".claude/settings.json", "CLAUDE_CONFIG_DIR"),
@@ -146,6 +149,12 @@ const LISTED: readonly GuardedFile[] = [
   home(".gemini/.env"),
   home(".env"),
   project(".gemini/.env"),
+  // r9: Gemini CLI and Qwen Code load the workspace's .env (after .gemini/.env, .qwen/.env) into their
+  // own environment when the folder is trusted, which every hook and shell command they start inherits:
+  // a role's code that wrote NODE_OPTIONS=--require=<its file> into an ignored .env ran that file inside
+  // every later guard hook. Often ignored, so the tree audit never saw it.
+  project(".env"),
+  project(".qwen/.env"),
   // GEMINI_CLI_HOME moves the folder that holds .gemini/
   home(".gemini/settings.json", "GEMINI_CLI_HOME", ".gemini/settings.json"),
   home(".gemini/extensions", "GEMINI_CLI_HOME", ".gemini/extensions", { tree: true }),
@@ -196,6 +205,11 @@ const LISTED: readonly GuardedFile[] = [
   home(".factory/settings.local.json"),
   home(".factory/hooks", undefined, undefined, { tree: true }),
   home(".factory/mcp.json"),
+  // r9: Factory Droid 0.225.2 reads settings.json, hooks.json, mcp.json and update-policy.json in its
+  // folder, and the project's .factory/mcp.json (an MCP server is a program it starts with the session)
+  home(".factory/hooks.json"),
+  project(".factory/mcp.json"),
+  project(".factory/hooks.json"),
   project("opencode.json"),
   project("opencode.jsonc"),
   project(".cursor/hooks.json"),
@@ -290,6 +304,32 @@ const LISTED: readonly GuardedFile[] = [
   home(".gradle/init.gradle.kts", "GRADLE_USER_HOME", "init.gradle.kts"),
   home(".gradle/gradle.properties", "GRADLE_USER_HOME", "gradle.properties"),
   home(".bunfig.toml"),
+  // r9: the hosts' user-level agent definitions: each carries its own tools, permissions and hooks, and
+  // Copilot CLI loads ~/.copilot/agents/<name>.agent.md in place of the project's agent of that name
+  // (W_HOST_HOME_OVERRIDE): a role's code that planted mica.agent.md there ran the next mica with every
+  // tool and no guard hook. OpenCode and Kilo merge a global agent into the project's of the same name.
+  home(".copilot/agents", "COPILOT_HOME", "agents", { tree: true }),
+  home(".codex/agents", "CODEX_HOME", "agents", { tree: true }),
+  home(".gemini/agents", undefined, undefined, { tree: true }),
+  home(".gemini/agents", "GEMINI_CLI_HOME", ".gemini/agents", { tree: true }),
+  home(".qwen/agents", "QWEN_HOME", "agents", { tree: true }),
+  home(".config/opencode/agent", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/opencode/agents", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/opencode/agent", "OPENCODE_CONFIG_DIR", "agent", { tree: true }),
+  home(".config/opencode/agents", "OPENCODE_CONFIG_DIR", "agents", { tree: true }),
+  home(".config/kilo/agent", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".config/kilo/agents", "XDG_CONFIG_HOME", undefined, { tree: true }),
+  home(".factory/droids", undefined, undefined, { tree: true }),
+  home(".cursor/agents", undefined, undefined, { tree: true }),
+  // r9: OpenCode and Kilo load {plugin,plugins}/*.{ts,js} (code in the host's own process, before any
+  // permission), {tool,tools}, {agent,agents}/**/*.md and {mode,modes}/*.md from every config folder:
+  // the global one, the one OPENCODE_CONFIG_DIR or KILO_CONFIG_DIR names, and the project's .opencode,
+  // .kilo and .kilocode (a project that ignores .opencode/ hid a planted plugin from the tree audit)
+  ...["mode", "modes"].flatMap((d) => [home(".config/opencode/" + d, "XDG_CONFIG_HOME", undefined, { tree: true }), home(".config/opencode/" + d, "OPENCODE_CONFIG_DIR", d, { tree: true }), home(".config/kilo/" + d, "XDG_CONFIG_HOME", undefined, { tree: true })]),
+  home(".config/opencode/tools", "OPENCODE_CONFIG_DIR", "tools", { tree: true }),
+  ...["kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"].map((f) => home(".config/kilo/" + f, "KILO_CONFIG_DIR", f)),
+  ...OPENCODE_FOLDERS.map((d) => home(".config/kilo/" + d, "KILO_CONFIG_DIR", d, { tree: true })),
+  ...[".opencode", ".kilo", ".kilocode"].flatMap((p) => OPENCODE_FOLDERS.map((d) => project(p + "/" + d, { tree: true }))),
 ];
 
 // Every host settings and hook file the guard refuses in the project (HOST_SETTINGS_FILES) is guarded

@@ -34,6 +34,12 @@ function auditGuardedList(ctx, snaps) {
   // the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment (r5):
   // the human's git, and every git a role runs, read it in place of ~/.gitconfig or /etc/gitconfig
   for (const f of auditUserConfigFiles()) if (path.isAbsolute(f)) add(f, f, { gitConfig: true }, null);
+  // r9: npm's global configuration, <node's prefix>/etc/npmrc (NPM_CONFIG_GLOBALCONFIG moves it): the
+  // user's own under nvm, fnm, volta or Homebrew; its node-options reach every later npm test (a
+  // --require of a role's file that makes every expect pass), like the .npmrc files the list names
+  const exe = String(process.execPath || "");
+  const npmGlobal = process.env.NPM_CONFIG_GLOBALCONFIG || process.env.npm_config_globalconfig || (exe ? path.join(path.dirname(process.platform === "win32" ? exe : path.dirname(exe)), "etc", "npmrc") : "");
+  if (path.isAbsolute(npmGlobal)) add(npmGlobal, npmGlobal, {}, null);
   // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
   // worktree's configuration and hooks; one that appears during the stage counts as created
   // <git dir>/commondir (r4): git reads it in any repository, and a path there makes that folder's

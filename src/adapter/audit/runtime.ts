@@ -182,7 +182,7 @@ function auditStart(key, role, session) {
   // the stat cache comes from the audit's own index of the last boundary when there is one
   if (chain) auditCopy(chain.index, index); else auditPrivateIndex(ctx, index);
   const peers = auditActiveRoles(ctx, key);
-  let guarded, mark = null, before = [];
+  let guarded, mark = null, before = [], tree = null;
   if (chain) {
     // the tree and the enforcement files must be as the last boundary left them, unless a running
     // stage or the orchestrator owns the change: anything else is put back, and this stage fails
@@ -194,8 +194,12 @@ function auditStart(key, role, session) {
     before = before.concat(r.violations);
     for (const v of before) v.when = "before";
     if (r.saved && before.length) before[0].saved = r.saved;
+    // r9: the start tree is the one the restore's last pass found clean, never a second snapshot: a
+    // leftover process that wrote a test again between that pass and a new "git add" (inotify on the
+    // restore) had it taken as the stage's start, so the report said "restored" and the file stayed
+    tree = r.tree;
   } else { mark = auditBlobBegin(key); guarded = auditSnapGuarded(ctx); }
-  const tree = auditSnapshot(ctx, index);
+  if (tree === null) tree = auditSnapshot(ctx, index);
   const unlisted = ctx.shut || [];
   const dotgits = auditDotGits(ctx, index);
   const activeDir = path.join(ctx.dir, "active");
@@ -275,6 +279,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   const seen = new Set();
   let now = tree, changed = null;
   ctx.opening = true;
+  ctx.base = { tree: tree, keep: keep };
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });

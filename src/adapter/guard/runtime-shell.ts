@@ -1,7 +1,8 @@
 // Guard runtime, part 1: reading a shell command exactly, or not at all. JavaScript source text,
 // pasted verbatim into the generated hook (see render.ts for the rules of these strings).
 //
-// The guard reads only a subset of bash it can model exactly: words made of literal characters,
+// The guard reads only a subset of bash it can model exactly, and that bash, zsh and sh (dash) read
+// alike (the hosts run the user's shell, and Codex the shell the model names): words made of literal characters,
 // single quotes, double quotes without expansions and backslash escapes; `&&`, `||`, `;`, `|` and
 // newlines between simple commands; output redirections to a literal path, `N>&M` and `>&-`
 // duplications and `< file`, read after bash's own removal of backslash-newlines. Anything else (`$`,
@@ -50,6 +51,9 @@ function guardWord(src, i) {
     // bash expands ~ at the start of a word and after = or : (assignments); HEAD~1 stays as written
     if (c === "~" && (i === start || src[i - 1] === "=" || src[i - 1] === ":")) throw guardUnmodelled("it has an unquoted ~ the shell expands");
     if ((c === "#" || c === "!") && i === start) throw guardUnmodelled(c === "#" ? "it has a comment" : "it uses !");
+    // zsh with its default options expands =name to name's path on PATH (Claude Code turns EQUALS off;
+    // Codex runs the zsh the model names, or the user's, as it is)
+    if (c === "=" && i === start) throw guardUnmodelled("it has a word starting with =, which zsh expands to a program's path");
     if (c.charCodeAt(0) < 32) throw guardUnmodelled("it has a control character");
     text += c; i++;
   }
@@ -119,16 +123,21 @@ function guardParse(src) {
     if (m && (m[1] === "" || fdWord)) {
       const op = m[2];
       if (op === "<<" || op === "<<<" || op === "<>" || op === "<&") throw guardUnmodelled("it uses a here-document or the redirection " + op);
+      // sh (dash: Codex runs the shell the model names) reads &> as & then >: the command before it runs
+      // in the background and the words after it as a second command
+      if (op === "&>" || op === "&>>") throw guardUnmodelled("it uses " + op + ", which sh reads as a background & and a second command");
+      // dash takes one digit as a file descriptor: 10>f is the word 10 and >f there
+      if (m[1].length > 1) throw guardUnmodelled("it redirects a file descriptor above 9, which sh reads as a word and a redirection");
       i += m[0].length;
       if (src[i] === "(") throw guardUnmodelled("it uses process substitution");
       while (src[i] === " " || src[i] === "\t") i++;
       if (i >= n || GUARD_STOP.includes(src[i])) throw guardUnmodelled("a redirection has no target");
       const w = guardWord(src, i);
       i = w.end;
-      // bash expands the word after >& a second time when it is not a descriptor number or -: quotes
-      // and backslashes come off again, and $(…), backticks, $VAR, ~ and globs inside quotes run
-      // ('$(cmd)'/../.pebble/review.md ran cmd for onyx: r9). Only >&N and >&- are read
-      if (op === ">&" && !/^(\d+|-)$/.test(w.raw)) throw guardUnmodelled("it uses >& with a file name, which bash expands a second time (write &> instead)");
+      // >& with a file name: bash expands that word a second time (quotes and backslashes come off
+      // again, and $(…), backticks, $VAR, ~ and globs inside quotes run: '$(cmd)'/../.pebble/review.md
+      // ran cmd for onyx, r9), and sh reads it as a bad descriptor. Only >&N (one digit) and >&- are read
+      if (op === ">&" && !/^(\d|-)$/.test(w.raw)) throw guardUnmodelled("it uses >& with a file name, which bash expands a second time and sh does not read");
       cur.redirs.push({ op, fd: m[1] || null, target: w.text });
       continue;
     }

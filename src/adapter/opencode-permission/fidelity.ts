@@ -64,8 +64,8 @@ export function v1Fidelity(
 
     // r8: apply_patch (what the host offers a "gpt-" model instead of edit and write) asks permission.edit
     // for each file's source path only; read in OpenCode 1.18.33's and Kilo 7.7.7's apply_patch, measured
-    // on OpenCode (test/hosts/redteam-r8-opencode-move.test.ts)
-    const moveHow = `apply_patch, which ${host.name} offers instead of edit and write to a model whose id holds "gpt-" (not "gpt-4", not "oss"), asks permission.edit for each file's source path only: a "*** Move to:" target is written unchecked, so the role can move a file it may edit onto any path in the project (read in OpenCode 1.18.33's and Kilo 7.7.7's apply_patch; measured on OpenCode by test/hosts/redteam-r8-opencode-move.test.ts)`;
+    // on both (test/hosts/redteam-r8-opencode-move.test.ts)
+    const moveHow = `apply_patch, which ${host.name} offers instead of edit and write to a model whose id holds "gpt-" (not "gpt-4", not "oss"), asks permission.edit for each file's source path only: a "*** Move to:" target is written unchecked, so the role can move a file it may edit onto any path in the project (measured on OpenCode 1.18.33 and Kilo 7.7.7 by test/hosts/redteam-r8-opencode-move.test.ts)`;
     if (typeof edit !== "string" && mayGetApplyPatch(modelFor(pipeline, role))) {
       rec({ constraint: "write-scope", level: "native", how: moveHow, loss: "L_PATCH_MOVE_UNCHECKED", field: "permissions.write" });
       rec({ constraint: "never-write", level: "native", how: moveHow, loss: "L_PATCH_MOVE_UNCHECKED", field: "permissions.never_write" });

@@ -18,6 +18,7 @@
 //   - an "ask" of the guard is put to the human where Pi has a UI and refused headless (-p, json, rpc)
 //   - options are read by allow list for the programs the guard models (read-only utilities, git's read-only subcommands, npm/npx/pnpm/yarn, tsc, vitest, jest, pytest, go, cargo); for any other program a rule allows (actionlint, hadolint, docker compose config, terraform, helm, playwright, cypress) only its positional words pass and each option is asked (refused for default-deny roles). Positional words are that program's operands: what a role's own test file, package script, build file or tool configuration (vitest.config, conftest.py, a .cargo/config.toml or .npmrc in a folder the role writes and then runs the tool from) does when the allowed runner loads it is code (no layer catches it: the host has no stage-end audit)
 //   - npm, pnpm and yarn pass words on to the project's package.json script; only filters and --run, --passWithNoTests, --silent, --verbose pass, and what the script (the project's own) does with them is its own. `go build` writes its binary into the working folder (no layer catches it: the host has no stage-end audit)
+//   - a command is read as bash, zsh and sh (dash) with their default options all read it (each of the three runs on what the guard allows in test/guard/shells-real.slow.test.ts); a host that runs it in another shell (PowerShell or cmd on Windows, fish, csh) reads other syntax, which the guard does not model (no layer catches it: the host has no stage-end audit; a push or a network call: no layer)
 //   - case-insensitive file systems (macOS, Windows): never-write paths are matched without case, and on Windows without a name's trailing dots and spaces; a write scope is matched as spelled (another case is refused). Windows short (8.3) names and alternate data streams, and a never-write glob with non-ASCII letters under macOS's Unicode normalisation, are not modelled (no layer catches it: the host has no stage-end audit)
 //   - a hard link or a symbolic link made, or swapped in, between the guard's check and the write is not detected; a file that already has more than one hard link is refused (no layer catches it: the host has no stage-end audit)
 //   - cd is read both as bash's logical cd (from the folder the host reports, as spelled and resolved) and physically, and refused where the two land apart; a $PWD the host's own shell holds that names the folder through some other symbolic link is not seen (no layer catches it: the host has no stage-end audit)
@@ -74,6 +75,9 @@ function guardWord(src, i) {
     // bash expands ~ at the start of a word and after = or : (assignments); HEAD~1 stays as written
     if (c === "~" && (i === start || src[i - 1] === "=" || src[i - 1] === ":")) throw guardUnmodelled("it has an unquoted ~ the shell expands");
     if ((c === "#" || c === "!") && i === start) throw guardUnmodelled(c === "#" ? "it has a comment" : "it uses !");
+    // zsh with its default options expands =name to name's path on PATH (Claude Code turns EQUALS off;
+    // Codex runs the zsh the model names, or the user's, as it is)
+    if (c === "=" && i === start) throw guardUnmodelled("it has a word starting with =, which zsh expands to a program's path");
     if (c.charCodeAt(0) < 32) throw guardUnmodelled("it has a control character");
     text += c; i++;
   }
@@ -143,16 +147,21 @@ function guardParse(src) {
     if (m && (m[1] === "" || fdWord)) {
       const op = m[2];
       if (op === "<<" || op === "<<<" || op === "<>" || op === "<&") throw guardUnmodelled("it uses a here-document or the redirection " + op);
+      // sh (dash: Codex runs the shell the model names) reads &> as & then >: the command before it runs
+      // in the background and the words after it as a second command
+      if (op === "&>" || op === "&>>") throw guardUnmodelled("it uses " + op + ", which sh reads as a background & and a second command");
+      // dash takes one digit as a file descriptor: 10>f is the word 10 and >f there
+      if (m[1].length > 1) throw guardUnmodelled("it redirects a file descriptor above 9, which sh reads as a word and a redirection");
       i += m[0].length;
       if (src[i] === "(") throw guardUnmodelled("it uses process substitution");
       while (src[i] === " " || src[i] === "\t") i++;
       if (i >= n || GUARD_STOP.includes(src[i])) throw guardUnmodelled("a redirection has no target");
       const w = guardWord(src, i);
       i = w.end;
-      // bash expands the word after >& a second time when it is not a descriptor number or -: quotes
-      // and backslashes come off again, and $(…), backticks, $VAR, ~ and globs inside quotes run
-      // ('$(cmd)'/../.pebble/review.md ran cmd for onyx: r9). Only >&N and >&- are read
-      if (op === ">&" && !/^(\d+|-)$/.test(w.raw)) throw guardUnmodelled("it uses >& with a file name, which bash expands a second time (write &> instead)");
+      // >& with a file name: bash expands that word a second time (quotes and backslashes come off
+      // again, and $(…), backticks, $VAR, ~ and globs inside quotes run: '$(cmd)'/../.pebble/review.md
+      // ran cmd for onyx, r9), and sh reads it as a bad descriptor. Only >&N (one digit) and >&- are read
+      if (op === ">&" && !/^(\d|-)$/.test(w.raw)) throw guardUnmodelled("it uses >& with a file name, which bash expands a second time and sh does not read");
       cur.redirs.push({ op, fd: m[1] || null, target: w.text });
       continue;
     }

@@ -12,15 +12,15 @@
 //   - it cannot undo what leaves the repository: a push, a network call, a write outside the project folder other than to the files that control enforcement (a symbolic link in scope that points outside is followed by whatever writes through it); no layer catches these. Outside the project and the listed files that leaves every other file of the account: among what the hosts read, the model's instruction files in the home (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, user output styles and prompts: text, which the guard and the audit do not obey), Claude Code's plugin data (~/.claude/plugins/data) and marketplace clones (~/.claude/plugins/marketplaces: they run nothing until a human installs or updates a plugin from them), the hosts' caches, logs and session transcripts, programs a guarded JSON settings file names past its first 64, or by a relative path or through a variable other than $HOME; files a command in a guarded TOML or JSONC file names (Codex's notify and mcp_servers), or a manifest inside a guarded folder (an extension's, an agent's front matter), or a script a named program runs in turn; programs on the PATH in folders the user can write (~/.local/bin, ~/.cargo/bin, pyenv's shims, nvm's node): replaced, they run in place of git, cargo or pytest in every later command, and no layer catches it; Python's user site-packages (a .pth file or usercustomize.py there runs in every later python, pytest included) and node's global modules; the editors' plugin folders other than ~/.vim/plugin and ~/.config/nvim (~/.vim/pack, ~/.local/share/nvim, ~/.emacs.d's packages); the start-up files of tools the list does not name (R's .Rprofile, Julia's startup.jl, IPython's startup folder, irb's .irbrc, sbt's plugins, direnv's direnvrc); a job a stage's code schedules (crontab, at, a systemd timer or transient unit: no process of the stage's is left, and what it writes before the session's next boundary is restored there, after the last one by no layer); the build tools' configuration in the folders above the project (a .cargo/config.toml, a go.work, a pytest.ini there); and a .git folder moved away and replaced by a gitdir: file between stages (the stop of the stage that moved it moves it back and fails the stage; the orchestrator's own commands are not followed there)
 //   - paths ignored by the project's ignore rules as they were at the start of the stage (.gitignore, .git/info/exclude, the user's core.excludesFile) are not audited: build output, caches and dependencies live there. No stage may change those rules or the attributes git hashes with: a created, modified or deleted .gitignore or .gitattributes at any depth, one that ignores itself included, is restored and fails the stage, so a tool that writes a self-ignoring .gitignore (pytest's .pytest_cache, ruff's and mypy's caches, a Python 3.13 venv) fails the stage unless the project's ignore rules already cover its folder; the files that control enforcement are audited even where ignored, and so is every host's settings or hook file below the root that the rules hide (one they list, or in an ignored folder named like a host's, .vscode/, or one level inside an ignored folder)
 //   - the attributes the project has at the start (text and eol conversion, ident, working-tree-encoding) apply when the audit hashes: a difference they convert away (line endings under text=auto, the text inside $Id$) is not seen; no layer catches it. The filter programs the repository's configuration defines never run in the audit (each is taken as cat: a clean script in a role's scope could make any file hash as the original), so a changed file such a filter handles is hashed as it is on disk, and the one the audit restores comes back as the index holds it (cleaned)
-//   - a folder or file its owner could not read at the start of the stage (mode 311, 000) is not audited inside, as git cannot read it; one a stage shuts is opened for its owner again at the stage's end and judged, and the stage fails; one owned by another account fails the stage loudly
+//   - a folder or file its owner could not read at the start of the stage (mode 311, 000) is not audited inside, as git cannot read it; one a stage shuts is opened for its owner again at the stage's end and judged, and the stage fails; one owned by another account fails the stage loudly; so does a folder deeper than the system's path limit in the stage's own scope (one created outside it is removed)
 //   - empty folders are invisible to git: one an agent creates is not reported, and a folder left empty after a restore is removed. So are FIFOs, sockets and devices: one created where no tracked file was is not reported (one standing where a tracked file was is removed and the file restored)
 //   - submodules and nested repositories that exist at the start of the stage count as one path (their checked-out commit), not file by file: a change inside one's work tree, never-write files included, is not seen, and one without a commit stops the audit (the stage fails). One created during the stage (git init, git clone, a .git file, a git worktree add inside the project) is undone by removing its .git whatever the scope, so a role that makes one fails its stage; a linked worktree it adds outside the project (git worktree add ../x) fails the stage too, and the commondir the audit removes from its .git/worktrees entry leaves that worktree broken, and the files it hid are then judged one by one; so is a path named .git that is no repository (a plain folder or file, whose contents git never reads), in a folder git lists
 //   - while stages run in parallel, each stage's audit allows the write scopes of the stages running beside it (the tree cannot tell who wrote a file), and leftover processes are not looked for; a stage whose stop and report never ran (the host was killed) counts as running, beside every later stage, until its record is a week old
 //   - writer, not time: a change inside the stage's scope is accepted whoever's code wrote it, so code another role wrote (a test file) that writes inside the scope while the stage runs the tests counts as the stage's work; nothing in a hook can tell which file's code made a write, so no layer catches it (the orchestrator's review of the diff is the only check)
 //   - git compares whole seconds: a rewrite that keeps a file's size and modification time, made in the same second as the file's previous change, can be missed; no layer catches it. Index flags (skip-worktree, assume-unchanged) and configuration that loosens git's stat checks hide nothing: the audit hashes with its own index and fixed settings
-//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, OpenCode and Kilo plugins, Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings and hooks, MCP configurations, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info's exclude, attributes, sparse-checkout and grafts, .git/objects/info/alternates, a rebase, cherry-pick or am left in progress in .git (its todo's exec lines), what the human's next git commit starts (the editor's start-up files ~/.vimrc, ~/.exrc, ~/.vim/vimrc and plugin, ~/.config/nvim, ~/.emacs and init.el; gpg's gpg.conf and gpg-agent.conf; gitk's settings), gradle's init scripts and gradle.properties, bun's ~/.bunfig.toml, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
+//   - the files that control enforcement (host settings in the project and the home, what the hosts load from the home besides them (Claude Code's plugins and user agents, commands and skills, every other host's user-level agents (Copilot CLI's, which it loads in place of the project's, Codex's, Gemini CLI's, Qwen Code's, OpenCode's and Kilo's, Factory Droid's droids, Cursor's), OpenCode and Kilo plugins, tools, agents and modes in each of their config folders (the global one, OPENCODE_CONFIG_DIR's, KILO_CONFIG_DIR's, and the project's .opencode, .kilo and .kilocode, wherever the ignore rules hide them), Gemini CLI and Qwen Code extensions, Pi's extensions and settings, Antigravity's hooks and permissions, Factory Droid's settings, hooks and MCP configuration in the home and the project, MCP configurations, the project's .env, .gemini/.env and .qwen/.env, which Gemini CLI and Qwen Code load into the environment of every hook and command they start, and every program a guarded JSON settings file names as a command by an absolute or home path (hooks, status lines, apiKeyHelper; one over 1 MB, a binary, by its inode, size and times, failing the stage unrestored); the build tools' home configuration (cargo, go, pip); a folder's files are snapshotted by content hash in .git/harness-audit/blobs, up to 128 MB in all: over that, every stage fails until a human makes room), .git/config, .git/hooks, .git/info's exclude, attributes, sparse-checkout and grafts, .git/objects/info/alternates, a rebase, cherry-pick or am left in progress in .git (its todo's exec lines), what the human's next git commit starts (the editor's start-up files ~/.vimrc, ~/.exrc, ~/.vim/vimrc and plugin, ~/.config/nvim, ~/.emacs and init.el; gpg's gpg.conf and gpg-agent.conf; gitk's settings), gradle's init scripts and gradle.properties, bun's ~/.bunfig.toml, the git and shell start-up files in the home (login and logout files of bash, zsh, also under ZDOTDIR, and fish; .bash_aliases, .bashrc.d, fish's conf.d and functions, oh-my-zsh's custom folder, environment.d, autostart, the user's systemd services, ssh's config), the package-manager configuration in the project and the home (.npmrc, .yarnrc, .yarnrc.yml, .pnpmfile.cjs, pnpm's rc) and npm's global npmrc (<node's prefix>/etc/npmrc, or NPM_CONFIG_GLOBALCONFIG): src/adapter/audit/enforcement.ts lists them; every file harness installs under the host's protected paths (hook scripts, guard, audit, run controller, settings, role definitions), wherever the ignore rules hide it; each submodule's git configuration and hooks below .git/modules (nested too) and each linked worktree's .git/worktrees/*/config.worktree, one created during the stage included; the git folder's commondir and each submodule's and linked worktree's (a path there moves the configuration and hooks git runs with); the folder core.hooksPath names at the start of the stage; the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), whose patterns decide what the next stage's audit ignores; the file core.attributesFile names, whose filters and drivers the human's git applies; a listed path that is a symbolic link is compared by the file it names too, a file with other hard links is put back in place, and permission bits are compared and put back; the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment) are restored at the end of the stage that changed them, or at the next boundary of the session; until then the change is live for the rest of that stage. A file the list does not name is not guarded, except what a guarded git configuration includes (include.path and includeIf.*.path, followed 8 deep whatever the condition), and a guarded folder replaced by a symbolic link fails the stage without being rebuilt
 //   - refs other than the current branch (other branches, tags, the stash) are not audited; HEAD, the current branch, what is staged in the index and the replace refs (refs/replace, which every git reads in place of the objects they name; the audit's git never does) are put back at the end of the stage that changed them
-//   - git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted. A pack written during the stage is verified in full by git (verify-pack) at its end (an older one git only freshened, its index untouched, by its bytes' hash against its name); a loose object too large to inflate in memory (over 2 GB) counts as rewritten, which fails the stage (its file stays in the work tree). Replace refs made between stages are not put back (the audit's own git never reads them)
+//   - git's object store is checked for what was written since the last boundary: a loose object, a pack, a commit graph or a multi-pack index whose content is not the object its name says is removed, and so is a file of Git LFS's store (.git/lfs/objects; not one lfs.storage moves elsewhere) that does not hash to its name (an object the work tree still holds is hashed again); an object rewritten before the session's first boundary, or after its last one, is trusted. A pack written during the stage is verified in full by git (verify-pack) at its end (an older one git only freshened, its index untouched, by its bytes' hash against its name); a loose object too large to inflate in memory (over 2 GB) counts as rewritten, which fails the stage (its file stays in the work tree). Replace refs made between stages are not put back (the audit's own git never reads them)
 //   - the audit's git never reads the user's git configuration (/etc/gitconfig, ~/.gitconfig, ~/.config/git/config and what they include; only safe.directory, core.excludesFile and core.hooksPath are taken from them, from regular files): one that code replaces with a FIFO is restored and fails the stage like any other change to those files. The repository's own configuration (and what it includes), HEAD, index and packed-refs, and the audit's own state, are read only as regular files: a configuration file replaced by a FIFO is put back from the stage's (or the session's last boundary's) snapshot before git runs, and fails the stage; anything else there fails the stage at once, naming it. What else git opens while it hashes the tree (a .gitignore or .gitattributes anywhere in it, a loose ref) cannot hold the audit past its own time limit (45 s for a start, 100 s for the rest, under the hosts' 60 s and 120 s hook timeouts): git is stopped and the stage fails, naming the file where it is a .gitignore or .gitattributes. A work tree whose unignored files git cannot hash within that limit fails every stage the same way, loudly (the message says so): the audit has no partial mode. Such a FIFO stays until a human removes it, and every boundary fails until then
 //   - the audit hashes file content without the filters (clean, smudge) the user's git configuration defines, such as Git LFS: a file such a filter handles that the audit restores comes back as what the index holds for it (an LFS pointer) until the human's git checks it out again
 //   - the audit script and its state under .git/harness-audit/ are trusted: code that rewrites them during a stage can change the verdict; no layer catches it
@@ -352,6 +352,14 @@ const POLICY = {
       "path": ".gemini/.env"
     },
     {
+      "base": "project",
+      "path": ".env"
+    },
+    {
+      "base": "project",
+      "path": ".qwen/.env"
+    },
+    {
       "base": "home",
       "env": "GEMINI_CLI_HOME",
       "envPath": ".gemini/settings.json",
@@ -587,6 +595,18 @@ const POLICY = {
     {
       "base": "home",
       "path": ".factory/mcp.json"
+    },
+    {
+      "base": "home",
+      "path": ".factory/hooks.json"
+    },
+    {
+      "base": "project",
+      "path": ".factory/mcp.json"
+    },
+    {
+      "base": "project",
+      "path": ".factory/hooks.json"
     },
     {
       "base": "project",
@@ -948,6 +968,340 @@ const POLICY = {
     {
       "base": "home",
       "path": ".bunfig.toml"
+    },
+    {
+      "base": "home",
+      "env": "COPILOT_HOME",
+      "envPath": "agents",
+      "path": ".copilot/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "CODEX_HOME",
+      "envPath": "agents",
+      "path": ".codex/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".gemini/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "GEMINI_CLI_HOME",
+      "envPath": ".gemini/agents",
+      "path": ".gemini/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "QWEN_HOME",
+      "envPath": "agents",
+      "path": ".qwen/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/agent",
+      "path": ".config/opencode/agent",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/agents",
+      "path": ".config/opencode/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "agent",
+      "path": ".config/opencode/agent",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "agents",
+      "path": ".config/opencode/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/agent",
+      "path": ".config/kilo/agent",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/agents",
+      "path": ".config/kilo/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".factory/droids",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "path": ".cursor/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/mode",
+      "path": ".config/opencode/mode",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "mode",
+      "path": ".config/opencode/mode",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/mode",
+      "path": ".config/kilo/mode",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "opencode/modes",
+      "path": ".config/opencode/modes",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "modes",
+      "path": ".config/opencode/modes",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "XDG_CONFIG_HOME",
+      "envPath": "kilo/modes",
+      "path": ".config/kilo/modes",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "OPENCODE_CONFIG_DIR",
+      "envPath": "tools",
+      "path": ".config/opencode/tools",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "kilo.json",
+      "path": ".config/kilo/kilo.json"
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "kilo.jsonc",
+      "path": ".config/kilo/kilo.jsonc"
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "opencode.json",
+      "path": ".config/kilo/opencode.json"
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "opencode.jsonc",
+      "path": ".config/kilo/opencode.jsonc"
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "plugin",
+      "path": ".config/kilo/plugin",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "plugins",
+      "path": ".config/kilo/plugins",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "tool",
+      "path": ".config/kilo/tool",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "tools",
+      "path": ".config/kilo/tools",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "agent",
+      "path": ".config/kilo/agent",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "agents",
+      "path": ".config/kilo/agents",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "mode",
+      "path": ".config/kilo/mode",
+      "tree": true
+    },
+    {
+      "base": "home",
+      "env": "KILO_CONFIG_DIR",
+      "envPath": "modes",
+      "path": ".config/kilo/modes",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/plugin",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/plugins",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/tool",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/tools",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/agent",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/agents",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/mode",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".opencode/modes",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/plugin",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/plugins",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/tool",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/tools",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/agent",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/agents",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/mode",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilo/modes",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/plugin",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/plugins",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/tool",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/tools",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/agent",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/agents",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/mode",
+      "tree": true
+    },
+    {
+      "base": "project",
+      "path": ".kilocode/modes",
+      "tree": true
     },
     {
       "base": "project",
@@ -1614,7 +1968,7 @@ function auditStart(key, role, session) {
   // the stat cache comes from the audit's own index of the last boundary when there is one
   if (chain) auditCopy(chain.index, index); else auditPrivateIndex(ctx, index);
   const peers = auditActiveRoles(ctx, key);
-  let guarded, mark = null, before = [];
+  let guarded, mark = null, before = [], tree = null;
   if (chain) {
     // the tree and the enforcement files must be as the last boundary left them, unless a running
     // stage or the orchestrator owns the change: anything else is put back, and this stage fails
@@ -1626,8 +1980,12 @@ function auditStart(key, role, session) {
     before = before.concat(r.violations);
     for (const v of before) v.when = "before";
     if (r.saved && before.length) before[0].saved = r.saved;
+    // r9: the start tree is the one the restore's last pass found clean, never a second snapshot: a
+    // leftover process that wrote a test again between that pass and a new "git add" (inotify on the
+    // restore) had it taken as the stage's start, so the report said "restored" and the file stayed
+    tree = r.tree;
   } else { mark = auditBlobBegin(key); guarded = auditSnapGuarded(ctx); }
-  const tree = auditSnapshot(ctx, index);
+  if (tree === null) tree = auditSnapshot(ctx, index);
   const unlisted = ctx.shut || [];
   const dotgits = auditDotGits(ctx, index);
   const activeDir = path.join(ctx.dir, "active");
@@ -1707,6 +2065,7 @@ function auditRestoreOutside(ctx, key, tree, baseIndex, keep, saveIndex) {
   const seen = new Set();
   let now = tree, changed = null;
   ctx.opening = true;
+  ctx.base = { tree: tree, keep: keep };
   try {
     for (let pass = 1; ; pass++) {
       if (fs.existsSync(baseIndex)) auditCopy(baseIndex, work); else fs.rmSync(work, { force: true });
@@ -2006,8 +2365,32 @@ function auditPrivateIndex(ctx, index) {
     const filtered = [];
     const f = auditGit(ctx, ["check-attr", "-z", "--stdin", "filter"], { env: env, latin1: true, input: Buffer.from(all.join("\0") + "\0", "latin1") }).split("\0");
     for (let i = 0; i + 2 < f.length; i += 3) if (f[i + 2] !== "unspecified" && f[i + 2] !== "unset") filtered.push(f[i]);
-    clear("--force-remove", filtered);
+    const converted = auditConvertedEntries(ctx, env);
+    if (converted === null) { fs.rmSync(index, { force: true }); return; }
+    clear("--force-remove", filtered.concat(converted));
   }
+}
+
+/**
+ * r9: the entries of the human's index whose recorded file size is not their blob's size: git converted
+ * the file when it was added (core.autocrlf or core.eol from the user's configuration, which the audit's
+ * git never reads: CRLF on disk, LF in the blob; ident; an encoding) or the entry lies. Its stat-clean
+ * entry would make a byte-identical rewrite compare as modified, and the restore wrote the blob's line
+ * endings into the work tree; left out, the audit hashes the file itself. One ls-files and one cat-file
+ * for the whole index, at a session's first start only.
+ */
+function auditConvertedEntries(ctx, env) {
+  const text = auditGit(ctx, ["ls-files", "-s", "--debug", "-z"], { env: env, latin1: true });
+  const re = /(\d{6}) ([0-9a-f]+) \d\t([^\0]*)\0(?:  [a-z]+: [^\n]*\n)*?  size: (\d+)\tflags: [0-9a-f]+\n/gy;
+  const files = [];
+  let end = 0;
+  for (let m; (m = re.exec(text)); end = re.lastIndex) if (m[1] !== "160000") files.push({ id: m[2], path: m[3], size: Number(m[4]) });
+  // an output this parse does not know (another git's --debug): no entry is trusted, all are hashed again
+  if (end !== text.length) return null;
+  if (!files.length) return [];
+  const sizes = auditGit(ctx, ["cat-file", "--batch-check=%(objectsize)"], { input: files.map((f) => f.id).join("\n") + "\n" }).split("\n");
+  // the index keeps the low 32 bits of a file's size
+  return files.filter((f, i) => !/^\d+$/.test(sizes[i] || "") || Number(sizes[i]) % 4294967296 !== f.size).map((f) => f.path);
 }
 
 /**
@@ -2031,6 +2414,7 @@ function auditOpenShut(ctx, text) {
   let n = 0;
   for (const [p, bits] of shut) {
     if ((ctx.unlisted || []).includes(p)) continue;
+    if (!bits && auditRemoveTooDeep(ctx, p)) { n++; continue; }
     if (!bits) throw new Error("git cannot read a folder (" + auditOneLine(auditShown(p), 200) + "), so what it holds cannot be audited; remove it by hand");
     const abs = auditAbs(ctx, p);
     try {
@@ -2043,6 +2427,43 @@ function auditOpenShut(ctx, text) {
     } catch (e) { /* not the owner's: git fails on it, loudly */ }
   }
   return n;
+}
+
+/**
+ * r9: a folder deeper than the system's path limit, created during the stage outside its scope (code
+ * that made tests/d/d/…/x.test.ts by relative steps): git cannot open it and the audit's own removal
+ * by absolute path cannot reach it, so the stage failed with the files left in place. The shallowest
+ * folder of its path the boundary's tree does not hold is removed by rm -rf, which walks any depth.
+ * In the scope (the role's own folder), or anywhere without rm, it still fails the stage loudly.
+ */
+function auditRemoveTooDeep(ctx, line) {
+  // git cuts a message at 4 KB: a line cut before its reason names a path that long, its last folder cut too
+  const m = /^warning: could not open directory '(.*)\/': File name too long$/s.exec(line) || (line.length >= 4000 && !/': [A-Za-z ]+$/.test(line) ? /^warning: could not open directory '(.*)\/[^/]*$/s.exec(line) : null);
+  if (!m || !ctx.base || process.platform === "win32") return false;
+  const parts = m[1].split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const a = parts.slice(0, i).join("/");
+    // as text for git's arguments and rm's: a name that is not UTF-8 fails the stage loudly, as before
+    const t = auditText(a);
+    if (Buffer.from(t, "utf8").toString("latin1") !== a) return false;
+    let held = true;
+    try { auditGit(ctx, ["cat-file", "-e", ctx.base.tree + ":" + t]); } catch (e) { held = false; }
+    if (held) continue;
+    const rel = auditRel(ctx, a);
+    if (rel === null || ctx.base.keep(auditText(rel), { path: a, status: "A" })) return false;
+    // only a bare chain of folders down to the deep one: a folder the tree does not hold may still hold
+    // what the ignore rules hide (a human's data/*.csv), which no restore brings back; that fails loudly
+    for (let j = i; j < parts.length; j++) {
+      let es = [];
+      try { es = fs.readdirSync(auditAbs(ctx, parts.slice(0, j).join("/")), { encoding: "latin1" }); } catch (e) { return false; }
+      if (es.length !== 1 || es[0] !== parts[j]) return false;
+    }
+    const r = cp.spawnSync("rm", ["-rf", "--", ctx.top + "/" + t], { timeout: auditGitTimeLeft(), killSignal: "SIGKILL" });
+    if (r.status !== 0 || fs.existsSync(auditAbs(ctx, a))) return false;
+    (ctx.opened = ctx.opened || []).push({ path: auditShown(rel), kind: "created (deeper than the system's path limit)", restored: true, removed: true, top: a });
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -2887,6 +3308,12 @@ function auditGuardedList(ctx, snaps) {
   // the git configuration GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM names in the host's environment (r5):
   // the human's git, and every git a role runs, read it in place of ~/.gitconfig or /etc/gitconfig
   for (const f of auditUserConfigFiles()) if (path.isAbsolute(f)) add(f, f, { gitConfig: true }, null);
+  // r9: npm's global configuration, <node's prefix>/etc/npmrc (NPM_CONFIG_GLOBALCONFIG moves it): the
+  // user's own under nvm, fnm, volta or Homebrew; its node-options reach every later npm test (a
+  // --require of a role's file that makes every expect pass), like the .npmrc files the list names
+  const exe = String(process.execPath || "");
+  const npmGlobal = process.env.NPM_CONFIG_GLOBALCONFIG || process.env.npm_config_globalconfig || (exe ? path.join(path.dirname(process.platform === "win32" ? exe : path.dirname(exe)), "etc", "npmrc") : "");
+  if (path.isAbsolute(npmGlobal)) add(npmGlobal, npmGlobal, {}, null);
   // git folders no fixed list can name (r3 A5): each submodule's (.git/modules/**, nested) and each linked
   // worktree's configuration and hooks; one that appears during the stage counts as created
   // <git dir>/commondir (r4): git reads it in any repository, and a path there makes that folder's
@@ -3270,7 +3697,35 @@ function auditVerifyObjects(ctx, since) {
       if (!ok) drop(p, shown + "/" + rel, "does not match the objects it describes");
     }
   }
+  // r9: Git LFS's store (<common dir>/lfs/objects/xx/yy/<sha256 of the content>): the human's next
+  // checkout or git lfs pull copies a file from it into the work tree, so an object a stage's code
+  // rewrote under its name (a test's fixture) came back as other content, unseen by a tree audit that
+  // found the work tree as it was. Each one written since the boundary must hash to its name.
+  const lfs = path.join(ctx.commonDir, "lfs", "objects");
+  const list = (d) => { try { return fs.readdirSync(d); } catch (e) { return []; } };
+  for (const a of list(lfs)) for (const b of list(path.join(lfs, a))) for (const n of list(path.join(lfs, a, b))) {
+    const p = path.join(lfs, a, b, n);
+    const st = fresh(p);
+    if (!st || st.isDirectory()) continue;
+    if (!(st.isFile() && /^[0-9a-f]{64}$/.test(n) && n.startsWith(a + b) && auditFileHash(p, "sha256") === n)) drop(p, ".git/lfs/objects/" + a + "/" + b + "/" + n, "rewritten: it does not hold the Git LFS object it names");
+  }
   return out;
+}
+
+/** A regular file's hash (hex), read in pieces within the audit's time limit; null when it cannot be read. */
+function auditFileHash(p, algo) {
+  let fd = null;
+  try {
+    fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0) | (fs.constants.O_NOFOLLOW || 0));
+    if (!fs.fstatSync(fd).isFile()) return null;
+    const h = crypto.createHash(algo), buf = Buffer.alloc(1 << 22);
+    for (let k; (k = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) {
+      if (Date.now() > AUDIT_T0 + AUDIT_BUDGET_MS) throw new Error("a Git LFS object could not be read within the audit's time limit (" + (AUDIT_BUDGET_MS / 1000) + " s)");
+      h.update(buf.subarray(0, k));
+    }
+    return h.digest("hex");
+  } catch (e) { if (/time limit/.test(String(e && e.message))) throw e; return null; }
+  finally { if (fd !== null) fs.closeSync(fd); }
 }
 
 /**
