@@ -55,6 +55,13 @@ describe("git worktrees", () => {
     const sh = decide(JSON.stringify(payload({ tool: "Bash", input: { command: "echo x > tests/a.test.ts" }, role: "jade", cwd: inner })), { CLAUDE_PROJECT_DIR: project }, "jade");
     expect(sh.kind).toBe("deny");
   });
+  it("git runs in a verified worktree, beside the project or under it, and not in a forged one (r9)", () => {
+    // this fixture's jade has no git rule (its read-only git is asked): only the repository check may name a repository
+    const why = (command: string, cwd: string) => decide(JSON.stringify(payload({ tool: "Bash", input: { command }, role: "jade", cwd })), { CLAUDE_PROJECT_DIR: project }, "jade").reason ?? "";
+    for (const [c, cwd] of [["git status", sibling], ["git diff --stat", path.join(sibling, "src")], ["cd ./src && git status", inner], ["git status", project]] as const) expect(why(c, cwd)).not.toMatch(/repository/);
+    expect(why("git status", path.join(forged, "src"))).toMatch(/git would use the repository at .*forged\/\.git, not the project's/);
+    expect(why("git status", root)).toMatch(/repository/); // no repository of its own, or one further up (a /tmp/.git)
+  });
   it("a folder that only claims to be a worktree stays outside the project", () => {
     expect(write(path.join(forged, "src/b.ts"))).toMatchObject({ kind: "deny", reason: expect.stringMatching(/outside the project directory/) });
   });

@@ -138,6 +138,11 @@ function guardShell(st, cwd, command) {
       if (why) note(guardOut("deny", why.text));
     }
     if (worst.kind === "deny") break;
+    // git runs the config of the repository it finds from its folder (runtime-paths)
+    const repo = guardBase(c.argv[0]) === "git" ? guardGitRepoWhy(st.ctx, cwd) : null;
+    if (repo) note(guardUnmodelledOut(st, shown, repo));
+    const away = repo ? null : guardAwayWhy(st, cwd, c.argv);
+    if (away) note(guardUnmodelledOut(st, shown, away));
     note(st.role ? guardRoleCommand(st, c.argv, shown) : guardOrchCommand(st, c.argv, shown));
   }
   return worst;

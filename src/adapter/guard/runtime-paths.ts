@@ -86,6 +86,44 @@ function guardWorktreeOf(ctx, real) {
   return null;
 }
 
+// Why git may not run in cwd, or null. git finds its repository by walking up from the folder it runs
+// in: the first folder that holds a .git, or that is itself a git directory (a HEAD beside objects/
+// and refs/, a bare repository), wins, and git then runs what that repository's config names
+// (core.fsmonitor on git status, diff.external on git diff --no-index, gpg.program for a signature,
+// a textconv driver). A role that writes a folder can plant one there, and the read-only git of
+// default-deny onyx and the orchestrator ran it on the main thread (r9): git runs only where the
+// repository it finds is the project's own, or a verified linked worktree of it.
+function guardGitRepoWhy(ctx, cwd) {
+  let d;
+  try { d = fs.realpathSync.native(cwd); } catch (e) { return "git's folder cannot be resolved"; }
+  const has = (n) => { try { fs.lstatSync(path.join(d, n)); return true; } catch (e) { return !(e && (e.code === "ENOENT" || e.code === "ENOTDIR")); } };
+  // up to the project's root, or to the root of a verified linked worktree of it (which may lie outside)
+  for (let i = 0; i < 256; i++) {
+    if (d === ctx.projectReal) return null;
+    if (has(".git")) return guardWorktreeOf(ctx, path.join(d, ".git")) === d ? null : "git would use the repository at " + d + "/.git, not the project's";
+    if (has("HEAD")) return "git could take " + d + " (it holds a HEAD) for a repository of its own, not the project's";
+    const parent = path.dirname(d);
+    if (parent === d) return "git runs where it finds no repository of the project's";
+    d = parent;
+  }
+  return "git's folder is too deep to check";
+}
+
+// The main thread (the orchestrator, a main-session role) has no stage-end audit. A runner or build
+// tool reads its configuration from the folder it starts in (.npmrc and package.json, tsconfig.json's
+// outDir, vitest.config, conftest.py, .cargo/config.toml, go.mod), and a role that writes a folder can
+// plant one there (r9: cd ./src && npx tsc wrote where jade's src/tsconfig.json said): there it runs
+// only from the project root. Read-only utilities and git (guardGitRepoWhy) read no such file.
+function guardAwayWhy(st, cwd, argv) {
+  if (st.role && !st.role.main) return null;
+  const name = guardBase(argv[0]);
+  if (name === "git" || name === "printf" || GUARD_ANY_ARGS.has(name) || Object.prototype.hasOwnProperty.call(GUARD_SPECS, name)) return null;
+  let real;
+  try { real = fs.realpathSync.native(cwd); } catch (e) { return "its folder cannot be resolved"; }
+  if (real === st.ctx.projectReal) return null;
+  return "it runs " + name + " in " + guardPosix(path.relative(st.ctx.projectReal, real)) + ", not the project root, and there " + name + " may read configuration a role wrote";
+}
+
 // Where p lands: { rels, shown } (project-relative, POSIX) or { error, shown }.
 function guardLocate(ctx, base, p) {
   const r = guardPhysical(base, p);

@@ -4,9 +4,10 @@
 // The guard reads only a subset of bash it can model exactly, and that bash, zsh and sh (dash) read
 // alike (the hosts run the user's shell, and Codex the shell the model names): words made of literal characters,
 // single quotes, double quotes without expansions and backslash escapes; `&&`, `||`, `;`, `|` and
-// newlines between simple commands; output redirections to a literal path, `N>&M` duplications and
-// `< file`. Anything else (`$`, backticks, globs, braces, `~`, subshells, `&`, here-documents,
-// process substitution, environment assignments, shell keywords) makes the command "unmodelled":
+// newlines between simple commands; output redirections to a literal path, `N>&M` and `>&-`
+// duplications and `< file`, read after bash's own removal of backslash-newlines. Anything else (`$`,
+// backticks, globs, braces, `~`, subshells, `&`, here-documents, process substitution, `>&` with a
+// file name, a NUL byte, environment assignments, shell keywords) makes the command "unmodelled":
 // the guard then asks or refuses, and never allows.
 export const GUARD_SHELL_SOURCE = String.raw`
 function guardUnmodelled(why) { const e = new Error(why); e.guardShell = true; return e; }
@@ -61,10 +62,35 @@ function guardWord(src, i) {
 
 const GUARD_REDIR = /^(\d*)(&>>|&>|>>|>\||>&|>|<<<|<<|<>|<&|<)/;
 
+// bash drops every backslash-newline outside single quotes before it reads a single word (its input
+// reader does it, not its word parser), so with one between "a" and "=1 cmd" the command is an
+// assignment, between ">" and "~/x" it writes in the home folder, between "i" and "f" it is the keyword
+// if (r9): the guard reads the text bash reads. A backslash pair stays whole, so a newline after it stays.
+function guardJoinLines(src) {
+  let out = "", sq = false, dq = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (sq) { out += c; if (c === "'") sq = false; continue; }
+    if (c === "\\") {
+      if (src[i + 1] === "\n") { i++; continue; }
+      out += c + (i + 1 < src.length ? src[i + 1] : ""); i++; continue;
+    }
+    if (c === "'" && !dq) sq = true;
+    else if (c === "\"") dq = !dq;
+    out += c;
+  }
+  return out;
+}
+
 // The simple commands of src: [{ argv, redirs: [{ op, fd, target }], join }]; join is the operator
 // before the command (null, "&&", "||", ";", "|"). Throws for anything unmodelled.
 function guardParse(src) {
   if (typeof src !== "string" || src.trim() === "") throw guardUnmodelled("it is empty");
+  // bash drops a NUL byte from the text it reads (a script, its standard input, a terminal), so a
+  // quoted "<NUL>--output=x" reaches the program as the option --output=x (r9): refused anywhere
+  if (src.includes("\u0000")) throw guardUnmodelled("it holds a NUL byte, which the shell drops");
+  src = guardJoinLines(src);
+  if (src.trim() === "") throw guardUnmodelled("it is empty");
   const cmds = [];
   let cur = { argv: [], redirs: [], join: null };
   const flush = (op) => {
@@ -91,7 +117,9 @@ function guardParse(src) {
       flush("|"); i++; continue;
     }
     const m = GUARD_REDIR.exec(src.slice(i, i + 12));
-    const fdWord = m && m[1] !== "" && (i === 0 || " \t\n;&|".includes(src[i - 1]));
+    // digits before > or < at a word's start name a descriptor; before &> they are a word of their
+    // own (bash has no N&>): "sort -k 2&>/dev/null -o FILE" gives sort -k 2 -o FILE (r9)
+    const fdWord = m && m[1] !== "" && m[2][0] !== "&" && (i === 0 || " \t\n;&|".includes(src[i - 1]));
     if (m && (m[1] === "" || fdWord)) {
       const op = m[2];
       if (op === "<<" || op === "<<<" || op === "<>" || op === "<&") throw guardUnmodelled("it uses a here-document or the redirection " + op);
@@ -106,8 +134,10 @@ function guardParse(src) {
       if (i >= n || GUARD_STOP.includes(src[i])) throw guardUnmodelled("a redirection has no target");
       const w = guardWord(src, i);
       i = w.end;
-      // >&file (bash and zsh: stdout and stderr to file) is a bad descriptor to sh; >&2 and >&- are read alike
-      if (op === ">&" && !/^(\d|-)$/.test(w.raw)) throw guardUnmodelled("it uses " + op + " with a file, which sh does not read");
+      // >& with a file name: bash expands that word a second time (quotes and backslashes come off
+      // again, and $(…), backticks, $VAR, ~ and globs inside quotes run: '$(cmd)'/../.pebble/review.md
+      // ran cmd for onyx, r9), and sh reads it as a bad descriptor. Only >&N (one digit) and >&- are read
+      if (op === ">&" && !/^(\d|-)$/.test(w.raw)) throw guardUnmodelled("it uses >& with a file name, which bash expands a second time and sh does not read");
       cur.redirs.push({ op, fd: m[1] || null, target: w.text });
       continue;
     }

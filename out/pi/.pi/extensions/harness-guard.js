@@ -86,10 +86,35 @@ function guardWord(src, i) {
 
 const GUARD_REDIR = /^(\d*)(&>>|&>|>>|>\||>&|>|<<<|<<|<>|<&|<)/;
 
+// bash drops every backslash-newline outside single quotes before it reads a single word (its input
+// reader does it, not its word parser), so with one between "a" and "=1 cmd" the command is an
+// assignment, between ">" and "~/x" it writes in the home folder, between "i" and "f" it is the keyword
+// if (r9): the guard reads the text bash reads. A backslash pair stays whole, so a newline after it stays.
+function guardJoinLines(src) {
+  let out = "", sq = false, dq = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (sq) { out += c; if (c === "'") sq = false; continue; }
+    if (c === "\\") {
+      if (src[i + 1] === "\n") { i++; continue; }
+      out += c + (i + 1 < src.length ? src[i + 1] : ""); i++; continue;
+    }
+    if (c === "'" && !dq) sq = true;
+    else if (c === "\"") dq = !dq;
+    out += c;
+  }
+  return out;
+}
+
 // The simple commands of src: [{ argv, redirs: [{ op, fd, target }], join }]; join is the operator
 // before the command (null, "&&", "||", ";", "|"). Throws for anything unmodelled.
 function guardParse(src) {
   if (typeof src !== "string" || src.trim() === "") throw guardUnmodelled("it is empty");
+  // bash drops a NUL byte from the text it reads (a script, its standard input, a terminal), so a
+  // quoted "<NUL>--output=x" reaches the program as the option --output=x (r9): refused anywhere
+  if (src.includes("\u0000")) throw guardUnmodelled("it holds a NUL byte, which the shell drops");
+  src = guardJoinLines(src);
+  if (src.trim() === "") throw guardUnmodelled("it is empty");
   const cmds = [];
   let cur = { argv: [], redirs: [], join: null };
   const flush = (op) => {
@@ -116,7 +141,9 @@ function guardParse(src) {
       flush("|"); i++; continue;
     }
     const m = GUARD_REDIR.exec(src.slice(i, i + 12));
-    const fdWord = m && m[1] !== "" && (i === 0 || " \t\n;&|".includes(src[i - 1]));
+    // digits before > or < at a word's start name a descriptor; before &> they are a word of their
+    // own (bash has no N&>): "sort -k 2&>/dev/null -o FILE" gives sort -k 2 -o FILE (r9)
+    const fdWord = m && m[1] !== "" && m[2][0] !== "&" && (i === 0 || " \t\n;&|".includes(src[i - 1]));
     if (m && (m[1] === "" || fdWord)) {
       const op = m[2];
       if (op === "<<" || op === "<<<" || op === "<>" || op === "<&") throw guardUnmodelled("it uses a here-document or the redirection " + op);
@@ -131,8 +158,10 @@ function guardParse(src) {
       if (i >= n || GUARD_STOP.includes(src[i])) throw guardUnmodelled("a redirection has no target");
       const w = guardWord(src, i);
       i = w.end;
-      // >&file (bash and zsh: stdout and stderr to file) is a bad descriptor to sh; >&2 and >&- are read alike
-      if (op === ">&" && !/^(\d|-)$/.test(w.raw)) throw guardUnmodelled("it uses " + op + " with a file, which sh does not read");
+      // >& with a file name: bash expands that word a second time (quotes and backslashes come off
+      // again, and $(…), backticks, $VAR, ~ and globs inside quotes run: '$(cmd)'/../.pebble/review.md
+      // ran cmd for onyx, r9), and sh reads it as a bad descriptor. Only >&N (one digit) and >&- are read
+      if (op === ">&" && !/^(\d|-)$/.test(w.raw)) throw guardUnmodelled("it uses >& with a file name, which bash expands a second time and sh does not read");
       cur.redirs.push({ op, fd: m[1] || null, target: w.text });
       continue;
     }
@@ -740,6 +769,44 @@ function guardWorktreeOf(ctx, real) {
   return null;
 }
 
+// Why git may not run in cwd, or null. git finds its repository by walking up from the folder it runs
+// in: the first folder that holds a .git, or that is itself a git directory (a HEAD beside objects/
+// and refs/, a bare repository), wins, and git then runs what that repository's config names
+// (core.fsmonitor on git status, diff.external on git diff --no-index, gpg.program for a signature,
+// a textconv driver). A role that writes a folder can plant one there, and the read-only git of
+// default-deny onyx and the orchestrator ran it on the main thread (r9): git runs only where the
+// repository it finds is the project's own, or a verified linked worktree of it.
+function guardGitRepoWhy(ctx, cwd) {
+  let d;
+  try { d = fs.realpathSync.native(cwd); } catch (e) { return "git's folder cannot be resolved"; }
+  const has = (n) => { try { fs.lstatSync(path.join(d, n)); return true; } catch (e) { return !(e && (e.code === "ENOENT" || e.code === "ENOTDIR")); } };
+  // up to the project's root, or to the root of a verified linked worktree of it (which may lie outside)
+  for (let i = 0; i < 256; i++) {
+    if (d === ctx.projectReal) return null;
+    if (has(".git")) return guardWorktreeOf(ctx, path.join(d, ".git")) === d ? null : "git would use the repository at " + d + "/.git, not the project's";
+    if (has("HEAD")) return "git could take " + d + " (it holds a HEAD) for a repository of its own, not the project's";
+    const parent = path.dirname(d);
+    if (parent === d) return "git runs where it finds no repository of the project's";
+    d = parent;
+  }
+  return "git's folder is too deep to check";
+}
+
+// The main thread (the orchestrator, a main-session role) has no stage-end audit. A runner or build
+// tool reads its configuration from the folder it starts in (.npmrc and package.json, tsconfig.json's
+// outDir, vitest.config, conftest.py, .cargo/config.toml, go.mod), and a role that writes a folder can
+// plant one there (r9: cd ./src && npx tsc wrote where jade's src/tsconfig.json said): there it runs
+// only from the project root. Read-only utilities and git (guardGitRepoWhy) read no such file.
+function guardAwayWhy(st, cwd, argv) {
+  if (st.role && !st.role.main) return null;
+  const name = guardBase(argv[0]);
+  if (name === "git" || name === "printf" || GUARD_ANY_ARGS.has(name) || Object.prototype.hasOwnProperty.call(GUARD_SPECS, name)) return null;
+  let real;
+  try { real = fs.realpathSync.native(cwd); } catch (e) { return "its folder cannot be resolved"; }
+  if (real === st.ctx.projectReal) return null;
+  return "it runs " + name + " in " + guardPosix(path.relative(st.ctx.projectReal, real)) + ", not the project root, and there " + name + " may read configuration a role wrote";
+}
+
 // Where p lands: { rels, shown } (project-relative, POSIX) or { error, shown }.
 function guardLocate(ctx, base, p) {
   const r = guardPhysical(base, p);
@@ -943,6 +1010,11 @@ function guardShell(st, cwd, command) {
       if (why) note(guardOut("deny", why.text));
     }
     if (worst.kind === "deny") break;
+    // git runs the config of the repository it finds from its folder (runtime-paths)
+    const repo = guardBase(c.argv[0]) === "git" ? guardGitRepoWhy(st.ctx, cwd) : null;
+    if (repo) note(guardUnmodelledOut(st, shown, repo));
+    const away = repo ? null : guardAwayWhy(st, cwd, c.argv);
+    if (away) note(guardUnmodelledOut(st, shown, away));
     note(st.role ? guardRoleCommand(st, c.argv, shown) : guardOrchCommand(st, c.argv, shown));
   }
   return worst;
