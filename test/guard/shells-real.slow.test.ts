@@ -96,11 +96,14 @@ const redir = fc.tuple(fc.constantFrom(">", ">>", ">|", "2>", "1>", "2>>", "&>",
   // an input from a file that is not there stops the command in every shell: read only files that are
   .map(([op, sp, t]) => (op.endsWith("&1") || op.endsWith("&2") ? op : op.includes("<") ? `${op}${sp}${t.startsWith("src/o") ? "src/a.ts" : "README.md"}` : `${op}${sp}${t}`));
 const command = fc.tuple(
-  fc.constantFrom("git status", "git diff", "git log", "npm test", "npm run lint", "cat", "ls", "sort", "head -n 1", "wc -l", "grep x", "npx vitest run", "tsc --noEmit", "cd src &&", "echo"),
+  fc.constantFrom("git status", "git diff", "git log", "npm test", "npm run lint", "cat", "ls", "sort", "head -n 1", "wc -l", "grep x", "npx vitest run", "tsc --noEmit", "cd ./src &&", "echo"),
   fc.array(fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: redir }), { maxLength: 4 }),
 ).map(([head, rest]) => [head, ...rest].join(" "));
-const line = fc.tuple(command, fc.array(fc.tuple(fc.constantFrom(" && ", " || ", " | ", "; ", "\n", " & ", "&"), command), { maxLength: 2 }))
+const joined = fc.tuple(command, fc.array(fc.tuple(fc.constantFrom(" && ", " || ", " | ", "; ", "\n", " & ", "&"), command), { maxLength: 2 }))
   .map(([c, more]) => c + more.map(([op, m]) => op + m).join(""));
+// a backslash-newline anywhere: bash, zsh and dash drop it before they read words and operators
+const line = fc.tuple(joined, fc.array(fc.nat(), { maxLength: 2 }))
+  .map(([c, at]) => at.reduce((s, k) => { const i = k % (s.length + 1); return s.slice(0, i) + "\\\n" + s.slice(i); }, c));
 
 function guardAllows(cmd: string, cwd: string): boolean {
   const raw = JSON.stringify({ hook_event_name: "PreToolUse", agent_type: "jade", agent_id: "a", cwd, tool_name: "Bash", tool_input: { command: cmd } });
@@ -147,10 +150,10 @@ describe.skipIf(missing.length > 0)("the guard's reading of a command is bash's,
     expect(allowed).toBeGreaterThan(150);
   }, 240_000);
 
-  it("the differences found on the real shells are refused: &> (sh: background and a second command), =name (zsh: a program's path), fd 10> (sh: a word)", () => {
+  it("the differences found on the real shells are refused: &> (sh: background and a second command), =name (zsh: a program's path), fd 10> (sh: a word), 1\\<newline>> (zsh: a word)", () => {
     const cwd = path.join(root, "guard-cwd");
-    for (const cmd of ["git status &>/dev/null git push", "git status &>>src/o1 npm publish", "cd src && cat a.ts > =git", "git diff 10>src/o1", "cat =npm"]) expect(guardAllows(cmd, cwd), cmd).toBe(false);
-    // and the plain forms still pass
-    for (const cmd of ["git status >/dev/null 2>&1", "git diff > src/o1", "npm test 2>&1", "cat src/a.ts a=b"]) expect(guardAllows(cmd, cwd), cmd).toBe(true);
+    for (const cmd of ["git status &>/dev/null git push", "git status &>>src/o1 npm publish", "cd ./src && cat a.ts > =git", "git diff 10>src/o1", "cat =npm", "head -n 1 1\\\n> src/a.ts", "git status 2\\\n>&1"]) expect(guardAllows(cmd, cwd), cmd).toBe(false);
+    // and the plain forms still pass, a line continued between words included
+    for (const cmd of ["git status >/dev/null 2>&1", "git diff > src/o1", "npm test 2>&1", "cat src/a.ts a=b", "git status \\\n  --short"]) expect(guardAllows(cmd, cwd), cmd).toBe(true);
   });
 });

@@ -94,7 +94,12 @@ function guardJoinLines(src) {
     const c = src[i];
     if (sq) { out += c; if (c === "'") sq = false; continue; }
     if (c === "\\") {
-      if (src[i + 1] === "\n") { i++; continue; }
+      if (src[i + 1] === "\n") {
+        // zsh does not join a word to an operator across one (1\<newline>> is the word 1 and >, where
+        // bash and sh read 1>; &\<newline>& is a syntax error): only bash's and sh's reading is modelled
+        if (!dq && i > 0 && !" \t\n".includes(src[i - 1]) && i + 2 < src.length && "<>&|;".includes(src[i + 2])) throw guardUnmodelled("a backslash-newline joins a word to an operator, which zsh reads apart");
+        i++; continue;
+      }
       out += c + (i + 1 < src.length ? src[i + 1] : ""); i++; continue;
     }
     if (c === "'" && !dq) sq = true;
