@@ -35,7 +35,8 @@ const CALLS: [string, string[], cp.SpawnSyncOptions | undefined][] = [
   ["sh", ["-c", "cat"], { input: "é", encoding: "latin1" }],
   ["sleep", ["5"], { timeout: 100 }],
   ["sh", ["-c", "kill -9 $$"], {}],
-  ["sh", ["-c", "printf %02000d 0"], { maxBuffer: 1000 }],
+  // past the limit and still running: killed (a child that had exited would race the kill)
+  ["sh", ["-c", "printf %02000d 0; exec sleep 5"], { maxBuffer: 1000 }],
   ["sh", ["-c", "echo out; echo err >&2"], { stdio: ["ignore", "pipe", "ignore"], encoding: "hex" }],
   ["sh", ["-c", "printf '\\377\\376'"], { encoding: "utf8" }],
 ];
