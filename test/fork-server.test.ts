@@ -39,6 +39,9 @@ const CALLS: [string, string[], cp.SpawnSyncOptions | undefined][] = [
   ["sh", ["-c", "printf %02000d 0; exec sleep 5"], { maxBuffer: 1000 }],
   ["sh", ["-c", "echo out; echo err >&2"], { stdio: ["ignore", "pipe", "ignore"], encoding: "hex" }],
   ["sh", ["-c", "printf '\\377\\376'"], { encoding: "utf8" }],
+  ["sh", ["-c", "cat; echo"], { input: "" }],
+  ["sh", ["-c", "cat"], { input: new Uint8Array([104, 105]), encoding: "buffer" }],
+  ["sh", ["-c", "head -c 300000 /dev/zero | tr '\\0' x"], { encoding: "utf8" }],
 ];
 
 describe("the fork server", () => {
@@ -60,6 +63,9 @@ describe("the fork server", () => {
       ["a missing program", () => execFileSync("harness-no-such-program"), () => real.execFileSync("harness-no-such-program")],
       ["a shell command", () => execSync("echo $((1+2))"), () => real.execSync("echo $((1+2))")],
       ["a failing shell command", () => execSync("exit 4", { stdio: "pipe" }), () => real.execSync("exit 4", { stdio: "pipe" })],
+      // the child runs, then its output cannot be decoded; the next call is answered as before
+      ["an unknown encoding", () => execFileSync("echo", ["x"], { encoding: "bogus" as BufferEncoding }), () => real.execFileSync("echo", ["x"], { encoding: "bogus" as BufferEncoding })],
+      ["a call after it", () => execFileSync("echo", ["y"], { encoding: "utf8" }), () => real.execFileSync("echo", ["y"], { encoding: "utf8" })],
     ];
     for (const [what, ours, node] of cases) expect(thrown(ours), what).toEqual(thrown(node));
   });

@@ -62,12 +62,12 @@ function readExactly(fd: number, n: number): Buffer {
   return buf;
 }
 
-type Out = { s: string } | { b: string } | null;
 interface Answer {
   pid: number;
   status: number | null;
   signal: NodeJS.Signals | null;
-  output: Out[] | null;
+  /** each output's length in bytes (-1: none), or null: no output at all (the start failed) */
+  outs: number[] | null;
   error?: Record<string, unknown> & { message: string };
 }
 
@@ -89,20 +89,25 @@ function forwardable(file: unknown, args: unknown, options: unknown): { file: st
   const input = o.input;
   if (input != null && typeof input !== "string" && !ArrayBuffer.isView(input)) return null;
   if (o.env !== undefined && (o.env === null || typeof o.env !== "object")) return null;
-  const { input: _input, ...rest } = o;
+  // the server returns bytes; viaServer applies the encoding, as Node's spawnSync does last
+  const { input: _input, encoding: _encoding, ...rest } = o;
   return { file, args: args as string[], options: { ...rest, cwd: o.cwd ?? process.cwd(), env: { ...((o.env as NodeJS.ProcessEnv | undefined) ?? process.env) } } };
 }
 
-function viaServer(call: NonNullable<ReturnType<typeof forwardable>>, input: unknown): ReturnType<typeof cp.spawnSync> {
+function viaServer(call: NonNullable<ReturnType<typeof forwardable>>, input: unknown, encoding: unknown): ReturnType<typeof cp.spawnSync> {
   const ch = state.channel!;
-  const inputField = input == null ? null : typeof input === "string" ? { s: input } : { b: Buffer.from((input as ArrayBufferView).buffer, (input as ArrayBufferView).byteOffset, (input as ArrayBufferView).byteLength).toString("base64") };
-  const body = Buffer.from(JSON.stringify({ ...call, input: inputField }), "utf8");
+  // Node's spawnSync: an input (a falsy one is none) string is encoded with the call's encoding
+  const bytes = !input ? null : typeof input === "string" ? Buffer.from(input, encoding as BufferEncoding) : Buffer.from((input as ArrayBufferView).buffer, (input as ArrayBufferView).byteOffset, (input as ArrayBufferView).byteLength);
+  const body = Buffer.from(JSON.stringify({ ...call, input: bytes ? bytes.length : -1 }), "utf8");
   const head = Buffer.allocUnsafe(4);
   head.writeUInt32LE(body.length, 0);
-  const msg = Buffer.concat([head, body]);
+  const msg = Buffer.concat([head, body, ...(bytes ? [bytes] : [])]);
   for (let off = 0; off < msg.length; ) off += fs.writeSync(ch.req, msg, off, msg.length - off);
   const a = JSON.parse(readExactly(ch.res, readExactly(ch.res, 4).readUInt32LE(0)).toString("utf8")) as Answer;
-  const output = a.output && a.output.map((o) => (o == null ? null : "s" in o ? o.s : Buffer.from(o.b, "base64")));
+  const decode = typeof encoding === "string" && encoding !== "buffer";
+  // every byte read before any decoding, which can throw (an unknown encoding, as in Node's own)
+  const raw = a.outs && a.outs.map((n) => (n < 0 ? null : readExactly(ch.res, n)));
+  const output = raw && (decode ? raw.map((b) => b && b.toString(encoding as BufferEncoding)) : raw);
   const result = { status: a.status, signal: a.signal, output, pid: a.pid, stdout: output ? output[1] : null, stderr: output ? output[2] : null };
   if (!a.error) return result as unknown as ReturnType<typeof cp.spawnSync>;
   const { message, ...props } = a.error;
@@ -113,7 +118,7 @@ function spawnSync(file: string, args?: unknown, options?: unknown): ReturnType<
   const call = state.channel ? forwardable(file, args, options) : null;
   if (!call) return (real.spawnSync as (...a: unknown[]) => ReturnType<typeof cp.spawnSync>)(file, args, options);
   const input = ((Array.isArray(args) ? options : args) as { input?: unknown } | undefined)?.input;
-  return viaServer(call, input);
+  return viaServer(call, input, ((Array.isArray(args) ? options : args) as { encoding?: unknown } | undefined)?.encoding);
 }
 
 // Node's checkExecSyncError (lib/child_process.js), which execFileSync and execSync end with
@@ -133,7 +138,7 @@ function execFileSync(file: string, args?: unknown, options?: unknown): string |
   const o = (options ?? {}) as Record<string, unknown>;
   const call = state.channel ? forwardable(file, args ?? [], o) : null;
   if (!call) return (real.execFileSync as (...a: unknown[]) => string | Buffer)(file, args, options);
-  const ret = viaServer(call, o.input) as unknown as Record<string, unknown>;
+  const ret = viaServer(call, o.input, o.encoding) as unknown as Record<string, unknown>;
   if (!o.stdio && ret.stderr) process.stderr.write(ret.stderr as string | Buffer);
   const err = checkExecSyncError(ret, [file, ...(call.args ?? [])]);
   if (err) throw err;
@@ -146,7 +151,7 @@ function execSync(command: string, options?: unknown): string | Buffer {
   const { shell, ...rest } = o;
   const call = state.channel && typeof command === "string" && (shell === undefined || shell === true) ? forwardable("/bin/sh", ["-c", command], rest) : null;
   if (!call) return (real.execSync as (...a: unknown[]) => string | Buffer)(command, options);
-  const ret = viaServer(call, o.input) as unknown as Record<string, unknown>;
+  const ret = viaServer(call, o.input, o.encoding) as unknown as Record<string, unknown>;
   if (!o.stdio && ret.stderr) process.stderr.write(ret.stderr as string | Buffer);
   const err = checkExecSyncError(ret, undefined, command);
   if (err) throw err;
