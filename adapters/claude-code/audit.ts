@@ -10,6 +10,7 @@
 // Main-session roles get no audit: the main thread has no stage boundary a hook can see.
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
+import { lazyTextFile } from "../../src/adapter/lazy.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { HARNESS_STATE_DIR } from "../../src/schema/vocabulary.js";
 import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, installedEnforcement, renderAuditScript, withAuditRecords } from "../../src/adapter/audit/index.js";
@@ -93,7 +94,10 @@ export function withClaudeAudit(pipeline: PipelineIR, lowered: Lowered): Lowered
     if (!cmd) throw new Error(`the Claude Code adapter emitted no .claude/commands/${pipeline.name}.md to wire the audit into`);
     addCommandHook(cmd);
   }
-  const script: HostFile = { path: AUDIT_PATH, kind: "text", executable: true, text: renderClaudeAudit(pipeline, undefined, lowered.files.map((f) => f.path)) };
+  // made on render: compileHost's last step renders it again with every file the host emits
+  // (withInstalledEnforcement), so this first text is only read if something asks before then
+  const emitted = lowered.files.map((f) => f.path);
+  const script: HostFile = lazyTextFile(AUDIT_PATH, () => renderClaudeAudit(pipeline, undefined, emitted), true);
   const how = (r: RoleIR) =>
     `${AUDIT_PATH}: tree recorded at SubagentStart (agent_type "${r.id}"); at SubagentStop every change outside the scope, whatever wrote it, is restored, and the orchestrator is told the stage failed (PostToolUse on Agent)`;
   const records: FidelityRecord[] = auditRecords(roles, how);

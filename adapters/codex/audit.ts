@@ -16,6 +16,7 @@
 // main-session roles (skills) have no stage boundary.
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
+import { lazyTextFile } from "../../src/adapter/lazy.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { roleById } from "../../src/ir/lookup.js";
 import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, installedEnforcement, renderAuditScript } from "../../src/adapter/audit/index.js";
@@ -77,15 +78,10 @@ export function withCodexAudit(pipeline: PipelineIR, lowered: Lowered): Lowered 
   if (!roles.length) return lowered;
   const existing = lowered.files.find((f) => f.path === HOOKS_PATH);
   const others = [...lowered.files.filter((f) => f !== existing), hooksFile(existing)];
-  const files = [
-    ...others,
-    {
-      path: AUDIT_PATH,
-      kind: "text",
-      executable: true,
-      text: renderCodexAudit(pipeline, undefined, others.map((f) => f.path)),
-    } satisfies HostFile,
-  ];
+  const emitted = others.map((f) => f.path);
+  // made on render: compileHost's last step renders it again with every file the host emits
+  // (withInstalledEnforcement), so this first text is only read if something asks before then
+  const files = [...others, lazyTextFile(AUDIT_PATH, () => renderCodexAudit(pipeline, undefined, emitted), true)];
   const how = (r: RoleIR) =>
     `${AUDIT_PATH} via ${HOOKS_PATH} (once its hooks are trusted): tree recorded at SubagentStart (agent_type "${r.id}"); at SubagentStop every change outside the scope, whatever wrote it, is restored, and the orchestrator is told the stage failed (PostToolUse on wait_agent); ${launcherPath(r.id)} runs it alone in its sandbox profile`;
   const audited = new Set(roles.map((r) => r.id));

@@ -9,6 +9,7 @@
 // Main-session roles are not audited: they run as their own sessions, where no subagent hook fires.
 import type { FidelityRecord } from "../../src/adapter/fidelity.js";
 import type { HostFile, Lowered } from "../../src/adapter/types.js";
+import { lazyTextFile } from "../../src/adapter/lazy.js";
 import type { PipelineIR, RoleIR } from "../../src/ir/types.js";
 import { HARNESS_STATE_DIR } from "../../src/schema/vocabulary.js";
 import { AUDIT_GAPS, auditHookCommand, auditRecords, canWrite, installedEnforcement, renderAuditScript, withAuditRecords } from "../../src/adapter/audit/index.js";
@@ -60,12 +61,10 @@ export function withCopilotAudit(pipeline: PipelineIR, lowered: Lowered): Lowere
       },
     },
   };
-  const script: HostFile = {
-    path: AUDIT_PATH,
-    kind: "text",
-    executable: true,
-    text: renderCopilotAudit(pipeline, [...lowered.files.map((f) => f.path), AUDIT_HOOKS]),
-  };
+  const emitted = [...lowered.files.map((f) => f.path), AUDIT_HOOKS];
+  // made on render: compileHost's last step renders it again with every file the host emits
+  // (withInstalledEnforcement), so this first text is only read if something asks before then
+  const script: HostFile = lazyTextFile(AUDIT_PATH, () => renderCopilotAudit(pipeline, emitted), true);
   const how = (r: RoleIR) =>
     `${AUDIT_PATH} (${AUDIT_HOOKS}): tree recorded at subagentStart (agentType "${r.id}"); at subagentStop every change outside the scope, whatever wrote it, is restored; the failure is printed to the human, not handed to the orchestrator`;
   const records: FidelityRecord[] = auditRecords(roles, how);

@@ -132,7 +132,11 @@ export function withInstalledEnforcement(lowered: Lowered, auditPath: string, re
   const at = lowered.files.findIndex((f) => f.path === auditPath);
   if (at < 0) return lowered;
   const files = [...lowered.files];
-  files[at] = { ...files[at]!, kind: "text", text: render(files.map((f) => f.path)) } as HostFile;
+  // the file's fields but its text, read by name: a spread would read a lazy text (src/adapter/lazy.ts),
+  // rendering the script once more only to drop it
+  const old = files[at]! as unknown as Record<string, unknown>;
+  const kept = Object.fromEntries(Object.keys(old).filter((k) => k !== "text").map((k) => [k, old[k]]));
+  files[at] = { ...kept, kind: "text", text: render(files.map((f) => f.path)) } as unknown as HostFile;
   return { ...lowered, files };
 }
 
