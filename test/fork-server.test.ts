@@ -40,6 +40,8 @@ const CALLS: [string, string[], cp.SpawnSyncOptions | undefined][] = [
   ["sh", ["-c", "echo out; echo err >&2"], { stdio: ["ignore", "pipe", "ignore"], encoding: "hex" }],
   ["sh", ["-c", "printf '\\377\\376'"], { encoding: "utf8" }],
   ["sh", ["-c", "cat; echo"], { input: "" }],
+  // more than a pipe holds, both ways (the request FIFO is written without blocking)
+  ["sh", ["-c", "wc -c"], { input: Buffer.alloc(1_000_000, 97), encoding: "utf8" }],
   ["sh", ["-c", "cat"], { input: new Uint8Array([104, 105]), encoding: "buffer" }],
   ["sh", ["-c", "head -c 300000 /dev/zero | tr '\\0' x"], { encoding: "utf8" }],
 ];

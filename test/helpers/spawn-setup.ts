@@ -45,10 +45,40 @@ function open(): Channel | null {
   if (real.spawnSync("mkfifo", [req, res]).status !== 0) return null;
   const server = cp.spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), "spawn-server.cjs"), dir], { stdio: "inherit" });
   server.unref();
-  // the server opens req then res; both opens block until this side opens its end
-  const ch = { req: fs.openSync(req, "w"), res: fs.openSync(res, "r") };
+  // The server opens req, then res. A blocking open of req would wait for ever for a server that
+  // never started, so it is opened without blocking (ENXIO: no reader yet) until a deadline; then
+  // the worker spawns as before. Once the server reads req it opens res, which this open waits for.
+  const until = Date.now() + 10_000;
+  let w: number | null = null;
+  while (w === null) {
+    try {
+      w = fs.openSync(req, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENXIO" || Date.now() > until || server.exitCode !== null) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        return null;
+      }
+      pause();
+    }
+  }
+  const ch = { req: w, res: fs.openSync(res, "r") };
   fs.rmSync(dir, { recursive: true, force: true });
   return ch;
+}
+
+const nap = new Int32Array(new SharedArrayBuffer(4));
+const pause = () => Atomics.wait(nap, 0, 0, 2);
+
+/** all of `msg` to the request FIFO (opened non-blocking: a full pipe answers EAGAIN until the server reads) */
+function writeAll(fd: number, msg: Buffer): void {
+  for (let off = 0; off < msg.length; ) {
+    try {
+      off += fs.writeSync(fd, msg, off, msg.length - off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+      pause();
+    }
+  }
 }
 
 function readExactly(fd: number, n: number): Buffer {
@@ -102,7 +132,7 @@ function viaServer(call: NonNullable<ReturnType<typeof forwardable>>, input: unk
   const head = Buffer.allocUnsafe(4);
   head.writeUInt32LE(body.length, 0);
   const msg = Buffer.concat([head, body, ...(bytes ? [bytes] : [])]);
-  for (let off = 0; off < msg.length; ) off += fs.writeSync(ch.req, msg, off, msg.length - off);
+  writeAll(ch.req, msg);
   const a = JSON.parse(readExactly(ch.res, readExactly(ch.res, 4).readUInt32LE(0)).toString("utf8")) as Answer;
   const decode = typeof encoding === "string" && encoding !== "buffer";
   // every byte read before any decoding, which can throw (an unknown encoding, as in Node's own)
