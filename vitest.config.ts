@@ -18,6 +18,8 @@ export default defineConfig({
     // Child processes, not threads: the CLI tests run src/cli.ts main in the worker (test/helpers/cli.ts),
     // and a project command moves to the project root with process.chdir, which threads cannot call.
     pool: "forks",
+    // The worker's synchronous process starts through a small fork server (test/helpers/spawn-setup.ts).
+    setupFiles: ["test/helpers/spawn-setup.ts"],
     // Files in path order, and shards of fixed files (test/helpers/sequencer.ts): a leak across files
     // under isolate: false fails the same way every run.
     sequence: { sequencer: PathSequencer },
