@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { HOSTS } from "../../adapters/index.js";
 import { build } from "../../src/commands/build.js";
-import { hostBin } from "./helpers.js";
+import { hostBin, latestRunRecord } from "./helpers.js";
 import { EMITTED_ROOT } from "./lib/emitted.js";
 import { createHostEnv } from "./lib/env.js";
 import { run } from "./lib/run.js";
@@ -34,8 +34,7 @@ async function scripted(roles: string, prompt: string, script: (p: string) => Co
     const r = await run(hostBin("claude-code"), ["-p", prompt, "--session-id", randomUUID(), "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"], { cwd: env.project, env: env.env, timeoutMs: 240_000 });
     const saw = JSON.stringify(stub.log.filter((l) => l.conversation === "main" && l.request).map((l) => l.request!.body.messages));
     const why = `exit ${r.code}; stderr ${r.stderr.slice(-600)}\nstub: ${stub.log.map((l) => `${l.conversation ?? "-"}#${l.step}`).join(" ")}\ntool results:\n  | ${stub.toolResultTexts().map((t) => t.slice(0, 300)).join("\n  | ")}`;
-    const dir = path.join(env.project, ".harness", "runs");
-    const rec = JSON.parse(fs.readFileSync(path.join(dir, fs.readdirSync(dir).filter((x) => x.endsWith(".json")).sort().pop()!), "utf8"));
+    const rec = latestRunRecord(env.project);
     check(saw, rec, env.project, why);
   } finally {
     await stub.close();

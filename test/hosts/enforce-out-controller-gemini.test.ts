@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { emittedTree, hostBin } from "./helpers.js";
+import { emittedTree, hostBin, latestRunRecord } from "./helpers.js";
 import { expectRunsShow, lowHopTree, MARKER, SCENE } from "./lib/controller-scene.js";
 import { createHostEnv, type HostEnv } from "./lib/env.js";
 import { policyArgs, prepareGeminiHome } from "./lib/gemini-cli.js";
@@ -51,9 +51,7 @@ async function geminiScene(tree: string, script: (p: string) => Conversation[], 
       return r;
     },
     record() {
-      const dir = path.join(env.project, ".harness", "runs");
-      const f = fs.readdirSync(dir).filter((x) => x.endsWith(".json")).sort().pop()!;
-      return JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+      return latestRunRecord(env.project);
     },
     saw: (conv) => JSON.stringify(stub.log.filter((l) => l.conversation === conv && l.request).map((l) => l.request!.body.contents)),
     async dispose() {

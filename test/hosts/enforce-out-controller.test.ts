@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { emittedTree, hostBin } from "./helpers.js";
+import { emittedTree, hostBin, latestRunRecord } from "./helpers.js";
 import { expectRunsShow, lowHopTree, MARKER, SCENE } from "./lib/controller-scene.js";
 import { createHostEnv, type HostEnv } from "./lib/env.js";
 import { run, type RunResult } from "./lib/run.js";
@@ -51,9 +51,7 @@ async function scene(tree: string, script: (p: string) => Conversation[], files:
       return r;
     },
     record() {
-      const dir = path.join(env.project, ".harness", "runs");
-      const f = fs.readdirSync(dir).filter((x) => x.endsWith(".json")).sort().pop()!;
-      return JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+      return latestRunRecord(env.project);
     },
     mainSaw: () => JSON.stringify(stub.log.filter((l) => l.conversation === "main" && l.request).map((l) => l.request!.body.messages)),
     async dispose() {
@@ -358,9 +356,7 @@ async function codexScene(tree: string, script: (p: string) => Conversation[], f
       return r;
     },
     record() {
-      const dir = path.join(env.project, ".harness", "runs");
-      const f = fs.readdirSync(dir).filter((x) => x.endsWith(".json")).sort().pop()!;
-      return JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+      return latestRunRecord(env.project);
     },
     saw: (conv) => JSON.stringify(stub.log.filter((l) => l.conversation === conv && l.request).map((l) => l.request!.body.input)),
     async dispose() {
@@ -596,9 +592,7 @@ async function copilotScene(tree: string, script: (p: string) => Conversation[],
       return r;
     },
     record() {
-      const dir = path.join(env.project, ".harness", "runs");
-      const f = fs.readdirSync(dir).filter((x) => x.endsWith(".json")).sort().pop()!;
-      return JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+      return latestRunRecord(env.project);
     },
     saw: (conv) => JSON.stringify(stub.log.filter((l) => l.conversation === conv && l.request).map((l) => l.request!.body.messages)),
     async dispose() {

@@ -73,3 +73,15 @@ export const REAL_HOSTS: readonly HostId[] = HOST_IDS.filter((h): h is HostId =>
 
 /** Registered hosts that versions.json does not pin: each must be a docs-only adapter (load.test.ts checks). */
 export const UNPINNED_HOSTS: readonly string[] = HOST_IDS.filter((h) => !(h in HOST_VERSIONS));
+
+/**
+ * The newest run record in <project>/.harness/runs: by its `started` time, then its id. A run id holds
+ * the second and random hex, so two runs of one second (a run the controller starts anew after its
+ * state was deleted) sort by chance on the file name alone.
+ */
+export function latestRunRecord(project: string): Record<string, any> {
+  const dir = path.join(project, ".harness", "runs");
+  const recs = fs.readdirSync(dir).filter((x) => x.endsWith(".json")).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as Record<string, any>);
+  recs.sort((a, b) => (String(a.started) < String(b.started) ? -1 : String(a.started) > String(b.started) ? 1 : String(a.id) < String(b.id) ? -1 : 1));
+  return recs[recs.length - 1]!;
+}
