@@ -1007,8 +1007,8 @@ function guardShell(st, cwd, command) {
       // bash itself opens a TCP or UDP connection for /dev/tcp/HOST/PORT and /dev/udp/HOST/PORT, reading too
       if (/^\/dev\/(tcp|udp)\//.test(r.target)) { note(guardUnmodelledOut(st, shown, "it opens a network connection (" + r.target + ")")); continue; }
       if (r.op === "<") continue;
-      if (r.op === ">&" && /^(\d+|-)$/.test(r.target)) continue;
-      if (r.op === ">&" && r.fd) { note(guardUnmodelledOut(st, shown, "it duplicates into a file")); continue; }
+      // guardParse lets >& through only with one digit or - (a duplication, no file)
+      if (r.op === ">&") continue;
       if (r.target === "/dev/null" || r.target === "/dev/stdout" || r.target === "/dev/stderr") continue;
       if (/^\/(dev|proc)\//.test(r.target)) { note(guardUnmodelledOut(st, shown, "it redirects to " + r.target)); continue; }
       const why = guardPathWhy(st, cwd, r.target, command);
